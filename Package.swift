@@ -1,0 +1,121 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "linkpeek",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "linkpeek", targets: ["linkpeek"]),
+        .library(name: "LinkPeek", targets: ["LinkPeek"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // MARK: CCurl
+        // Typed wrappers for libcurl's variadic functions; nothing else.
+        .target(
+            name: "CCurl",
+            linkerSettings: [
+                .linkedLibrary("curl"),
+            ]
+        ),
+
+        // MARK: CLibXML2
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [
+                .apt(["libxml2-dev"]),
+            ]
+        ),
+
+        // MARK: Curl
+        .target(
+            name: "Curl",
+            dependencies: [
+                "CCurl",
+            ]
+        ),
+        .testTarget(
+            name: "CurlTests",
+            dependencies: [
+                "Curl",
+            ]
+        ),
+
+        // MARK: HTMLHead
+        .target(
+            name: "HTMLHead",
+            dependencies: [
+                "CLibXML2",
+            ]
+        ),
+        .testTarget(
+            name: "HTMLHeadTests",
+            dependencies: [
+                "HTMLHead",
+            ]
+        ),
+
+        // MARK: LinkPeek
+        .target(
+            name: "LinkPeek",
+            dependencies: [
+                "Curl",
+                "HTMLHead",
+            ]
+        ),
+        .testTarget(
+            name: "LinkPeekTests",
+            dependencies: [
+                "LinkPeek",
+                "HTMLHead",
+            ]
+        ),
+
+        // MARK: LinkPeekProtocol
+        .target(
+            name: "LinkPeekProtocol"
+        ),
+
+        // MARK: JSONRPC
+        .target(
+            name: "JSONRPC"
+        ),
+        .testTarget(
+            name: "JSONRPCTests",
+            dependencies: [
+                "JSONRPC",
+            ]
+        ),
+
+        // MARK: LinkPeekServer
+        .target(
+            name: "LinkPeekServer",
+            dependencies: [
+                "LinkPeek",
+                "LinkPeekProtocol",
+                "JSONRPC",
+            ]
+        ),
+        .testTarget(
+            name: "LinkPeekServerTests",
+            dependencies: [
+                "LinkPeekServer",
+                "JSONRPC",
+            ]
+        ),
+
+        // MARK: linkpeek
+        .executableTarget(
+            name: "linkpeek",
+            dependencies: [
+                "LinkPeek",
+                "LinkPeekServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

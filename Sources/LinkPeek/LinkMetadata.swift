@@ -1,0 +1,96 @@
+/// A link preview: what LinkPresentation's `LPLinkMetadata` holds, plus what
+/// the page offers besides. This is also the JSON shape on the wire (CLI and
+/// daemon): camelCase keys, absent fields omitted.
+public struct LinkMetadata: Codable, Sendable, Equatable {
+    /// The URL as the caller asked for it.
+    public var originalURL: String
+    /// The final URL after redirects.
+    public var url: String?
+    /// What the page declares as its canonical address (`og:url`, `<link rel=canonical>`).
+    public var canonicalURL: String?
+    public var title: String?
+    public var summary: String?
+    public var siteName: String?
+    public var type: String?
+    /// `<html lang>`, else `og:locale`, else `Content-Language`.
+    public var lang: String?
+    public var locale: String?
+    /// The chosen icon, and every icon the page declares in page order.
+    public var icon: MediaResource?
+    public var icons: [MediaResource]?
+    /// The chosen image, and every image the page offers in page order.
+    public var image: MediaResource?
+    public var images: [MediaResource]?
+    public var video: MediaResource?
+    /// A video URL that a player can play directly (LinkPresentation's `remoteVideoURL`).
+    public var remoteVideoURL: String?
+    public var audio: MediaResource?
+    public var author: String?
+    public var publishedTime: String?
+    public var themeColor: String?
+    public var richness: Richness?
+    public var redirects: [RedirectHop]?
+    /// Which tag or rule gave each field, e.g. `"title": "og:title"`.
+    public var sources: [String: String]?
+    /// True when the byte cap was reached and what was read was used.
+    public var truncated: Bool?
+    /// Bytes of the page body read (after decompression).
+    public var bytesRead: Int?
+    /// ISO 8601 instants.
+    public var fetchedAt: String?
+    public var expiresAt: String?
+    public var fromCache: Bool?
+
+    public init(originalURL: String) {
+        self.originalURL = originalURL
+    }
+}
+
+/// An icon, image, video or audio resource.
+public struct MediaResource: Codable, Sendable, Equatable {
+    public var url: String
+    /// MIME type, declared by the page or learned by fetching.
+    public var type: String?
+    public var width: Int?
+    public var height: Int?
+    public var alt: String?
+    /// Size in bytes, when the resource was fetched.
+    public var bytes: Int?
+    /// Base64 of the bytes, only when asked for (`includeData`).
+    public var data: String?
+
+    public init(url: String, type: String? = nil, width: Int? = nil, height: Int? = nil, alt: String? = nil) {
+        self.url = url
+        self.type = type
+        self.width = width
+        self.height = height
+        self.alt = alt
+    }
+}
+
+/// How rich a preview is: video > image > icon > text.
+public enum Richness: String, Codable, Sendable, Comparable {
+    case text, icon, image, video
+
+    private var rank: Int {
+        switch self {
+        case .text: 0
+        case .icon: 1
+        case .image: 2
+        case .video: 3
+        }
+    }
+
+    public static func < (lhs: Richness, rhs: Richness) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// One redirect hop: the URL that answered and its status.
+public struct RedirectHop: Codable, Sendable, Equatable {
+    public var url: String
+    public var status: Int
+
+    public init(url: String, status: Int) {
+        self.url = url
+        self.status = status
+    }
+}
