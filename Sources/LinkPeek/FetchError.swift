@@ -1,0 +1,58 @@
+/// Why a fetch did not produce metadata. Every error has a plain sentence
+/// (`message`); failures also name a `reason`, and HTTP failures the status.
+public struct FetchError: Error, Sendable, Equatable {
+    public var kind: Kind
+    public var reason: Reason?
+    /// The HTTP status, for `reason == .httpStatus`.
+    public var status: Int?
+    /// The plain sentence shown to a person.
+    public var message: String
+
+    public init(kind: Kind, reason: Reason? = nil, status: Int? = nil, message: String) {
+        self.kind = kind
+        self.reason = reason
+        self.status = status
+        self.message = message
+    }
+
+    /// The families of errors (LinkPresentation's error codes, plus provider reuse).
+    public enum Kind: String, Sendable, Codable {
+        case cancelled, timedOut, failed, providerReused, unknown
+    }
+
+    /// Why a fetch failed. An open set: new reasons can be added without
+    /// breaking clients, which must treat an unknown reason as plain `failed`.
+    public struct Reason: RawRepresentable, Hashable, Sendable, Codable {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        public static let invalidURL = Reason(rawValue: "invalidURL")
+        public static let unsupportedScheme = Reason(rawValue: "unsupportedScheme")
+        public static let blockedAddress = Reason(rawValue: "blockedAddress")
+        public static let dns = Reason(rawValue: "dns")
+        public static let connect = Reason(rawValue: "connect")
+        public static let tls = Reason(rawValue: "tls")
+        public static let httpStatus = Reason(rawValue: "httpStatus")
+        public static let tooManyRedirects = Reason(rawValue: "tooManyRedirects")
+        public static let tooLarge = Reason(rawValue: "tooLarge")
+        public static let unsupportedContentType = Reason(rawValue: "unsupportedContentType")
+        public static let emptyBody = Reason(rawValue: "emptyBody")
+        public static let network = Reason(rawValue: "network")
+        public static let notCached = Reason(rawValue: "notCached")
+    }
+}
+
+extension FetchError {
+    public static let cancelled = FetchError(kind: .cancelled, message: "Metadata fetch cancelled.")
+    public static let timedOut = FetchError(kind: .timedOut, message: "Metadata fetch timed out.")
+    public static let providerReused = FetchError(
+        kind: .providerReused, message: "Provider is one-shot and has already started.")
+
+    public static func failed(_ reason: Reason, _ detail: String, status: Int? = nil) -> FetchError {
+        FetchError(kind: .failed, reason: reason, status: status, message: "Metadata fetch failed: \(detail)")
+    }
+
+    public static func unknown(_ detail: String) -> FetchError {
+        FetchError(kind: .unknown, message: "Metadata fetch failed for an unknown reason: \(detail)")
+    }
+}

@@ -1,0 +1,32 @@
+/// Per-fetch choices a caller makes (CLI flags, `fetch` params).
+public struct FetchOptions: Sendable, Equatable {
+    /// Seconds before the fetch fails with `timedOut`; nil uses the settings' timeout.
+    public var timeout: Double?
+    public var cachePolicy: CachePolicy
+    /// Fetch the chosen icon and image too (content type, byte size, pixel size).
+    public var fetchSubresources: Bool
+    /// Include the subresources' bytes (base64) in the metadata.
+    public var includeData: Bool
+
+    public init(
+        timeout: Double? = nil,
+        cachePolicy: CachePolicy = .default,
+        fetchSubresources: Bool = true,
+        includeData: Bool = false
+    ) {
+        self.timeout = timeout
+        self.cachePolicy = cachePolicy
+        self.fetchSubresources = fetchSubresources
+        self.includeData = includeData
+    }
+}
+
+/// How a fetch uses the cache.
+public enum CachePolicy: String, Sendable, Codable, CaseIterable {
+    /// Serve a fresh cached preview, else fetch and store.
+    case `default`
+    /// Always fetch, then store.
+    case reload
+    /// Never touch the network: a cached preview or a `notCached` failure.
+    case cacheOnly
+}

@@ -1,0 +1,13 @@
+/// What a running fetch reports before its result.
+public enum ProviderEvent: Sendable, Equatable {
+    /// The fetch entered `stage`; `bytes` is the page bytes read so far.
+    case progress(stage: FetchStage, bytes: Int)
+    /// The metadata known so far, sent once, as soon as the head is parsed
+    /// (before the icon and image are fetched).
+    case partial(LinkMetadata)
+}
+
+/// The stages of a fetch, in order (icon and image only with subresources).
+public enum FetchStage: String, Sendable, Codable, CaseIterable {
+    case resolving, connecting, downloading, parsing, icon, image
+}

@@ -1,0 +1,27 @@
+/// Settings shared by the CLI flags and the daemon's `initializationOptions`.
+public struct Settings: Sendable, Equatable, Codable {
+    /// Allow loopback, private, link-local and similar addresses (off by default).
+    public var allowPrivateNetwork: Bool = false
+    /// The default names itself a bot: some sites (X/Twitter) serve Open Graph only to bots.
+    public var userAgent: String = Settings.defaultUserAgent
+    /// Seconds for a whole fetch (default 30).
+    public var timeout: Double = 30
+    public var connectTimeout: Double = 10
+    /// Directory of the persistent cache; nil means the default location.
+    public var cacheDir: String?
+    /// Transfers running at once, in all (64) and per host (6).
+    public var maxConcurrency: Int = 64
+    public var perHostConcurrency: Int = 6
+    public var maxRedirects: Int = 10
+    /// Page bytes read at most, after decompression; reaching it marks the result `truncated`.
+    public var maxBodyBytes: Int = 2 * 1024 * 1024
+    /// Bytes of body scanned after the head for late metadata, when the head lacked the main fields.
+    public var bodyScanBytes: Int = 64 * 1024
+    /// Icon or image bytes read at most.
+    public var maxSubresourceBytes: Int = 5 * 1024 * 1024
+
+    public static let defaultUserAgent =
+        "Mozilla/5.0 (compatible; linkpeek/0.1; +link preview bot) facebookexternalhit/1.1 Twitterbot/1.0"
+
+    public init() {}
+}
