@@ -11,11 +11,13 @@ extension LinkPeekEngine {
     ) async -> LinkMetadata {
         var metadata = metadata
         let timeout = options.timeout ?? settings.timeout
-        async let icon = metadata.icon.asyncMap { icon in
+        let declaredIcon = metadata.icon
+        let declaredImage = metadata.image
+        async let icon = declaredIcon.asyncMap { icon in
             events(.progress(stage: .icon, bytes: 0))
             return await self.loadMedia(icon, includeData: options.includeData, timeout: timeout)
         }
-        async let image = metadata.image.asyncMap { image in
+        async let image = declaredImage.asyncMap { image in
             events(.progress(stage: .image, bytes: 0))
             return await self.loadMedia(image, includeData: options.includeData, timeout: timeout)
         }

@@ -32,17 +32,17 @@ final class PageConsumer: TransferConsumer {
         case empty
     }
 
-    private let bodyScanBytes: Int
-    private let onEvent: @Sendable (Event) -> Void
-    private var body: Body?
-    private var contentType: String?
-    private var sniffBuffer: [UInt8] = []
-    private var mediaPrefix: [UInt8] = []
-    private var scanner: HeadScanner?
-    private var bytesSeen = 0
-    private var reportedBytes = 0
-    private var sentHead = false
-    private var elementsChecked = -1
+    let bodyScanBytes: Int
+    let onEvent: @Sendable (Event) -> Void
+    var body: Body?
+    var contentType: String?
+    var sniffBuffer: [UInt8] = []
+    var mediaPrefix: [UInt8] = []
+    var scanner: HeadScanner?
+    var bytesSeen = 0
+    var reportedBytes = 0
+    var sentHead = false
+    var elementsChecked = -1
 
     /// Bytes kept of a media response: enough for every image header linkpeek probes.
     static let mediaPrefixBytes = 64 * 1024
@@ -73,14 +73,17 @@ final class PageConsumer: TransferConsumer {
             reportedBytes = bytesSeen
             onEvent(.downloading(bytes: bytesSeen))
         }
+        // Until a scanner exists, bytes are sniffed: undeclared bodies for
+        // their type, declared HTML for binary garbage.
+        if let scanner {
+            scanner.feed(bytes)
+            return afterScanning()
+        }
         switch body {
-        case nil, .html? where scanner == nil:
+        case nil, .html?:
             sniffBuffer.append(contentsOf: bytes)
             guard sniffBuffer.count >= Self.sniffBytes else { return .proceed }
             return decideFromSniffBuffer()
-        case .html?:
-            scanner?.feed(bytes)
-            return afterScanning()
         case .media?:
             mediaPrefix.append(contentsOf: bytes.prefix(Self.mediaPrefixBytes - mediaPrefix.count))
             let probed = ImageProbe.probe(mediaPrefix)
