@@ -76,19 +76,37 @@ extension MetadataRules {
         return text.isEmpty ? nil : text
     }
 
-    /// The page's own date string (ISO 8601 as written), trimmed.
+    /// The page's own date string (ISO 8601 as written), trimmed. A value
+    /// without a four-digit year ("8:38 pm") is not a date and falls through.
     static func publishedTime(in page: PageIndex) -> Picked<String>? {
         let keys = ["article:published_time", "og:article:published_time", "og:published_time",
                     "published_time", "datepublished", "date", "dc.date", "dc.date.issued", "dcterms.date",
                     "dcterms.issued", "dcterms.created", "article.published", "publish-date", "pubdate",
                     "parsely-pub-date", "sailthru.date"]
-        if let picked = page.metaRaw(keys) { return picked }
-        for key in ["datePublished", "uploadDate", "dateCreated"] {
-            for node in page.jsonLD.contentNodes {
-                if let text = cleanText(node[key] as? String) { return Picked(value: text, source: "json-ld:\(key)") }
+        for key in keys {
+            for meta in page.metaValues(key) {
+                if let date = dateText(meta.content) { return Picked(value: date, source: key) }
             }
         }
-        return page.microdataText(["datepublished"])
+        for key in ["datePublished", "uploadDate", "dateCreated"] {
+            for node in page.jsonLD.contentNodes {
+                if let date = dateText(node[key] as? String) { return Picked(value: date, source: "json-ld:\(key)") }
+            }
+        }
+        for property in page.properties where property.name == "datepublished" {
+            if let date = dateText(property.value) { return Picked(value: date, source: "microdata:datepublished") }
+        }
+        return nil
+    }
+
+    static func dateText(_ raw: String?) -> String? {
+        guard let text = cleanText(raw) else { return nil }
+        var digitRun = 0
+        for character in text {
+            digitRun = character.isASCIIDigit ? digitRun + 1 : 0
+            if digitRun == 4 { return text }
+        }
+        return nil
     }
 
     /// The page's declared canonical address; when it declares none, the
