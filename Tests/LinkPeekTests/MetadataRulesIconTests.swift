@@ -26,6 +26,12 @@ import Testing
         #expect(extract([Tag.link(rel: "mask-icon", "/m.svg")]).icon?.url == "https://example.com/m.svg")
     }
 
+    @Test func fluidIconIsALargeIcon() {
+        let metadata = extract([Tag.link(rel: "icon", "/f.png", sizes: "32x32"), Tag.link(rel: "fluid-icon", "/fluid.png")])
+        #expect(metadata.icon?.url == "https://example.com/fluid.png")
+        #expect(metadata.sources?["icon"] == "link:fluid-icon")
+    }
+
     @Test func sizesWithMultiplicationSignAndSeveralSizes() {
         #expect(MetadataRules.declaredSize("144×144") == 144)
         #expect(MetadataRules.declaredSize("16x16 48X48 32x32") == 48)
