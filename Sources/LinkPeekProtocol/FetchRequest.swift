@@ -39,6 +39,20 @@ public struct FetchParams: Codable, Sendable, Equatable {
 }
 
 /// How a fetch uses the cache (mirrors the engine's `CachePolicy`).
-public enum FetchCachePolicy: String, Codable, Sendable, CaseIterable {
+public enum FetchCachePolicy: String, Codable, Sendable, CaseIterable, ParamValueDescribing {
     case `default`, reload, cacheOnly
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        guard let raw = try? container.decode(String.self), let policy = FetchCachePolicy(rawValue: raw) else {
+            throw DecodingError.typeMismatch(
+                FetchCachePolicy.self,
+                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: Self.expectedDescription))
+        }
+        self = policy
+    }
+
+    public static var expectedDescription: String {
+        "one of " + allCases.map(\.rawValue).joined(separator: ", ")
+    }
 }

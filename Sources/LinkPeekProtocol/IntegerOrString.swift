@@ -38,3 +38,13 @@ public typealias ProviderID = IntegerOrString
 
 /// Names a progress stream (`workDoneToken`, `partialResultToken`).
 public typealias ProgressToken = IntegerOrString
+
+/// A params type whose decoding errors should name what was expected in
+/// words, e.g. "a string or an integer".
+public protocol ParamValueDescribing {
+    static var expectedDescription: String { get }
+}
+
+extension IntegerOrString: ParamValueDescribing {
+    public static var expectedDescription: String { "a string or an integer" }
+}
