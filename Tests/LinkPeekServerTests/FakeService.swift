@@ -8,7 +8,8 @@ import Synchronization
 /// - `https://slow/…`: runs until cancelled, then throws `cancelled`;
 /// - `https://stubborn/…`: ignores cancellation, returns after 300 ms;
 /// - `https://events/…`: a burst of progress, a partial, more progress, a result;
-/// - `https://fail/…`: HTTP 404 failure; `https://timeout/…`: times out.
+/// - `https://fail/…`: HTTP 404 failure; `https://timeout/…`: times out;
+/// - any URL with `cachePolicy: cacheOnly`: the cache, else a `notCached` failure.
 final class FakeService: MetadataService {
     let fetches = Mutex(0)
     let cache: [String: LinkMetadata]
@@ -23,6 +24,10 @@ final class FakeService: MetadataService {
         url: String, options: FetchOptions, events: @escaping @Sendable (ProviderEvent) -> Void
     ) async throws(FetchError) -> LinkMetadata {
         fetches.withLock { $0 += 1 }
+        if options.cachePolicy == .cacheOnly {
+            guard let cached = cache[url] else { throw .failed(.notCached, "the URL is not in the cache.") }
+            return cached
+        }
         var metadata = LinkMetadata(originalURL: url)
         metadata.title = "Title of \(url)"
         let host = URLComponents(string: url)?.host ?? ""
