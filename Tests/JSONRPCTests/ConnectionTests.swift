@@ -123,3 +123,32 @@ import Testing
         close(output.write)
     }
 }
+
+extension ConnectionTests {
+    @Test func readingPausesPastTheHardLimitAndResumesWhenDrained() async throws {
+        let input = try Pipe()
+        let output = try Pipe()
+        let limits = OutputLimits(softLimit: 16 * 1024, hardLimit: 200 * 1024)
+        let connection = Connection(input: input.read, output: output.write, limits: limits)
+        let received = Received()
+        connection.start { received.append($0) }
+        writeAll(input.write, "{\"jsonrpc\":\"2.0\",\"method\":\"first\"}\n")
+        #expect(await waitUntil { received.count == 1 })
+        // Fill the pipe (64 KiB) and the queue past the hard limit; nobody reads.
+        let filler = String(repeating: "x", count: 10_000)
+        for index in 0..<40 { connection.send(.result(.int(index), .string(filler))) }
+        // The reader was already waiting in read(): this one gets through, then it pauses.
+        writeAll(input.write, "{\"jsonrpc\":\"2.0\",\"method\":\"second\"}\n")
+        #expect(await waitUntil { received.count == 2 })
+        writeAll(input.write, "{\"jsonrpc\":\"2.0\",\"method\":\"third\"}\n")
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(received.count == 2)
+        // Drain the output: reading resumes.
+        let all = await readAvailable(output.read, atLeast: 40 * 10_000, timeout: 10)
+        #expect(all.count >= 40 * 10_000)
+        #expect(await waitUntil { received.count == 3 })
+        close(input.write)
+        #expect(await connection.close(timeout: 5))
+        for fd in [input.read, output.read, output.write] { close(fd) }
+    }
+}
