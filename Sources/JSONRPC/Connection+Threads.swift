@@ -54,7 +54,8 @@ extension Connection {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
-                write(output, buffer.baseAddress! + offset, buffer.count - offset)
+                guard let base = buffer.baseAddress else { return 0 }
+                return write(output, base + offset, buffer.count - offset)
             }
             if written < 0 {
                 if errno == EINTR { continue }
