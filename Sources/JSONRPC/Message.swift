@@ -1,3 +1,10 @@
+// Contributor note (JSONRPC): the wire, and nothing about linkpeek. Bytes
+// become bodies in `MessageFramer`, bodies become `Incoming` in
+// `Message.decode` (its doc comment is the decode-failure policy), and
+// `Connection` owns the two threads and the bounded output queue. Test the
+// framer and the decoder on literal bytes (tier 1, `JSONRPCTests`); test the
+// connection over real pipes with a timeout on every wait.
+
 /// One JSON-RPC 2.0 message, either direction.
 public enum Message: Sendable, Hashable {
     /// A call that expects exactly one response with the same id.

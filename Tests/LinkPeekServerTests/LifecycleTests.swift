@@ -24,6 +24,17 @@ import Testing
         #expect(try await client.exitCode() == 0)
     }
 
+    @Test func badInitializationOptionsLeaveTheServerUninitialised() async throws {
+        let client = try TestClient()
+        let wrongType = try await client.request(1, "initialize", ["initializationOptions": ["timeout": "soon"]])
+        #expect(wrongType.errorMessage == "initializationOptions.timeout must be a number")
+        let wrongValue = try await client.request(2, "initialize", ["initializationOptions": ["maxConcurrency": 0]])
+        #expect(wrongValue.errorMessage == "initializationOptions.maxConcurrency must be at least 1")
+        let good = try await client.request(3, "initialize", ["processId": nil, "initializationOptions": [:]])
+        #expect(good["result"]?["serverInfo"]?["version"] != nil)
+        #expect(try await client.shutdownAndExit() == 0)
+    }
+
     @Test func exitWithoutShutdownIsStatusOne() async throws {
         let client = try TestClient()
         let cached = try await client.request(0, "getCached", ["url": "https://fast/"])

@@ -4,7 +4,7 @@ import Testing
 
 /// Tier 2: replays `protocol/examples/*.jsonl` against the in-process server
 /// and the fake service, so the published transcripts stay true. The
-/// matching rules are the ones `protocol/README.md` §8 gives to clients.
+/// matching rules are the ones `protocol/README.md` §9 gives to clients.
 @Suite struct TranscriptReplayTests {
     static let examples: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
