@@ -69,6 +69,8 @@ import Testing
         #expect(try await client.response(6).errorCode == -32600)
         client.send(.request(id: 7, method: "nosuch", params: nil))
         #expect(try await client.response(7).errorCode == -32601)
+        let exitWithId = try await client.request(9, "exit")
+        #expect(exitWithId.errorMessage == "exit is a notification: send it without an id")
         client.send(.response(id: 99, result: .success("ignored")))
         client.notify("nosuch/notification", ["x": 1])
         let after = try await client.request(8, "getCached", ["url": "https://x/"])
