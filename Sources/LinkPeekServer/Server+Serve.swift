@@ -75,6 +75,9 @@ extension Server {
         if await !connection.close(timeout: 5) {
             logger.warning("output not flushed: the client is not reading")
         }
+        if connection.droppedCount > 0 {
+            logger.info("dropped \(connection.droppedCount) progress notifications for a slow client")
+        }
         logger.info("exiting with code \(exitCode)")
         return exitCode
     }
