@@ -103,6 +103,12 @@ final class PageConsumer: TransferConsumer {
             }
         }
         let document = scanner?.finish()
+        // A short page ends before libxml2 reports the end of its head: the
+        // partial result still goes out before the final one.
+        if let document, !sentHead {
+            sentHead = true
+            onEvent(.headParsed(document))
+        }
         return Output(body: body ?? .empty, document: document, mediaPrefix: mediaPrefix)
     }
 }
