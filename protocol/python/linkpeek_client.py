@@ -276,10 +276,17 @@ class LinkPeekClient:
         with self._cond:
             return [m for _, _, m in self.received]
 
-    def wait_for(self, predicate: Callable[[dict], bool], timeout: Optional[float] = None) -> dict:
-        """Block until a received message satisfies predicate; return it (TimeoutError otherwise)."""
+    def mark(self) -> int:
+        """A position in ``received``; pass it as ``after`` to wait only for later messages."""
+        with self._cond:
+            return len(self.received)
+
+    def wait_for(self, predicate: Callable[[Any], bool], timeout: Optional[float] = None, after: int = 0) -> Any:
+        """Block until a message received after position ``after`` satisfies predicate; return it.
+
+        Raises TimeoutError, or EOFError when the daemon closed its output first."""
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
-        checked = 0
+        checked = after
         with self._cond:
             while True:
                 for _, _, m in self.received[checked:]:
