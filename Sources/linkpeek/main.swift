@@ -1,1 +1,34 @@
-print("linkpeek")
+import ArgumentParser
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs an async subcommand; a generic so the existential is opened and the
+/// async `run()` (not the synchronous one) is chosen.
+func runAsync<Command: AsyncParsableCommand>(_ command: Command) async throws {
+    var command = command
+    try await command.run()
+}
+
+// A client that goes away must not kill us with SIGPIPE; writes see EPIPE.
+signal(SIGPIPE, SIG_IGN)
+var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--stdio" { arguments[0] = "serve" }
+do {
+    var command = try Linkpeek.parseAsRoot(arguments)
+    if let asyncCommand = command as? any AsyncParsableCommand {
+        try await runAsync(asyncCommand)
+    } else {
+        try command.run()
+    }
+} catch {
+    // Usage errors exit with 2 (the shell convention), not ArgumentParser's 64.
+    let code = Linkpeek.exitCode(for: error)
+    let message = Linkpeek.fullMessage(for: error)
+    if !message.isEmpty {
+        if code == .success { print(message) } else { FileHandle.standardErrorWrite(message + "\n") }
+    }
+    exit(code == .validationFailure ? 2 : code.rawValue)
+}

@@ -1,0 +1,49 @@
+# One command each: `make run URL=…` fetches a preview, `make test` runs every
+# test, `make bench` runs the benchmarks. Each installs what a fresh Debian 12
+# machine with Swift lacks first.
+
+SWIFT ?= swift
+PYTHON ?= python3
+APT_PACKAGES := libcurl4-openssl-dev libxml2-dev pkg-config
+BIN := .build/debug/linkpeek
+URL ?= https://www.swift.org/
+
+.PHONY: deps build release run test test-swift test-integration bench clean
+
+## deps: install the system packages and Python modules the build and tests need.
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing; \
+	fi
+	@$(PYTHON) -c 'import pytest, jsonschema' 2>/dev/null || $(PYTHON) -m pip install -q pytest jsonschema
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+## run: fetch one preview, e.g. `make run URL=https://example.com/`.
+run: build
+	$(BIN) fetch --pretty "$(URL)"
+
+## test: every test: Swift unit and in-process tests, then the integration
+## suites (real binary, loopback servers, the conformance corpus).
+test: test-swift test-integration
+
+test-swift: build
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+test-integration: build
+	LINKPEEK_BIN=$(BIN) $(PYTHON) -m pytest -q Tests/integration
+
+bench: release
+	LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fetch.py
+	LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_daemon.py
+
+clean:
+	rm -rf .build

@@ -1,0 +1,56 @@
+internal import CCurl
+
+extension EasyHandle {
+    /// Sets every option a linkpeek transfer uses.
+    func configure(for transfer: Transfer, userdata: UnsafeMutableRawPointer) -> Result<Void, CurlError> {
+        let request = transfer.request
+        let steps: [() -> Result<Void, CurlError>] = [
+            { self.set(CURLOPT_URL, request.url) },
+            // Only http and https, for the first URL and for every redirect.
+            { self.set(CURLOPT_PROTOCOLS_STR, "http,https") },
+            { self.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https") },
+            { self.set(CURLOPT_FOLLOWLOCATION, 1) },
+            { self.set(CURLOPT_MAXREDIRS, request.maxRedirects) },
+            // A POST answered by 301/302/303 stays a GET; ours is a GET anyway.
+            { self.set(CURLOPT_USERAGENT, request.userAgent) },
+            // "" = every encoding this libcurl decodes (gzip, deflate, br, zstd).
+            { self.set(CURLOPT_ACCEPT_ENCODING, "") },
+            { self.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)) },
+            { self.set(CURLOPT_TIMEOUT_MS, transfer.remainingMilliseconds) },
+            { self.set(CURLOPT_CONNECTTIMEOUT_MS, Int(request.connectTimeout * 1000)) },
+            // Signals are no way to time out a resolver on a multi-threaded process.
+            { self.set(CURLOPT_NOSIGNAL, 1) },
+            // Proxies from the environment would move the connection (and the
+            // address check) elsewhere: connect directly.
+            { self.set(CURLOPT_PROXY, "") },
+            { self.set(CURLOPT_HEADERFUNCTION, callback: TransferCallbacks.header) },
+            { self.set(CURLOPT_HEADERDATA, pointer: userdata) },
+            { self.set(CURLOPT_WRITEFUNCTION, callback: TransferCallbacks.body) },
+            { self.set(CURLOPT_WRITEDATA, pointer: userdata) },
+            { self.set(openSocket: TransferCallbacks.openSocket) },
+            { self.set(CURLOPT_OPENSOCKETDATA, pointer: userdata) },
+            { self.set(CURLOPT_PRIVATE, pointer: userdata) },
+            { self.set(headers: ["Accept: text/html,application/xhtml+xml;q=0.9,*/*;q=0.8"] + request.headers) },
+        ]
+        for step in steps {
+            if case .failure(let error) = step() { return .failure(error) }
+        }
+        return .success(())
+    }
+}
+
+extension Transfer {
+    /// What a finished transfer means: stopping on purpose (the consumer had
+    /// enough, or the byte cap) is success; a refused address is named as such.
+    func outcome(of code: CURLcode) -> Result<Void, CurlError> {
+        if code == CURLE_OK || ((stoppedEarly || truncated) && code == CURLE_WRITE_ERROR) {
+            return .success(())
+        }
+        if let address = refusedAddress, code == CURLE_COULDNT_CONNECT {
+            return .failure(CurlError(
+                kind: .blockedAddress, code: Int32(code.rawValue),
+                detail: "refused to connect to \(address), a loopback, private or reserved address"))
+        }
+        return .failure(CurlError(code: code, buffer: easy?.errorText ?? ""))
+    }
+}

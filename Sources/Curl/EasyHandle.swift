@@ -1,0 +1,75 @@
+internal import CCurl
+
+/// One libcurl easy handle and the memory it points into (error buffer,
+/// header list).
+///
+/// - Important: not Sendable: created, configured, used and destroyed on the
+///   curl thread only.
+final class EasyHandle {
+    let raw: UnsafeMutableRawPointer
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+
+    init?() {
+        guard let raw = curl_easy_init() else { return nil }
+        self.raw = raw
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        _ = lp_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer)
+    }
+
+    deinit {
+        curl_easy_cleanup(raw)
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    /// curl's text for the last error on this handle, or "".
+    var errorText: String { String(cString: errorBuffer) }
+
+    // MARK: The thin call layer: one line per option type, errors made uniform.
+
+    func set(_ option: CURLoption, _ value: Int) -> Result<Void, CurlError> {
+        check(lp_easy_setopt_long(raw, option, value))
+    }
+
+    func set(_ option: CURLoption, _ value: String) -> Result<Void, CurlError> {
+        check(lp_easy_setopt_string(raw, option, value))
+    }
+
+    func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?) -> Result<Void, CurlError> {
+        check(lp_easy_setopt_pointer(raw, option, pointer))
+    }
+
+    func set(_ option: CURLoption, callback: curl_write_callback) -> Result<Void, CurlError> {
+        check(lp_easy_setopt_write_callback(raw, option, callback))
+    }
+
+    func set(openSocket callback: curl_opensocket_callback) -> Result<Void, CurlError> {
+        check(lp_easy_setopt_opensocket_callback(raw, callback))
+    }
+
+    /// Replaces the extra request headers.
+    func set(headers: [String]) -> Result<Void, CurlError> {
+        curl_slist_free_all(headerList)
+        headerList = nil
+        for header in headers { headerList = curl_slist_append(headerList, header) }
+        return check(lp_easy_setopt_pointer(raw, CURLOPT_HTTPHEADER, headerList))
+    }
+
+    func string(_ info: CURLINFO) -> String? {
+        var value: UnsafePointer<CChar>?
+        guard lp_easy_getinfo_string(raw, info, &value) == CURLE_OK, let value else { return nil }
+        return String(cString: value)
+    }
+
+    func long(_ info: CURLINFO) -> Int? {
+        var value = 0
+        guard lp_easy_getinfo_long(raw, info, &value) == CURLE_OK else { return nil }
+        return value
+    }
+
+    private func check(_ code: CURLcode) -> Result<Void, CurlError> {
+        code == CURLE_OK ? .success(()) : .failure(CurlError(code: code, buffer: errorText))
+    }
+}

@@ -1,0 +1,105 @@
+internal import CCurl
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// libcurl's callbacks. Each finds its `Transfer` through the userdata
+/// pointer, which the engine keeps alive while the transfer is active.
+enum TransferCallbacks {
+    static func transfer(_ userdata: UnsafeMutableRawPointer?) -> Transfer? {
+        userdata.map { Unmanaged<Transfer>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// CURLOPT_WRITEFUNCTION: body bytes, after decompression.
+    static let body: curl_write_callback = { data, size, count, userdata in
+        guard let transfer = transfer(userdata), let data else { return 0 }
+        return transfer.deliverBody(UnsafeRawBufferPointer(start: data, count: size * count))
+    }
+
+    /// CURLOPT_HEADERFUNCTION: one header line at a time, for every response
+    /// in a redirect chain.
+    static let header: curl_write_callback = { data, size, count, userdata in
+        guard let transfer = transfer(userdata), let data else { return 0 }
+        let length = size * count
+        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+        return transfer.handleHeaderLine(line) == .proceed ? length : 0
+    }
+
+    /// CURLOPT_OPENSOCKETFUNCTION: the one place every connection is made,
+    /// after DNS and on every redirect, so the address policy lives here.
+    static let openSocket: curl_opensocket_callback = { userdata, _, address in
+        guard let transfer = transfer(userdata), let address else { return CURL_SOCKET_BAD }
+        let offset = MemoryLayout<curl_sockaddr>.offset(of: \curl_sockaddr.addr) ?? 16
+        let raw = UnsafeRawPointer(address).advanced(by: offset)
+        guard let ip = IPAddress(sockaddr: raw, length: Int(address.pointee.addrlen)),
+            transfer.request.policy.permits(ip)
+        else {
+            transfer.refusedAddress = IPAddress(sockaddr: raw, length: Int(address.pointee.addrlen)) ?? .v4(0)
+            return CURL_SOCKET_BAD
+        }
+        transfer.connecting()
+        return socket(address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue),
+                      address.pointee.protocol)
+    }
+}
+
+extension Transfer {
+    /// Feeds body bytes to the consumer, enforcing the byte cap. Returns the
+    /// count consumed; anything else makes curl stop the transfer.
+    func deliverBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if head == nil, deliverHead(ResponseHead(status: status, url: currentURL, fields: fields)) == .stop {
+            return 0
+        }
+        let room = request.maxBytes - bytesRead
+        let take = min(room, bytes.count)
+        if take > 0 {
+            bytesRead += take
+            if received(UnsafeRawBufferPointer(rebasing: bytes[0..<take])) == .stop {
+                stoppedEarly = true
+                return 0
+            }
+        }
+        if take < bytes.count {
+            truncated = true
+            return 0
+        }
+        return bytes.count
+    }
+
+    func handleHeaderLine(_ line: String) -> TransferDecision {
+        if line.hasPrefix("HTTP/") {
+            let parts = line.split(separator: " ", maxSplits: 2)
+            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            fields = [:]
+            return .proceed
+        }
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { return endOfHeaderBlock() }
+        if let colon = trimmed.firstIndex(of: ":") {
+            let name = trimmed[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            fields[name] = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return .proceed
+    }
+
+    private func endOfHeaderBlock() -> TransferDecision {
+        if (100..<200).contains(status) { return .proceed }
+        if (300..<400).contains(status), fields["location"] != nil {
+            // curl follows it (or fails with too many redirects); record the hop.
+            redirects.append(Hop(url: currentURL, status: status))
+            return .proceed
+        }
+        return deliverHead(ResponseHead(status: status, url: currentURL, fields: fields))
+    }
+
+    private func deliverHead(_ response: ResponseHead) -> TransferDecision {
+        head = response
+        let decision = responseStarted(response)
+        if decision == .stop { stoppedEarly = true }
+        return decision
+    }
+
+    private var currentURL: String { easy?.string(CURLINFO_EFFECTIVE_URL) ?? request.url }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// One transfer's state on the curl thread: the request, the type-erased
+/// consumer, and what the header and body callbacks learned so far.
+///
+/// - Important: created by `TransferEngine.perform` and then handed over to
+///   the curl thread (through the inbox); from then on only that thread
+///   touches it. That hand-over is why it may be `@unchecked Sendable`.
+final class Transfer: @unchecked Sendable {
+    let id: UInt64
+    let request: TransferRequest
+    /// The host the per-host limit counts against.
+    let hostKey: String
+    /// When the transfer fails with `timedOut`, counted from queueing.
+    let deadline: ContinuousClock.Instant
+
+    // The consumer, type-erased into closures (curl thread only).
+    let connecting: () -> Void
+    let responseStarted: (ResponseHead) -> TransferDecision
+    let received: (UnsafeRawBufferPointer) -> TransferDecision
+    /// Ends the transfer: calls the consumer's `finish()` and resumes the caller. Called exactly once.
+    private var completion: ((Result<Summary, CurlError>) -> Void)?
+
+    var easy: EasyHandle?
+
+    // What the callbacks learned.
+    var status = 0
+    var fields: [String: String] = [:]
+    var head: ResponseHead?
+    var redirects: [Hop] = []
+    var bytesRead = 0
+    var truncated = false
+    var stoppedEarly = false
+    var refusedAddress: IPAddress?
+
+    /// What the engine reports besides the consumer's output.
+    struct Summary {
+        var head: ResponseHead?
+        var redirects: [Hop]
+        var bytesRead: Int
+        var truncated: Bool
+        var stoppedEarly: Bool
+    }
+
+    init<C: TransferConsumer>(
+        id: UInt64,
+        request: TransferRequest,
+        consumer: C,
+        resume: @escaping (Result<TransferResult<C.Output>, CurlError>) -> Void
+    ) {
+        self.id = id
+        self.request = request
+        self.hostKey = URL(string: request.url)?.host?.lowercased() ?? ""
+        self.deadline = .now + .milliseconds(Int64(request.timeout * 1000))
+        connecting = { consumer.connecting() }
+        responseStarted = { consumer.responseStarted($0) }
+        received = { consumer.received($0) }
+        completion = { outcome in
+            let output = consumer.finish()
+            resume(outcome.map {
+                TransferResult(
+                    head: $0.head, output: output, redirects: $0.redirects, bytesRead: $0.bytesRead,
+                    truncated: $0.truncated, stoppedEarly: $0.stoppedEarly)
+            })
+        }
+    }
+
+    /// Finishes the transfer once; later calls do nothing.
+    func complete(_ outcome: Result<Void, CurlError>) {
+        guard let completion else { return }
+        self.completion = nil
+        let summary = Summary(
+            head: head, redirects: redirects, bytesRead: bytesRead, truncated: truncated,
+            stoppedEarly: stoppedEarly)
+        completion(outcome.map { summary })
+    }
+
+    /// Seconds left before the deadline (at least 1 ms, so curl is never told "no timeout").
+    var remainingMilliseconds: Int {
+        let left = deadline - .now
+        let ms = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+        return max(1, Int(ms))
+    }
+}

@@ -1,0 +1,109 @@
+/// One HTTP GET, described in plain values so it can cross to the curl thread.
+public struct TransferRequest: Sendable {
+    public var url: String
+    public var userAgent: String
+    /// Seconds for the whole transfer, counted from when it was queued.
+    public var timeout: Double
+    public var connectTimeout: Double
+    public var maxRedirects: Int
+    public var policy: AddressPolicy
+    /// Body bytes delivered at most (after decompression); past it the
+    /// transfer stops and the result is marked `truncated`.
+    public var maxBytes: Int
+    /// Extra request headers, e.g. `If-None-Match: "abc"`.
+    public var headers: [String]
+
+    public init(
+        url: String,
+        userAgent: String,
+        timeout: Double = 30,
+        connectTimeout: Double = 10,
+        maxRedirects: Int = 10,
+        policy: AddressPolicy = AddressPolicy(),
+        maxBytes: Int = 2 * 1024 * 1024,
+        headers: [String] = []
+    ) {
+        self.url = url
+        self.userAgent = userAgent
+        self.timeout = timeout
+        self.connectTimeout = connectTimeout
+        self.maxRedirects = maxRedirects
+        self.policy = policy
+        self.maxBytes = maxBytes
+        self.headers = headers
+    }
+}
+
+/// The status line and headers of the response that carries the body (the
+/// last one, after redirects).
+public struct ResponseHead: Sendable, Equatable {
+    public var status: Int
+    /// The URL that gave this response.
+    public var url: String
+    /// Header fields with lowercased names; a repeated field keeps the last value.
+    public var fields: [String: String]
+
+    public init(status: Int, url: String, fields: [String: String] = [:]) {
+        self.status = status
+        self.url = url
+        self.fields = fields
+    }
+
+    public subscript(field: String) -> String? { fields[field.lowercased()] }
+
+    /// The media type of `Content-Type` without parameters, lowercased.
+    public var mediaType: String? {
+        guard let value = self["content-type"] else { return nil }
+        let type = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value
+        let trimmed = type.trimmingCharacters(in: .whitespaces).lowercased()
+        return trimmed.isEmpty ? nil : trimmed
+    }
+}
+
+/// One redirect: the URL that answered with a redirect, and its status.
+public struct Hop: Sendable, Equatable {
+    public var url: String
+    public var status: Int
+}
+
+/// What a finished transfer reports, besides what its consumer made of the bytes.
+public struct TransferResult<Output: Sendable>: Sendable {
+    /// The final response's head; nil only if the server sent none.
+    public var head: ResponseHead?
+    public var output: Output
+    public var redirects: [Hop]
+    /// Body bytes delivered to the consumer (after decompression).
+    public var bytesRead: Int
+    /// True when `maxBytes` stopped the transfer.
+    public var truncated: Bool
+    /// True when the consumer stopped the transfer early (it had what it needed).
+    public var stoppedEarly: Bool
+}
+
+/// Whether the transfer should go on.
+public enum TransferDecision: Sendable {
+    case proceed, stop
+}
+
+/// Receives a transfer's bytes as they arrive.
+///
+/// - Important: every method is called on the curl thread only, one call at a
+///   time. The consumer is handed over to that thread when the transfer
+///   starts, and `finish()` is its last call.
+public protocol TransferConsumer: AnyObject {
+    associatedtype Output: Sendable
+
+    /// About to connect to the server (DNS is done).
+    func connecting()
+    /// The final response's headers arrived; `.stop` ends the transfer
+    /// before any body is read.
+    func responseStarted(_ head: ResponseHead) -> TransferDecision
+    /// More body bytes (decompressed); `.stop` ends the transfer.
+    func received(_ bytes: UnsafeRawBufferPointer) -> TransferDecision
+    /// The transfer ended (for whatever reason); produce the result.
+    func finish() -> Output
+}
+
+extension TransferConsumer {
+    public func connecting() {}
+}

@@ -1,0 +1,117 @@
+import Synchronization
+
+/// Lets fetches of the same key at the same time share one piece of work.
+///
+/// Each caller (a "waiter") gets the shared result, or ends on its own when
+/// its task is cancelled or it calls `leave` (its timeout); the shared work
+/// is cancelled only when its last waiter is gone. Events from the work reach
+/// every current waiter; one that joins late first gets the latest partial
+/// result, so it does not miss the head.
+final class Coalescer: Sendable {
+    typealias Outcome = Result<LinkMetadata, FetchError>
+    typealias Work = @Sendable (_ events: @escaping @Sendable (ProviderEvent) -> Void) async -> Outcome
+
+    private struct Waiter {
+        let continuation: CheckedContinuation<Outcome, Never>
+        let events: @Sendable (ProviderEvent) -> Void
+    }
+
+    private final class Flight: Sendable {
+        let task = Mutex<Task<Void, Never>?>(nil)
+    }
+
+    private struct FlightState {
+        let flight: Flight
+        var waiters: [UInt64: Waiter] = [:]
+        var lastPartial: LinkMetadata?
+    }
+
+    private struct State {
+        var flights: [String: FlightState] = [:]
+        var owner: [UInt64: String] = [:]
+        var nextID: UInt64 = 1
+    }
+
+    private let state = Mutex(State())
+
+    /// A new waiter id, to pass to `run` and `leave`.
+    func makeWaiterID() -> UInt64 {
+        state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+    }
+
+    /// Joins the work for `key`, starting it when nobody runs it yet.
+    func run(
+        key: String, waiter id: UInt64, events: @escaping @Sendable (ProviderEvent) -> Void, work: @escaping Work
+    ) async -> Outcome {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                join(key: key, id: id, waiter: Waiter(continuation: continuation, events: events), work: work)
+                // A cancel that came before the join found nothing to end: end it now.
+                if Task.isCancelled { leave(waiter: id, with: .cancelled) }
+            }
+        } onCancel: {
+            leave(waiter: id, with: .cancelled)
+        }
+    }
+
+    /// Ends one waiter now with `error`; the work goes on for the others.
+    func leave(waiter id: UInt64, with error: FetchError) {
+        let (waiter, orphan) = state.withLock { state -> (Waiter?, Flight?) in
+            guard let key = state.owner.removeValue(forKey: id),
+                let waiter = state.flights[key]?.waiters.removeValue(forKey: id)
+            else { return (nil, nil) }
+            guard let flight = state.flights[key], flight.waiters.isEmpty else { return (waiter, nil) }
+            state.flights[key] = nil
+            return (waiter, flight.flight)
+        }
+        waiter?.continuation.resume(returning: .failure(error))
+        orphan?.task.withLock { $0 }?.cancel()
+    }
+
+    private func join(key: String, id: UInt64, waiter: Waiter, work: @escaping Work) {
+        let (flight, isNew, partial) = state.withLock { state -> (Flight, Bool, LinkMetadata?) in
+            state.owner[id] = key
+            if var existing = state.flights[key] {
+                existing.waiters[id] = waiter
+                state.flights[key] = existing
+                return (existing.flight, false, existing.lastPartial)
+            }
+            var fresh = FlightState(flight: Flight())
+            fresh.waiters[id] = waiter
+            state.flights[key] = fresh
+            return (fresh.flight, true, nil)
+        }
+        if let partial { waiter.events(.partial(partial)) }
+        guard isNew else { return }
+        let task = Task {
+            let outcome = await work { [weak self] event in self?.broadcast(event, key: key, flight: flight) }
+            self.finish(key: key, flight: flight, with: outcome)
+        }
+        flight.task.withLock { $0 = task }
+    }
+
+    private func broadcast(_ event: ProviderEvent, key: String, flight: Flight) {
+        let waiters = state.withLock { state -> [Waiter] in
+            guard var current = state.flights[key], current.flight === flight else { return [] }
+            if case .partial(let metadata) = event {
+                current.lastPartial = metadata
+                state.flights[key] = current
+            }
+            return Array(current.waiters.values)
+        }
+        for waiter in waiters { waiter.events(event) }
+    }
+
+    private func finish(key: String, flight: Flight, with outcome: Outcome) {
+        let waiters = state.withLock { state -> [Waiter] in
+            guard let current = state.flights[key], current.flight === flight else { return [] }
+            state.flights[key] = nil
+            for id in current.waiters.keys { state.owner[id] = nil }
+            return Array(current.waiters.values)
+        }
+        for waiter in waiters { waiter.continuation.resume(returning: outcome) }
+    }
+}

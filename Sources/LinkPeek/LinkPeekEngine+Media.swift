@@ -1,0 +1,75 @@
+import Curl
+import Foundation
+
+extension LinkPeekEngine {
+    /// Fetches the chosen icon and image side by side and fills in their
+    /// type, byte size and pixel size (and bytes, with `includeData`). A
+    /// declared resource that fails keeps its URL; the `/favicon.ico`
+    /// fallback that fails is dropped, since the page never named it.
+    public func loadSubresources(
+        of metadata: LinkMetadata, options: FetchOptions, events: @escaping @Sendable (ProviderEvent) -> Void
+    ) async -> LinkMetadata {
+        var metadata = metadata
+        let timeout = options.timeout ?? settings.timeout
+        let declaredIcon = metadata.icon
+        let declaredImage = metadata.image
+        async let icon = declaredIcon.asyncMap { icon in
+            events(.progress(stage: .icon, bytes: 0))
+            return await self.loadMedia(icon, includeData: options.includeData, timeout: timeout)
+        }
+        async let image = declaredImage.asyncMap { image in
+            events(.progress(stage: .image, bytes: 0))
+            return await self.loadMedia(image, includeData: options.includeData, timeout: timeout)
+        }
+        let (loadedIcon, loadedImage) = await (icon, image)
+        if let loadedIcon {
+            let isFallback = metadata.sources?["icon"] == "favicon.ico fallback"
+            if loadedIcon.loaded || !isFallback {
+                metadata.icon = loadedIcon.resource
+            } else {
+                metadata.icon = nil
+                metadata.sources?["icon"] = nil
+                if metadata.richness == .icon { metadata.richness = .text }
+            }
+        }
+        if let loadedImage { metadata.image = loadedImage.resource }
+        return metadata
+    }
+
+    /// One subresource; `loaded` is false when it could not be fetched.
+    private func loadMedia(
+        _ resource: MediaResource, includeData: Bool, timeout: Double
+    ) async -> (resource: MediaResource, loaded: Bool) {
+        guard !resource.url.hasPrefix("data:"), case .success(let url) = URLCheck.validate(resource.url) else {
+            return (resource, false)
+        }
+        let request = TransferRequest(
+            url: url, userAgent: settings.userAgent, timeout: timeout,
+            connectTimeout: min(settings.connectTimeout, timeout), maxRedirects: settings.maxRedirects,
+            policy: AddressPolicy(allowPrivateNetwork: settings.allowPrivateNetwork),
+            maxBytes: settings.maxSubresourceBytes)
+        guard let result = try? await transfers.perform(request, consumer: MediaConsumer(keepAll: includeData)),
+            (200..<300).contains(result.output.status), !result.output.bytes.isEmpty
+        else { return (resource, false) }
+
+        var resource = resource
+        let output = result.output
+        let probed = ImageProbe.probe(output.bytes)
+        resource.type = probed?.mimeType ?? output.declaredType ?? resource.type
+        resource.width = probed?.width ?? resource.width
+        resource.height = probed?.height ?? resource.height
+        resource.bytes = output.complete && !result.truncated ? output.bytes.count : output.declaredLength
+        if includeData, output.complete, !result.truncated {
+            resource.data = Data(output.bytes).base64EncodedString()
+        }
+        return (resource, true)
+    }
+}
+
+extension Optional {
+    /// `map` for an async transform.
+    func asyncMap<T>(_ transform: (Wrapped) async -> T) async -> T? {
+        guard let value = self else { return nil }
+        return await transform(value)
+    }
+}

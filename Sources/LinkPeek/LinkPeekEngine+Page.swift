@@ -1,0 +1,88 @@
+import Curl
+import HTMLHead
+
+extension LinkPeekEngine {
+    /// Fetches the page itself and turns it into metadata; also returns the
+    /// response's `Cache-Control`, for the cache lifetime.
+    func loadPage(
+        url: String, timeout: Double, events: @escaping @Sendable (ProviderEvent) -> Void
+    ) async throws(FetchError) -> (LinkMetadata, String?) {
+        events(.progress(stage: .resolving, bytes: 0))
+        let request = TransferRequest(
+            url: url, userAgent: settings.userAgent, timeout: timeout,
+            connectTimeout: min(settings.connectTimeout, timeout), maxRedirects: settings.maxRedirects,
+            policy: AddressPolicy(allowPrivateNetwork: settings.allowPrivateNetwork),
+            maxBytes: settings.maxBodyBytes)
+        let consumer = PageConsumer(bodyScanBytes: settings.bodyScanBytes) { event in
+            switch event {
+            case .connecting:
+                events(.progress(stage: .connecting, bytes: 0))
+            case .downloading(let bytes):
+                events(.progress(stage: .downloading, bytes: bytes))
+            case .headParsed(let document):
+                // The final URL is not known here yet; the original resolves the same relative links
+                // unless there were redirects, and the final answer corrects it.
+                events(.progress(stage: .parsing, bytes: 0))
+                var partial = MetadataRules.extract(from: document, pageURL: url)
+                partial.originalURL = url
+                events(.partial(partial))
+            }
+        }
+        let result: TransferResult<PageConsumer.Output>
+        do {
+            result = try await transfers.perform(request, consumer: consumer)
+        } catch {
+            throw FetchError(error)
+        }
+        guard let head = result.head else {
+            throw .failed(.network, "the server sent no response.")
+        }
+        guard (200..<300).contains(head.status) else { throw .httpStatus(head.status) }
+
+        var metadata: LinkMetadata
+        switch result.output.body {
+        case .html:
+            let document = result.output.document ?? HeadDocument()
+            metadata = MetadataRules.extract(
+                from: document, pageURL: head.url, contentLanguage: head["content-language"])
+        case .media(let type):
+            metadata = Self.mediaMetadata(url: head.url, type: type, prefix: result.output.mediaPrefix)
+        case .unsupported(let why):
+            throw .failed(.unsupportedContentType, "\(why).")
+        case .empty:
+            throw .failed(.emptyBody, "the server sent an empty body.")
+        }
+        metadata.originalURL = url
+        metadata.url = head.url
+        metadata.redirects = result.redirects.isEmpty
+            ? nil : result.redirects.map { RedirectHop(url: $0.url, status: $0.status) }
+        metadata.bytesRead = result.bytesRead
+        metadata.truncated = result.truncated ? true : nil
+        return (metadata, head["cache-control"])
+    }
+
+    /// A response that is itself an image, video or audio file previews as that file.
+    static func mediaMetadata(url: String, type: String, prefix: [UInt8]) -> LinkMetadata {
+        var metadata = LinkMetadata(originalURL: url)
+        var resource = MediaResource(url: url, type: type)
+        if type.hasPrefix("image/") {
+            let info = ImageProbe.probe(prefix)
+            resource.width = info?.width
+            resource.height = info?.height
+            metadata.image = resource
+            metadata.images = [resource]
+            metadata.richness = .image
+            metadata.sources = ["image": "response"]
+        } else if type.hasPrefix("video/") {
+            metadata.video = resource
+            metadata.remoteVideoURL = url
+            metadata.richness = .video
+            metadata.sources = ["video": "response"]
+        } else {
+            metadata.audio = resource
+            metadata.richness = .text
+            metadata.sources = ["audio": "response"]
+        }
+        return metadata
+    }
+}

@@ -1,0 +1,101 @@
+import Curl
+import Foundation
+
+/// The real `MetadataService`: fetches pages with the transfer engine,
+/// extracts metadata, fetches the icon and image, and caches the outcome.
+public final class LinkPeekEngine: MetadataService {
+    public let settings: Settings
+    let transfers: TransferEngine
+    let cache: any MetadataCache
+    private let coalescer = Coalescer()
+
+    public init(settings: Settings, cache: any MetadataCache = MemoryCache()) {
+        self.settings = settings
+        self.cache = cache
+        transfers = TransferEngine(
+            limits: .init(total: settings.maxConcurrency, perHost: settings.perHostConcurrency))
+    }
+
+    /// Stops the transfer thread; fetches still running fail.
+    public func shutdown() { transfers.shutdown() }
+
+    public func fetch(
+        url: String, options: FetchOptions, events: @escaping @Sendable (ProviderEvent) -> Void
+    ) async throws(FetchError) -> LinkMetadata {
+        let url = try URLCheck.validate(url).get()
+        if Task.isCancelled { throw .cancelled }
+        if let served = try servedFromCache(url: url, policy: options.cachePolicy) { return served }
+
+        let timeout = options.timeout ?? settings.timeout
+        let waiter = coalescer.makeWaiterID()
+        // Each caller keeps its own deadline, even while sharing a transfer.
+        let timer = Task { [coalescer] in
+            try await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
+            coalescer.leave(waiter: waiter, with: .timedOut)
+        }
+        defer { timer.cancel() }
+        let key = "\(options.fetchSubresources ? 1 : 0)\(options.includeData ? 1 : 0) \(url)"
+        let outcome = await coalescer.run(key: key, waiter: waiter, events: events) { events in
+            await self.load(url: url, options: options, timeout: timeout, events: events)
+        }
+        return try outcome.get()
+    }
+
+    public func cached(url: String) async -> LinkMetadata? {
+        guard let entry = cache.entry(for: url), case .metadata(var metadata) = entry.value else { return nil }
+        metadata.fromCache = true
+        return metadata
+    }
+
+    /// A fresh cached outcome when the policy allows one.
+    private func servedFromCache(url: String, policy: CachePolicy) throws(FetchError) -> LinkMetadata? {
+        switch policy {
+        case .reload:
+            return nil
+        case .cacheOnly:
+            guard let entry = cache.entry(for: url), case .metadata(var metadata) = entry.value else {
+                throw .failed(.notCached, "no cached preview for this URL, and the cache policy forbids the network.")
+            }
+            metadata.fromCache = true
+            return metadata
+        case .default:
+            guard let entry = cache.entry(for: url), entry.isFresh() else { return nil }
+            switch entry.value {
+            case .metadata(var metadata):
+                metadata.fromCache = true
+                return metadata
+            case .failure(let error):
+                throw error
+            }
+        }
+    }
+
+    /// Fetches, extracts and caches one URL (the shared work of a flight).
+    private func load(
+        url: String, options: FetchOptions, timeout: Double, events: @escaping @Sendable (ProviderEvent) -> Void
+    ) async -> Result<LinkMetadata, FetchError> {
+        do throws(FetchError) {
+            var (metadata, cacheControl) = try await loadPage(url: url, timeout: timeout, events: events)
+            if options.fetchSubresources {
+                metadata = await loadSubresources(of: metadata, options: options, events: events)
+            }
+            let now = Date()
+            let expires = now.addingTimeInterval(CacheLifetime.seconds(cacheControl: cacheControl))
+            metadata.fetchedAt = Self.iso8601(now)
+            metadata.expiresAt = Self.iso8601(expires)
+            metadata.fromCache = false
+            cache.store(CacheEntry(value: .metadata(metadata), expiresAt: expires), for: url)
+            return .success(metadata)
+        } catch {
+            if error.kind == .failed {
+                let expires = Date().addingTimeInterval(CacheLifetime.failure)
+                cache.store(CacheEntry(value: .failure(error), expiresAt: expires), for: url)
+            }
+            return .failure(error)
+        }
+    }
+
+    static func iso8601(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// One icon the page declares with `<link rel=…>`.
+struct IconCandidate {
+    var resource: MediaResource
+    var rel: IconRel
+    /// The largest side the page declares in `sizes` (nil: not declared; `any` counts as large).
+    var declaredSize: Int?
+    var order: Int
+
+    /// The size the choice compares: declared, else what the rel implies.
+    var effectiveSize: Int { declaredSize ?? rel.impliedSize }
+}
+
+/// The kinds of `<link rel>` icon, worst to best for a preview.
+enum IconRel: Int, Comparable {
+    /// Safari's pinned-tab mask: a monochrome SVG shape, never a good preview icon.
+    case maskIcon
+    case shortcutIcon
+    case icon
+    case appleTouchIcon
+
+    var source: String {
+        switch self {
+        case .maskIcon: "link:mask-icon"
+        case .shortcutIcon: "link:shortcut icon"
+        case .icon: "link:icon"
+        case .appleTouchIcon: "link:apple-touch-icon"
+        }
+    }
+
+    /// Touch icons without `sizes` are made for the home screen, 180 px by
+    /// Apple's guidelines; plain favicons without `sizes` are usually 16–32 px.
+    var impliedSize: Int {
+        switch self {
+        case .appleTouchIcon: 180
+        case .icon, .shortcutIcon: 32
+        case .maskIcon: 0
+        }
+    }
+
+    init?(rels: Set<String>) {
+        if rels.contains("apple-touch-icon") || rels.contains("apple-touch-icon-precomposed") {
+            self = .appleTouchIcon
+        } else if rels.contains("mask-icon") {
+            self = .maskIcon
+        } else if rels.contains("icon") {
+            self = rels.contains("shortcut") ? .shortcutIcon : .icon
+        } else {
+            return nil
+        }
+    }
+
+    static func < (lhs: IconRel, rhs: IconRel) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+extension MetadataRules {
+    /// Every declared icon in page order, deduplicated by URL.
+    static func iconCandidates(in page: PageIndex) -> [IconCandidate] {
+        var seen: Set<String> = []
+        var icons: [IconCandidate] = []
+        for link in page.links {
+            guard let rel = IconRel(rels: link.rels),
+                  let resolved = page.resolver.resolve(link.element["href"]) else { continue }
+            guard seen.insert(resolved.url).inserted else { continue }
+            let size = declaredSize(link.element["sizes"])
+            let resource = MediaResource(
+                url: resolved.url,
+                type: link.element["type"].map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.flatMap { $0.isEmpty ? nil : $0 },
+                width: size == Int.max ? nil : size,
+                height: size == Int.max ? nil : size
+            )
+            icons.append(IconCandidate(resource: resource, rel: rel, declaredSize: size, order: link.order))
+        }
+        return icons
+    }
+
+    /// The icon a preview should show: never a mask icon while another
+    /// exists; then the largest (declared or implied) size, so a touch icon
+    /// beats a 16 px favicon; then the better rel; then page order.
+    static func bestIcon(_ icons: [IconCandidate]) -> IconCandidate? {
+        icons.min { lhs, rhs in
+            let left = (lhs.rel == .maskIcon ? 0 : 1, lhs.effectiveSize, lhs.rel, -lhs.order)
+            let right = (rhs.rel == .maskIcon ? 0 : 1, rhs.effectiveSize, rhs.rel, -rhs.order)
+            return left > right
+        }
+    }
+
+    /// The largest side in a `sizes` attribute ("16x16 32x32", "any").
+    /// `any` (scalable SVG) is read as `Int.max`: it renders at every size.
+    static func declaredSize(_ sizes: String?) -> Int? {
+        guard let sizes else { return nil }
+        var best: Int?
+        for token in sizes.lowercased().split(whereSeparator: \.isWhitespace) {
+            if token == "any" { return Int.max }
+            let sides = token.split(separator: "x").compactMap { Int($0) }
+            if let side = sides.max(), side > 0 { best = max(best ?? 0, side) }
+        }
+        return best
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// The text fields. Each rule lists its sources best first: Open Graph,
+/// Twitter cards, plain HTML, then JSON-LD and microdata; an empty value
+/// falls through to the next source.
+extension MetadataRules {
+    static func title(in page: PageIndex) -> Picked<String>? {
+        if let picked = page.metaText(["og:title", "twitter:title"]) { return picked }
+        if let text = page.titleText() { return Picked(value: text, source: "title") }
+        if let picked = page.metaText(["title", "dc.title"]) { return picked }
+        let nodes = page.jsonLD.contentNodes
+        for key in ["headline", "name"] {
+            if let text = JSONLDGraph.text(key, in: nodes) { return Picked(value: text, source: "json-ld:\(key)") }
+        }
+        return page.microdataText(["headline", "name"])
+    }
+
+    static func summary(in page: PageIndex) -> Picked<String>? {
+        if let picked = page.metaText(["og:description", "twitter:description", "description", "dc.description"]) {
+            return picked
+        }
+        if let text = JSONLDGraph.text("description", in: page.jsonLD.contentNodes) {
+            return Picked(value: text, source: "json-ld:description")
+        }
+        return page.microdataText(["description"])
+    }
+
+    /// The site's own name. Never invented from the host: a label the page
+    /// does not give is the client's to derive.
+    static func siteName(in page: PageIndex) -> Picked<String>? {
+        if let picked = page.metaText(["og:site_name", "application-name", "apple-mobile-web-app-title"]) {
+            return picked
+        }
+        for node in page.jsonLD.contentNodes {
+            if let name = page.jsonLD.names(node["publisher"]).first {
+                return Picked(value: name, source: "json-ld:publisher.name")
+            }
+        }
+        if let name = JSONLDGraph.text("name", in: page.jsonLD.nodes(ofType: ["website"])) {
+            return Picked(value: name, source: "json-ld:WebSite.name")
+        }
+        return page.microdataText(["publisher"])
+    }
+
+    /// The author's name. Open Graph's `article:author` is often a profile
+    /// URL and Twitter's creator a handle; neither is a name, so both are
+    /// skipped when they look like one.
+    static func author(in page: PageIndex) -> Picked<String>? {
+        for key in ["article:author", "author", "dc.creator", "parsely-author", "sailthru.author"] {
+            for meta in page.metaValues(key) {
+                if let text = cleanText(meta.content), !looksLikeURL(text) { return Picked(value: text, source: key) }
+            }
+        }
+        for node in page.jsonLD.contentNodes {
+            let names = page.jsonLD.names(node["author"]).filter { !looksLikeURL($0) }
+            if !names.isEmpty { return Picked(value: names.joined(separator: ", "), source: "json-ld:author") }
+        }
+        if let picked = page.microdataText(["author"]), !looksLikeURL(picked.value) { return picked }
+        return nil
+    }
+
+    /// The page's own date string (ISO 8601 as written), trimmed.
+    static func publishedTime(in page: PageIndex) -> Picked<String>? {
+        let keys = ["article:published_time", "og:article:published_time", "og:published_time",
+                    "published_time", "datepublished", "date", "dc.date", "dc.date.issued", "dcterms.date",
+                    "dcterms.issued", "dcterms.created", "article.published", "publish-date", "pubdate",
+                    "parsely-pub-date", "sailthru.date"]
+        if let picked = page.metaRaw(keys) { return picked }
+        for key in ["datePublished", "uploadDate", "dateCreated"] {
+            for node in page.jsonLD.contentNodes {
+                if let text = cleanText(node[key] as? String) { return Picked(value: text, source: "json-ld:\(key)") }
+            }
+        }
+        return page.microdataText(["datepublished"])
+    }
+
+    static func canonicalURL(in page: PageIndex) -> Picked<String>? {
+        for meta in page.metaValues("og:url") {
+            if let url = page.resolver.resolveWeb(meta.content) { return Picked(value: url, source: "og:url") }
+        }
+        for link in page.links where link.rels.contains("canonical") {
+            if let url = page.resolver.resolveWeb(link.element["href"]) { return Picked(value: url, source: "link:canonical") }
+        }
+        for meta in page.metaValues("twitter:url") {
+            if let url = page.resolver.resolveWeb(meta.content) { return Picked(value: url, source: "twitter:url") }
+        }
+        return nil
+    }
+
+    /// `<html lang>`, else `og:locale` as a BCP 47 tag, else the
+    /// Content-Language header (or its `http-equiv` stand-in), else JSON-LD.
+    static func lang(in page: PageIndex, contentLanguage: String?) -> Picked<String>? {
+        if let lang = cleanText(page.htmlLang) { return Picked(value: lang, source: "html:lang") }
+        if let locale = page.metaRaw(["og:locale"]) {
+            return Picked(value: locale.value.replacingOccurrences(of: "_", with: "-"), source: "og:locale")
+        }
+        if let header = contentLanguage.flatMap(firstLanguage) {
+            return Picked(value: header, source: "Content-Language")
+        }
+        if let meta = page.metaRaw(["http-equiv:content-language"]), let first = firstLanguage(meta.value) {
+            return Picked(value: first, source: "meta:content-language")
+        }
+        if let text = JSONLDGraph.text("inLanguage", in: page.jsonLD.contentNodes) {
+            return Picked(value: text, source: "json-ld:inLanguage")
+        }
+        return nil
+    }
+
+    /// The first tag of a Content-Language list ("en-US, fr" → "en-US").
+    private static func firstLanguage(_ value: String) -> String? {
+        value.split(separator: ",").first.flatMap { cleanText(String($0)) }
+    }
+
+    static func looksLikeURL(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("//") || lower.hasPrefix("www.")
+    }
+}

@@ -1,0 +1,81 @@
+import HTMLHead
+
+/// Turns what the head scanner saw into a link preview.
+///
+/// Sources, best first: Open Graph (`og:*`, also when written in `name=`),
+/// Twitter cards (`twitter:*`, also in `property=`), plain HTML (`<title>`,
+/// `<meta name=description>`, `<link rel=icon|canonical>`, …), then JSON-LD
+/// (schema.org) and microdata. Empty values fall through to the next source.
+/// Every field set is recorded in `sources` with the tag or rule that gave it.
+///
+/// Pure and synchronous: the same document and URL give the same metadata.
+public enum MetadataRules {
+    /// Extracts every page-derived field of `LinkMetadata`.
+    ///
+    /// - Parameters:
+    ///   - document: the scanner's output for the page.
+    ///   - pageURL: the URL the page was read from. Relative URLs resolve
+    ///     against `<base href>`, then this URL. It also fills `originalURL`
+    ///     and `url`, which the engine may overwrite with what it knows.
+    ///   - contentLanguage: the HTTP `Content-Language` header, the last
+    ///     resort for `lang`.
+    public static func extract(from document: HeadDocument, pageURL: String, contentLanguage: String? = nil) -> LinkMetadata {
+        let page = PageIndex(document: document, pageURL: pageURL)
+        var metadata = LinkMetadata(originalURL: pageURL)
+        metadata.url = pageURL
+        var sources: [String: String] = [:]
+
+        func record<Value>(_ field: String, _ picked: Picked<Value>?) -> Value? {
+            guard let picked else { return nil }
+            sources[field] = picked.source
+            return picked.value
+        }
+
+        metadata.title = record("title", title(in: page))
+        metadata.summary = record("summary", summary(in: page))
+        metadata.siteName = record("siteName", siteName(in: page))
+        metadata.canonicalURL = record("canonicalURL", canonicalURL(in: page))
+        metadata.type = record("type", page.metaText(["og:type"]))
+        metadata.author = record("author", author(in: page))
+        metadata.publishedTime = record("publishedTime", publishedTime(in: page))
+        metadata.themeColor = record("themeColor", page.metaText(["theme-color", "msapplication-tilecolor"]))
+        metadata.lang = record("lang", lang(in: page, contentLanguage: contentLanguage))
+        metadata.locale = record("locale", page.metaText(["og:locale"]))
+
+        let images = imageCandidates(in: page)
+        metadata.image = record("image", best(images).map { Picked(value: $0.resource, source: $0.source) })
+        metadata.images = pageOrdered(images)
+
+        let icons = iconCandidates(in: page)
+        metadata.icons = icons.isEmpty ? nil : icons.map(\.resource)
+        if let icon = bestIcon(icons) {
+            metadata.icon = record("icon", Picked(value: icon.resource, source: icon.rel.source))
+        } else if let fallback = page.resolver.faviconFallback() {
+            metadata.icon = record("icon", Picked(value: MediaResource(url: fallback), source: "favicon.ico fallback"))
+        }
+
+        let videos = videoCandidates(in: page)
+        if let video = videos.first(where: { isDirectlyPlayable($0.resource) }) {
+            metadata.video = record("video", Picked(value: video.resource, source: video.source))
+            metadata.remoteVideoURL = record("remoteVideoURL", Picked(value: video.resource.url, source: video.source))
+        } else if let player = videos.first {
+            metadata.video = record("video", Picked(value: player.resource, source: player.source))
+        }
+        metadata.audio = record("audio", best(audioCandidates(in: page)).map { Picked(value: $0.resource, source: $0.source) })
+
+        metadata.richness = richness(of: metadata)
+        metadata.sources = sources.isEmpty ? nil : sources
+        return metadata
+    }
+
+    /// What the preview can show, best first: a video (a playable file or a
+    /// player page), an image, an icon, else text. The `/favicon.ico`
+    /// fallback counts as an icon: browsers and LinkPresentation use it too,
+    /// and an engine that fetches subresources can lower it when that fails.
+    static func richness(of metadata: LinkMetadata) -> Richness {
+        if metadata.video != nil { return .video }
+        if metadata.image != nil { return .image }
+        if metadata.icon != nil { return .icon }
+        return .text
+    }
+}

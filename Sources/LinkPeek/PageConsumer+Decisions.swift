@@ -1,0 +1,88 @@
+import Curl
+import HTMLHead
+
+extension PageConsumer {
+    /// Decides from the declared media type.
+    func decide(declared type: String) -> TransferDecision {
+        if Self.isHTML(type) {
+            // Declared HTML is still checked for binary garbage before parsing.
+            body = .html
+            return .proceed
+        }
+        if type.hasPrefix("image/") || type.hasPrefix("video/") || type.hasPrefix("audio/") {
+            body = .media(type: type)
+            // Video and audio have no header worth probing here.
+            return type.hasPrefix("image/") ? .proceed : .stop
+        }
+        body = .unsupported("the content type \(type) is not a web page or media")
+        return .stop
+    }
+
+    /// Decides once the first bytes are in (or the body ended sooner).
+    func decideFromSniffBuffer() -> TransferDecision {
+        let declaredHTML = body == .html
+        if Self.looksBinary(sniffBuffer) {
+            let sniffed = ContentSniffer.sniff(sniffBuffer)
+            if !declaredHTML, let sniffed, !Self.isHTML(sniffed) {
+                body = nil
+                let decision = decide(declared: sniffed)
+                if case .media = body { return feedMedia() ?? decision }
+                return decision
+            }
+            body = .unsupported(
+                declaredHTML ? "the page says it is HTML but its content is binary" : "the content is binary, not a web page")
+            return .stop
+        }
+        if !declaredHTML {
+            let sniffed = ContentSniffer.sniff(sniffBuffer) ?? "text/html"
+            if !Self.isHTML(sniffed) && sniffed != "text/plain" {
+                body = nil
+                let decision = decide(declared: sniffed)
+                if case .media = body { return feedMedia() ?? decision }
+                return decision
+            }
+        }
+        body = .html
+        let scanner = HeadScanner(contentType: contentType)
+        self.scanner = scanner
+        sniffBuffer.withUnsafeBytes { scanner.feed($0) }
+        sniffBuffer = []
+        return afterScanning()
+    }
+
+    private func feedMedia() -> TransferDecision? {
+        mediaPrefix = Array(sniffBuffer.prefix(Self.mediaPrefixBytes))
+        sniffBuffer = []
+        return ImageProbe.probe(mediaPrefix)?.width != nil ? .stop : nil
+    }
+
+    /// Stops once the head is complete and either gave the main fields or
+    /// was followed by `bodyScanBytes` of body.
+    func afterScanning() -> TransferDecision {
+        guard let scanner, scanner.headComplete else { return .proceed }
+        let document = scanner.document
+        if !sentHead {
+            sentHead = true
+            onEvent(.headParsed(document))
+        }
+        if scanner.bytesAfterHead >= bodyScanBytes { return .stop }
+        // Re-check only when the scanner found something new.
+        guard document.elements.count != elementsChecked else { return .proceed }
+        elementsChecked = document.elements.count
+        let found = MetadataRules.extract(from: document, pageURL: "http://localhost/")
+        return found.title != nil && found.summary != nil && found.image != nil ? .stop : .proceed
+    }
+
+    static func isHTML(_ type: String) -> Bool {
+        type == "text/html" || type == "application/xhtml+xml"
+    }
+
+    /// WHATWG MIME sniffing's "binary data bytes": control bytes that never
+    /// occur in text. UTF-16 pages (with a BOM) are text despite their NULs.
+    static func looksBinary(_ bytes: [UInt8]) -> Bool {
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) { return false }
+        return bytes.prefix(sniffBytes).contains { byte in
+            byte <= 0x08 || byte == 0x0B || (0x0E...0x1A).contains(byte) || (0x1C...0x1F).contains(byte)
+        }
+    }
+}

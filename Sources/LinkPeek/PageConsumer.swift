@@ -1,0 +1,108 @@
+import Curl
+import HTMLHead
+
+/// Turns a page's bytes into a `HeadDocument` as they arrive, and stops the
+/// transfer as soon as more bytes cannot add anything: at the end of the head
+/// when it gave the main fields (title, summary, image), else after scanning
+/// `bodyScanBytes` of body for late tags.
+///
+/// - Important: a `TransferConsumer`: curl thread only.
+final class PageConsumer: TransferConsumer {
+    /// What the consumer tells the fetch while it runs.
+    enum Event {
+        case connecting
+        case downloading(bytes: Int)
+        /// The head is complete; what it holds so far.
+        case headParsed(HeadDocument)
+    }
+
+    struct Output: Sendable {
+        /// What the response turned out to be.
+        var body: Body
+        var document: HeadDocument?
+        /// The first bytes of a media response (image/video/audio), for probing.
+        var mediaPrefix: [UInt8]
+    }
+
+    enum Body: Sendable, Equatable {
+        case html
+        case media(type: String)
+        /// Not something linkpeek can preview; the sentence says why.
+        case unsupported(String)
+        case empty
+    }
+
+    let bodyScanBytes: Int
+    let onEvent: @Sendable (Event) -> Void
+    var body: Body?
+    var contentType: String?
+    var sniffBuffer: [UInt8] = []
+    var mediaPrefix: [UInt8] = []
+    var scanner: HeadScanner?
+    var bytesSeen = 0
+    var reportedBytes = 0
+    var sentHead = false
+    var elementsChecked = -1
+
+    /// Bytes kept of a media response: enough for every image header linkpeek probes.
+    static let mediaPrefixBytes = 64 * 1024
+    /// Bytes looked at before deciding what an undeclared or suspicious body is.
+    static let sniffBytes = 512
+
+    init(bodyScanBytes: Int, onEvent: @escaping @Sendable (Event) -> Void) {
+        self.bodyScanBytes = bodyScanBytes
+        self.onEvent = onEvent
+    }
+
+    func connecting() { onEvent(.connecting) }
+
+    func responseStarted(_ head: ResponseHead) -> TransferDecision {
+        onEvent(.downloading(bytes: 0))
+        // Error pages are not previews: the status is the answer.
+        guard (200..<300).contains(head.status) else { return .stop }
+        contentType = head["content-type"]
+        guard let type = head.mediaType, type != "application/octet-stream", type != "text/plain" else {
+            return .proceed  // sniff the first bytes
+        }
+        return decide(declared: type)
+    }
+
+    func received(_ bytes: UnsafeRawBufferPointer) -> TransferDecision {
+        bytesSeen += bytes.count
+        if bytesSeen - reportedBytes >= 16 * 1024 {
+            reportedBytes = bytesSeen
+            onEvent(.downloading(bytes: bytesSeen))
+        }
+        // Until a scanner exists, bytes are sniffed: undeclared bodies for
+        // their type, declared HTML for binary garbage.
+        if let scanner {
+            scanner.feed(bytes)
+            return afterScanning()
+        }
+        switch body {
+        case nil, .html?:
+            sniffBuffer.append(contentsOf: bytes)
+            guard sniffBuffer.count >= Self.sniffBytes else { return .proceed }
+            return decideFromSniffBuffer()
+        case .media?:
+            mediaPrefix.append(contentsOf: bytes.prefix(Self.mediaPrefixBytes - mediaPrefix.count))
+            let probed = ImageProbe.probe(mediaPrefix)
+            let enough = mediaPrefix.count >= Self.mediaPrefixBytes || probed?.width != nil
+            return enough ? .stop : .proceed
+        case .unsupported?, .empty?:
+            return .stop
+        }
+    }
+
+    func finish() -> Output {
+        if body == nil || (body == .html && scanner == nil) {
+            if sniffBuffer.isEmpty {
+                body = .empty
+            } else {
+                _ = decideFromSniffBuffer()
+            }
+        }
+        let document = scanner?.finish()
+        return Output(body: body ?? .empty, document: document, mediaPrefix: mediaPrefix)
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import HTMLHead
+
+/// A value the rules chose, with the tag or rule that gave it (for `sources`).
+struct Picked<Value> {
+    var value: Value
+    var source: String
+}
+
+/// The scanner's elements, indexed once for the rules: `<meta>` by key,
+/// `<link>` by rel, titles, JSON-LD nodes and microdata properties, each in
+/// document order.
+struct PageIndex {
+    /// One `<meta>` tag. `keys` holds its lowercased `property` and `name`
+    /// (both, because pages put `og:*` in `name=` and `twitter:*` in `property=`).
+    struct Meta {
+        var keys: [String]
+        var content: String
+        var order: Int
+    }
+
+    /// One `<link>` tag with its lowercased rel tokens.
+    struct Link {
+        var rels: Set<String>
+        var element: HTMLElement
+        var order: Int
+    }
+
+    /// One element with an `itemprop`; `value` is what microdata reads from it.
+    struct Property {
+        var name: String
+        var value: String
+        var order: Int
+    }
+
+    var metas: [Meta] = []
+    var links: [Link] = []
+    var titles: [(text: String, inBody: Bool)] = []
+    var jsonLD: JSONLDGraph
+    var properties: [Property] = []
+    let resolver: URLResolver
+    let htmlLang: String?
+
+    init(document: HeadDocument, pageURL: String) {
+        var baseHref: String?
+        var scripts: [String] = []
+        for (order, element) in document.elements.enumerated() {
+            switch element.name {
+            case "base":
+                // Only the first <base href> counts, as in browsers.
+                if baseHref == nil, let href = element["href"], !href.isEmpty { baseHref = href }
+            case "title":
+                if let text = element.text { titles.append((text, element.inBody)) }
+            case "script":
+                if let text = element.text { scripts.append(text) }
+            case "link":
+                let rels = Set((element["rel"] ?? "").lowercased().split(whereSeparator: \.isWhitespace).map(String.init))
+                links.append(Link(rels: rels, element: element, order: order))
+            case "meta":
+                var keys = ["property", "name"].compactMap { element[$0] }
+                    .map { $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
+                    .filter { !$0.isEmpty }
+                if let equiv = element["http-equiv"] {
+                    keys.append("http-equiv:" + equiv.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())
+                }
+                if let content = element["content"] ?? element["value"], !keys.isEmpty {
+                    metas.append(Meta(keys: Array(Set(keys)).sorted(), content: content, order: order))
+                }
+            default:
+                break
+            }
+            if let prop = element["itemprop"], let value = PageIndex.microdataValue(element) {
+                // itemprop may list several names ("image thumbnailUrl").
+                for name in prop.lowercased().split(whereSeparator: \.isWhitespace) {
+                    properties.append(Property(name: String(name), value: value, order: order))
+                }
+            }
+        }
+        resolver = URLResolver(pageURL: pageURL, baseHref: baseHref)
+        jsonLD = JSONLDGraph(scripts: scripts)
+        htmlLang = document.htmlLang
+    }
+
+    /// The microdata value of an element: an attribute for elements that
+    /// carry one (meta, link, img, time, ...), else its text.
+    private static func microdataValue(_ element: HTMLElement) -> String? {
+        for attribute in ["content", "datetime", "href", "src", "value"] {
+            if let value = element[attribute], !value.isEmpty { return value }
+        }
+        return element.text
+    }
+
+    /// Every `<meta>` content for `key`, in document order.
+    func metaValues(_ key: String) -> [Meta] {
+        metas.filter { $0.keys.contains(key) }
+    }
+
+    /// The first non-empty cleaned text among `keys`, tried in priority order.
+    func metaText(_ keys: [String]) -> Picked<String>? {
+        for key in keys {
+            for meta in metas where meta.keys.contains(key) {
+                if let text = MetadataRules.cleanText(meta.content) { return Picked(value: text, source: key) }
+            }
+        }
+        return nil
+    }
+
+    /// The first non-empty raw (trimmed) content among `keys`, for URLs, dates and codes.
+    func metaRaw(_ keys: [String]) -> Picked<String>? {
+        for key in keys {
+            for meta in metas where meta.keys.contains(key) {
+                let value = meta.content.trimmingCharacters(in: .whitespacesAndNewlines)
+                if !value.isEmpty { return Picked(value: value, source: key) }
+            }
+        }
+        return nil
+    }
+
+    /// The first non-empty microdata value among `names`, tried in priority order.
+    func microdataText(_ names: [String]) -> Picked<String>? {
+        for name in names {
+            for property in properties where property.name == name {
+                if let text = MetadataRules.cleanText(property.value) {
+                    return Picked(value: text, source: "microdata:\(name)")
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The first non-empty `<title>`, preferring the head's.
+    func titleText() -> String? {
+        let ordered = titles.filter { !$0.inBody } + titles.filter(\.inBody)
+        return ordered.lazy.compactMap { MetadataRules.cleanText($0.text) }.first
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import LinkPeek
+
+/// URLs from the arguments, then stdin (one per line, blank lines skipped).
+struct URLSource: Sendable {
+    var arguments: [String]
+    var readStdin: Bool
+
+    func makeIterator() -> AnyIterator<String> {
+        var pending = arguments[...]
+        var stdinDone = !readStdin
+        return AnyIterator {
+            if let next = pending.popFirst() { return next }
+            while !stdinDone {
+                guard let line = readLine(strippingNewline: true) else {
+                    stdinDone = true
+                    return nil
+                }
+                let url = line.trimmingCharacters(in: .whitespaces)
+                if !url.isEmpty { return url }
+            }
+            return nil
+        }
+    }
+}
+
+/// Runs fetches with at most `concurrency` at once and prints each result
+/// as soon as every earlier one is printed, so output keeps input order
+/// without waiting for the whole batch.
+struct FetchRunner {
+    let engine: LinkPeekEngine
+    let options: FetchOptions
+    let concurrency: Int
+
+    /// Returns how many fetches failed.
+    func run(source: URLSource, printer: ResultPrinter, progress: ProgressLine) async -> Int {
+        let urls = source.makeIterator()
+        var failures = 0
+        var finished: [Int: (String, Result<LinkMetadata, FetchError>)] = [:]
+        var nextToPrint = 0
+        var started = 0
+        await withTaskGroup(of: (Int, String, Result<LinkMetadata, FetchError>).self) { group in
+            func startNext() -> Bool {
+                guard let url = urls.next() else { return false }
+                let index = started
+                started += 1
+                group.addTask { [engine, options] in
+                    do throws(FetchError) {
+                        return (index, url, .success(try await engine.fetch(url: url, options: options) { _ in }))
+                    } catch {
+                        return (index, url, .failure(error))
+                    }
+                }
+                return true
+            }
+            for _ in 0..<concurrency where !startNext() { break }
+            while let (index, url, outcome) = await group.next() {
+                finished[index] = (url, outcome)
+                while let (url, outcome) = finished.removeValue(forKey: nextToPrint) {
+                    if case .failure = outcome { failures += 1 }
+                    progress.clear()
+                    printer.emit(outcome, url: url)
+                    nextToPrint += 1
+                }
+                progress.show(done: nextToPrint, failed: failures, started: started)
+                _ = startNext()
+            }
+        }
+        return failures
+    }
+}
+
+/// A one-line progress display on stderr, for people watching a terminal.
+struct ProgressLine {
+    let enabled: Bool
+
+    func show(done: Int, failed: Int, started: Int) {
+        guard enabled else { return }
+        FileHandle.standardErrorWrite("\r\u{1B}[K\(done) done, \(failed) failed, \(started - done) running")
+    }
+
+    func clear() {
+        guard enabled else { return }
+        FileHandle.standardErrorWrite("\r\u{1B}[K")
+    }
+}

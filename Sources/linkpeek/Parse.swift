@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import HTMLHead
+import LinkPeek
+
+/// `linkpeek parse`: the same extraction on HTML the caller already has.
+struct Parse: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Extract preview metadata from an HTML file (or stdin), without fetching the page.")
+
+    @Option(name: .long, help: "The page's address, for resolving relative links.")
+    var url: String
+
+    @Argument(help: "The HTML file; stdin when omitted or '-'.")
+    var file: String?
+
+    @Option(name: .long, help: "The page's Content-Type header, if known (its charset guides decoding).")
+    var contentType: String?
+
+    @Flag(name: .long, help: "Also fetch the chosen icon and image (off by default).")
+    var subresources = false
+
+    @Flag(name: .long, help: "Allow loopback and private addresses for --subresources.")
+    var allowPrivateNetwork = false
+
+    @Flag(name: .long, help: "Pretty-print the JSON.")
+    var pretty = false
+
+    func run() async throws {
+        let printer = ResultPrinter(pretty: pretty)
+        let bytes: Data
+        do {
+            if let file, file != "-" {
+                bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+            } else {
+                bytes = FileHandle.standardInput.readDataToEndOfFile()
+            }
+        } catch {
+            printer.emit(.failure(.failed(.invalidURL, "cannot read \(file ?? "stdin"): \(error.localizedDescription)")), url: url)
+            throw ExitCode(1)
+        }
+        let scanner = HeadScanner(contentType: contentType)
+        bytes.withUnsafeBytes { scanner.feed($0) }
+        var metadata = MetadataRules.extract(from: scanner.finish(), pageURL: url)
+        if subresources {
+            var settings = Settings()
+            settings.allowPrivateNetwork = allowPrivateNetwork
+            let engine = LinkPeekEngine(settings: settings)
+            metadata = await engine.loadSubresources(of: metadata, options: FetchOptions(), events: { _ in })
+        }
+        printer.emit(.success(metadata), url: url)
+    }
+}

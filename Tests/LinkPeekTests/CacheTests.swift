@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+@testable import LinkPeek
+
+struct CacheTests {
+    private func entry(_ title: String) -> CacheEntry {
+        var metadata = LinkMetadata(originalURL: "https://example.com/\(title)")
+        metadata.title = title
+        return CacheEntry(value: .metadata(metadata), expiresAt: Date().addingTimeInterval(60))
+    }
+
+    @Test func forgetsTheLeastRecentlyUsedEntryFirst() {
+        let cache = MemoryCache(capacity: 2)
+        cache.store(entry("a"), for: "a")
+        cache.store(entry("b"), for: "b")
+        _ = cache.entry(for: "a")  // a is now newer than b
+        cache.store(entry("c"), for: "c")
+        #expect(cache.entry(for: "b") == nil)
+        #expect(cache.entry(for: "a") != nil)
+        #expect(cache.entry(for: "c") != nil)
+        #expect(cache.count == 2)
+    }
+
+    @Test func replacingAnEntryKeepsOneCopy() {
+        let cache = MemoryCache(capacity: 3)
+        for _ in 0..<10 { cache.store(entry("a"), for: "a") }
+        cache.store(entry("b"), for: "b")
+        #expect(cache.count == 2)
+    }
+
+    @Test func staysBoundedUnderManyInserts() {
+        let cache = MemoryCache(capacity: 100)
+        for i in 0..<10_000 { cache.store(entry("\(i)"), for: "\(i)") }
+        #expect(cache.count == 100)
+        #expect(cache.entry(for: "9999") != nil)
+        #expect(cache.entry(for: "0") == nil)
+    }
+
+    @Test func lifetimeFollowsCacheControlWithinBounds() {
+        #expect(CacheLifetime.seconds(cacheControl: nil) == 24 * 3600)
+        #expect(CacheLifetime.seconds(cacheControl: "max-age=60") == 3600)
+        #expect(CacheLifetime.seconds(cacheControl: "public, max-age=7200") == 7200)
+        #expect(CacheLifetime.seconds(cacheControl: "max-age=99999999") == 7 * 24 * 3600)
+        #expect(CacheLifetime.seconds(cacheControl: "s-maxage=10000, max-age=5000") == 10000)
+        #expect(CacheLifetime.seconds(cacheControl: "no-store") == 3600)
+        #expect(CacheLifetime.seconds(cacheControl: "max-age=banana") == 24 * 3600)
+    }
+
+    @Test func freshnessIsJudgedAgainstExpiry() {
+        let past = CacheEntry(value: .failure(.timedOut), expiresAt: Date().addingTimeInterval(-1))
+        #expect(!past.isFresh())
+        #expect(entry("x").isFresh())
+    }
+}

@@ -1,0 +1,111 @@
+import Synchronization
+import Testing
+
+@testable import LinkPeek
+
+/// Work that counts its starts and finishes only when cancelled (or after 30 s).
+final class GatedWork: Sendable {
+        let starts = Mutex(0)
+        let cancelled = Mutex(false)
+
+        func run(title: String) async -> Coalescer.Outcome {
+            starts.withLock { $0 += 1 }
+            do {
+                try await Task.sleep(for: .seconds(30))
+            } catch {
+                cancelled.withLock { $0 = true }
+                return .failure(.cancelled)
+            }
+            var metadata = LinkMetadata(originalURL: title)
+            metadata.title = title
+            return .success(metadata)
+        }
+}
+
+final class Counter: Sendable {
+    let value = Mutex(0)
+    func bump() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
+}
+
+/// Shared work for the same key; each waiter can leave on its own.
+struct CoalescerTests {
+    @Test
+    func twoWaitersShareOneRunAndLeaveIndependently() async throws {
+        let coalescer = Coalescer()
+        let work = GatedWork()
+        let first = coalescer.makeWaiterID()
+        let second = coalescer.makeWaiterID()
+        async let a = coalescer.run(key: "k", waiter: first, events: { _ in }) { _ in await work.run(title: "t") }
+        async let b = coalescer.run(key: "k", waiter: second, events: { _ in }) { _ in await work.run(title: "t") }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(work.starts.withLock { $0 } == 1)
+
+        coalescer.leave(waiter: first, with: .cancelled)
+        #expect(await a == .failure(.cancelled))
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(!work.cancelled.withLock { $0 }, "the other waiter still needs the work")
+
+        coalescer.leave(waiter: second, with: .timedOut)
+        #expect(await b == .failure(.timedOut))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(work.cancelled.withLock { $0 }, "the last waiter gone cancels the work")
+    }
+
+    @Test
+    func eventsReachEveryWaiterAndResultsAreShared() async {
+        let coalescer = Coalescer()
+        let seen = Counter()
+        let work: Coalescer.Work = { events in
+            try? await Task.sleep(for: .milliseconds(100))
+            events(.progress(stage: .downloading, bytes: 10))
+            return .success(LinkMetadata(originalURL: "u"))
+        }
+        async let a = coalescer.run(key: "k", waiter: coalescer.makeWaiterID(), events: { _ in seen.bump() }, work: work)
+        async let b = coalescer.run(key: "k", waiter: coalescer.makeWaiterID(), events: { _ in seen.bump() }, work: work)
+        let (ra, rb) = await (a, b)
+        #expect(ra == rb)
+        #expect(seen.count == 2)
+    }
+
+    @Test
+    func taskCancellationEndsTheWaiterPromptly() async {
+        let coalescer = Coalescer()
+        let work = GatedWork()
+        let task = Task {
+            await coalescer.run(key: "k", waiter: coalescer.makeWaiterID(), events: { _ in }) { _ in
+                await work.run(title: "t")
+            }
+        }
+        try? await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        #expect(await task.value == .failure(.cancelled))
+    }
+}
+
+struct FakeService: MetadataService {
+        func fetch(url: String, options: FetchOptions, events: @escaping @Sendable (ProviderEvent) -> Void)
+            async throws(FetchError) -> LinkMetadata
+        {
+            do { try await Task.sleep(for: .milliseconds(50)) } catch { throw .cancelled }
+            return LinkMetadata(originalURL: url)
+        }
+        func cached(url: String) async -> LinkMetadata? { nil }
+}
+
+struct ProviderTests {
+    @Test
+    func providerIsOneShot() async throws {
+        let provider = MetadataProvider(service: FakeService())
+        let metadata = try await provider.start(url: "https://example.com/")
+        #expect(metadata.originalURL == "https://example.com/")
+        await #expect(throws: FetchError.providerReused) { try await provider.start(url: "https://example.com/") }
+    }
+
+    @Test
+    func cancelBeforeStartCancels() async {
+        let provider = MetadataProvider(service: FakeService())
+        provider.cancel()
+        await #expect(throws: FetchError.cancelled) { try await provider.start(url: "https://example.com/") }
+    }
+}
