@@ -541,7 +541,7 @@ LSP_BAD_FRAMES = [
     ("string", b'Content-Length: 5\r\n\r\n"abc"', -32600),
     ("null", b"Content-Length: 4\r\n\r\nnull", -32600),
     ("empty batch", b"Content-Length: 2\r\n\r\n[]", -32600),
-    ("missing content-length", b'Content-Type: application/json\r\n\r\n{"jsonrpc":"2.0","method":"initialized"}', -32600),
+    ("missing content-length", b'Content-Type: application/json\r\n\r\n{"jsonrpc":"2.0","method":"initialized"}\r\n', -32600),
     ("negative content-length", b"Content-Length: -5\r\n\r\n", -32600),
     ("non-numeric content-length", b"Content-Length: abc\r\n\r\n", -32600),
 ]
