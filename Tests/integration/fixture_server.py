@@ -33,6 +33,7 @@ Routes (all GET):
   /late-meta?at=N                  no main fields in the head, og:title N bytes into the body
   /base, /dir/sub/rel              relative og:image with <base href>, and without
   /slow?ms=M                       answers a page after M milliseconds
+  /trickle?ms=M                    /page sent in three parts, M milliseconds apart
   /pdf /json                       non-HTML types
   /gzip /br                        a page sent Content-Encoding gzip / br (br only with an encoder)
   /ua                              a page whose title is the request's User-Agent
@@ -470,6 +471,13 @@ def _route_table() -> tuple[dict[str, Callable], list[tuple[str, Callable]]]:
     def _slow(h, path, q):
         h.wait_or_client_gone(int(q("ms", "3000")) / 1000.0)
         h.send(200, page_html(h.base, q("title", "Slow Page")).encode())
+
+    @route("/trickle")
+    def _trickle(h, path, q):
+        body = page_html(h.base, q("title", "Trickle Page")).encode()
+        cut = body.index(b"<meta property=\"og:image\"")
+        parts = [body[:cut // 2], body[cut // 2:cut], body[cut:]]
+        h.stream(iter(parts), len(body), delay=int(q("ms", "200")) / 1000.0)
 
     @prefix("/status/")
     def _status(h, path, q):

@@ -288,9 +288,21 @@ def test_progress_and_partial_result_order(lp, server):
     assert partial["originalURL"] == url
     assert "bytes" not in partial.get("image", {}), "partial result came after the image was fetched"
     assert m["image"].get("bytes"), "final answer lacks the fetched image"
-    stages = [v.get("stage") for _, v in work]
-    assert "downloading" in stages or "parsing" in stages, stages
     assert seen, "progress callbacks not called"
+
+
+def test_progress_reports_stages_of_a_slow_page(lp, server):
+    """Reports are merged to one per 50 ms, so stages show on a page that arrives slowly."""
+    fut = lp.fetch_async(server.url(f"/trickle?ms=250&title=trickle&u={uniq()}"), work_done_token="wd-slow")
+    assert fut.result(timeout=30)["title"] == "trickle"
+    done = answer_seq(lp, fut.request_id)
+    work = token_messages(lp, "wd-slow")
+    check_work_done([v for _, v in work])
+    assert all(seq < done for seq, _ in work)
+    stages = [v.get("stage") for _, v in work]
+    assert "downloading" in stages, stages
+    assert any(v.get("bytes", 0) > 0 for _, v in work), "no progress carried a byte count"
+    assert len(work) >= 3, stages
 
 
 def test_progress_on_failure_still_ends_before_answer(lp, server):
