@@ -1,0 +1,15 @@
+import Foundation
+
+extension JSONValue {
+    /// `value` as JSON, through its `Encodable` conformance (absent optionals omitted).
+    public init(encoding value: some Encodable) throws {
+        let data = try JSONEncoder().encode(value)
+        self = try JSONDecoder().decode(JSONValue.self, from: data)
+    }
+
+    /// This JSON read as a `T`; throws the `DecodingError` that says which field is wrong.
+    public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+        let data = try JSONEncoder().encode(self)
+        return try JSONDecoder().decode(type, from: data)
+    }
+}

@@ -1,0 +1,14 @@
+/// The `data` of an error response to `fetch`: the error family, and for
+/// failures the reason (an open set) and the HTTP status when there is one.
+public struct FetchErrorData: Codable, Sendable, Equatable {
+    /// `cancelled`, `timedOut`, `failed`, `providerReused` or `unknown`.
+    public var kind: String
+    public var reason: String?
+    public var status: Int?
+
+    public init(kind: String, reason: String? = nil, status: Int? = nil) {
+        self.kind = kind
+        self.reason = reason
+        self.status = status
+    }
+}

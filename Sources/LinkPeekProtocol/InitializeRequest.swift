@@ -1,0 +1,56 @@
+/// `initialize` (request): the client introduces itself and configures the
+/// daemon. Optional: requests before it are served with default settings.
+/// Sending it twice is an error.
+public struct InitializeParams: Codable, Sendable, Equatable {
+    public static let method = "initialize"
+
+    public var processId: Int?
+    public var clientInfo: ClientInfo?
+    public var initializationOptions: InitializationOptions?
+
+    public init(processId: Int? = nil, clientInfo: ClientInfo? = nil, initializationOptions: InitializationOptions? = nil) {
+        self.processId = processId
+        self.clientInfo = clientInfo
+        self.initializationOptions = initializationOptions
+    }
+}
+
+public struct ClientInfo: Codable, Sendable, Equatable {
+    public var name: String
+    public var version: String?
+
+    public init(name: String, version: String? = nil) {
+        self.name = name
+        self.version = version
+    }
+}
+
+/// Settings a client may choose; each absent one keeps the daemon's value
+/// (command line, else default).
+public struct InitializationOptions: Codable, Sendable, Equatable {
+    public var allowPrivateNetwork: Bool?
+    public var userAgent: String?
+    /// Seconds, > 0.
+    public var timeout: Double?
+    public var cacheDir: String?
+    /// ≥ 1.
+    public var maxConcurrency: Int?
+
+    public init(
+        allowPrivateNetwork: Bool? = nil, userAgent: String? = nil, timeout: Double? = nil,
+        cacheDir: String? = nil, maxConcurrency: Int? = nil
+    ) {
+        self.allowPrivateNetwork = allowPrivateNetwork
+        self.userAgent = userAgent
+        self.timeout = timeout
+        self.cacheDir = cacheDir
+        self.maxConcurrency = maxConcurrency
+    }
+
+    /// The first rule these options break, as a sentence naming the field.
+    public func validationError() -> String? {
+        if let timeout, !(timeout > 0) { return "initializationOptions.timeout must be greater than 0" }
+        if let maxConcurrency, maxConcurrency < 1 { return "initializationOptions.maxConcurrency must be at least 1" }
+        return nil
+    }
+}

@@ -1,0 +1,33 @@
+import JSONRPC
+import LinkPeek
+import LinkPeekProtocol
+
+/// The codes of fetch failures. -32002 is LSP's `serverNotInitialized`, so
+/// provider reuse takes -32003.
+extension ErrorCode {
+    /// `FetchError.Kind.failed`; `data.reason` says why.
+    public static let fetchFailed = ErrorCode(rawValue: -32000)
+    /// `FetchError.Kind.timedOut`.
+    public static let fetchTimedOut = ErrorCode(rawValue: -32001)
+    /// `FetchError.Kind.providerReused`: the one-shot rule.
+    public static let providerReused = ErrorCode(rawValue: -32003)
+    /// `FetchError.Kind.unknown`.
+    public static let fetchUnknown = ErrorCode(rawValue: -32004)
+}
+
+extension ResponseError {
+    /// The one conversion from a domain error to a wire error: the code by
+    /// kind, the plain sentence as message, and `data: {kind, reason?, status?}`.
+    public init(_ error: FetchError) {
+        let code: ErrorCode =
+            switch error.kind {
+            case .cancelled: .requestCancelled
+            case .timedOut: .fetchTimedOut
+            case .failed: .fetchFailed
+            case .providerReused: .providerReused
+            case .unknown: .fetchUnknown
+            }
+        let data = FetchErrorData(kind: error.kind.rawValue, reason: error.reason?.rawValue, status: error.status)
+        self.init(code: code, message: error.message, data: try? JSONValue(encoding: data))
+    }
+}

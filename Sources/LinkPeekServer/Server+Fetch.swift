@@ -1,0 +1,44 @@
+import JSONRPC
+import LinkPeek
+import LinkPeekProtocol
+
+extension Server {
+    /// Starts one provider: checks params and the one-shot rule, then runs
+    /// the fetch in its own task, reporting progress on the tokens given.
+    func fetch(_ id: RequestID, _ rawParams: JSONValue?, _ responder: Responder) {
+        let params: FetchParams
+        switch decodeParams(FetchParams.self, from: rawParams) {
+        case .success(let decoded): params = decoded
+        case .failure(let error): return responder.respond(.error(id, error))
+        }
+        if let problem = params.validationError() {
+            return responder.respond(.error(id, .invalidParams(problem)))
+        }
+        let provider = params.providerId ?? ProviderID(id)
+        guard providers.start(provider, request: id) else {
+            return responder.respond(.error(id, ResponseError(FetchError.providerReused)))
+        }
+        let reporter = ProgressReporter(
+            connection: connection, title: "Fetching \(params.url)",
+            workDoneToken: params.workDoneToken, partialResultToken: params.partialResultToken)
+        let options = FetchOptions(
+            timeout: params.timeout,
+            cachePolicy: CachePolicy(rawValue: (params.cachePolicy ?? .default).rawValue) ?? .default,
+            fetchSubresources: params.fetchSubresources ?? true,
+            includeData: params.includeData ?? false)
+        let service = currentService()
+        let url = params.url
+        let task = Task {
+            let result: Result<JSONValue, ResponseError>
+            do throws(FetchError) {
+                let metadata = try await service.fetch(url: url, options: options, events: reporter.handle)
+                result = encodeResult(metadata)
+            } catch {
+                result = .failure(ResponseError(error))
+            }
+            // The task inherits the actor, so this runs after `fetch` has put it in the table.
+            self.complete(id, with: result)
+        }
+        requests[id] = InFlight(task: task, provider: provider, reporter: reporter, responder: responder)
+    }
+}

@@ -1,0 +1,107 @@
+import JSONRPC
+import LinkPeek
+import LinkPeekProtocol
+
+extension Server {
+    func currentService() -> any MetadataService {
+        if let service { return service }
+        let made = makeService(settings)
+        service = made
+        return made
+    }
+
+    func initialize(_ id: RequestID, _ rawParams: JSONValue?, _ responder: Responder) {
+        guard case .running(initialized: false) = lifecycle else {
+            return responder.respond(.error(id, .invalidRequest("initialize may only be sent once")))
+        }
+        let params: InitializeParams
+        switch decodeParams(InitializeParams.self, from: rawParams) {
+        case .success(let decoded): params = decoded
+        case .failure(let error): return responder.respond(.error(id, error))
+        }
+        if let options = params.initializationOptions {
+            if let problem = options.validationError() {
+                return responder.respond(.error(id, .invalidParams(problem)))
+            }
+            settings.apply(options)
+            // Requests served before initialize keep the service they started with.
+            service = nil
+        }
+        lifecycle = .running(initialized: true)
+        let result = InitializeResult(serverInfo: ServerInfo(name: Self.name, version: Self.version))
+        responder.respond(.response(id: id, result: encodeResult(result)))
+    }
+
+    func cancel(_ id: RequestID, _ params: JSONValue?, _ responder: Responder) {
+        switch decodeParams(CancelParams.self, from: params) {
+        case .failure(let error):
+            responder.respond(.error(id, error))
+        case .success(let params):
+            let cancelled = providers.running[params.providerId].map { cancelRequest($0) } ?? false
+            responder.respond(.response(id: id, result: encodeResult(CancelResult(cancelled: cancelled))))
+        }
+    }
+
+    func getCached(_ id: RequestID, _ params: JSONValue?, _ responder: Responder) {
+        let url: String
+        switch decodeParams(GetCachedParams.self, from: params) {
+        case .success(let params): url = params.url
+        case .failure(let error): return responder.respond(.error(id, error))
+        }
+        let service = currentService()
+        let task = Task {
+            let metadata = await service.cached(url: url)
+            self.complete(id, with: metadata.map(encodeResult) ?? .success(.null))
+        }
+        requests[id] = InFlight(task: task, provider: nil, reporter: nil, responder: responder)
+    }
+
+    /// Answers the running request `id` with `result`, once: removes it from
+    /// the table, ends its progress (before the response), frees its
+    /// provider id. Does nothing if it was already answered (a late result
+    /// after a cancel).
+    func complete(_ id: RequestID, with result: Result<JSONValue, ResponseError>) {
+        guard let entry = requests.removeValue(forKey: id) else { return }
+        if let provider = entry.provider { providers.finish(provider) }
+        switch result {
+        case .success: entry.reporter?.end(message: "done")
+        case .failure(let error): entry.reporter?.end(message: error.message)
+        }
+        entry.responder.respond(.response(id: id, result: result))
+    }
+
+    /// Cancels the running request `id`: answers it -32800 at once (without
+    /// waiting for the service to notice) and cancels its task. False if it
+    /// is not running.
+    @discardableResult
+    func cancelRequest(_ id: RequestID) -> Bool {
+        guard let entry = requests[id] else { return false }
+        entry.task.cancel()
+        complete(id, with: .failure(entry.provider == nil ? .cancelled : ResponseError(FetchError.cancelled)))
+        return true
+    }
+
+    /// Ends the session: every running request is cancelled and answered.
+    func cancelAll() {
+        for id in requests.keys { cancelRequest(id) }
+    }
+}
+
+/// `value` as a result, or an internal error if it cannot be encoded.
+func encodeResult(_ value: some Encodable) -> Result<JSONValue, ResponseError> {
+    do {
+        return .success(try JSONValue(encoding: value))
+    } catch {
+        return .failure(.internalError("Internal error: could not encode the result"))
+    }
+}
+
+extension Settings {
+    mutating func apply(_ options: InitializationOptions) {
+        if let value = options.allowPrivateNetwork { allowPrivateNetwork = value }
+        if let value = options.userAgent { userAgent = value }
+        if let value = options.timeout { timeout = value }
+        if let value = options.cacheDir { cacheDir = value }
+        if let value = options.maxConcurrency { maxConcurrency = value }
+    }
+}

@@ -1,0 +1,95 @@
+import Dispatch
+import JSONRPC
+import LinkPeek
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Server {
+    /// What the session loop waits for.
+    enum Event: Sendable {
+        case connection(ConnectionEvent)
+        case signal(Int32)
+    }
+
+    /// Runs a daemon session over `service` until `exit`, end of input or
+    /// SIGTERM/SIGINT; returns the exit code for the executable to `exit`
+    /// with. `initializationOptions` cannot reconfigure a service given this
+    /// way; use `serve(settings:makeService:…)` for that.
+    public static func serve(
+        service: any MetadataService,
+        input: Int32 = STDIN_FILENO,
+        output: Int32 = STDOUT_FILENO,
+        logLevel: LogLevel = .info,
+        handleSignals: Bool = true
+    ) async -> Int32 {
+        await serve(
+            settings: Settings(), makeService: { _ in service },
+            input: input, output: output, logLevel: logLevel, handleSignals: handleSignals)
+    }
+
+    /// Runs a daemon session; `makeService` builds the engine from the
+    /// settings (`settings` overridden by `initializationOptions`) when the
+    /// first request needs it.
+    ///
+    /// When `output` is standard output, fd 1 is redirected to stderr and the
+    /// protocol writes to a duplicate, so a stray `print` cannot corrupt the
+    /// stream. SIGPIPE is ignored process-wide. With `handleSignals`,
+    /// SIGTERM and SIGINT end the session like end of input: running fetches
+    /// are cancelled and answered, output is flushed, exit code 0.
+    public static func serve(
+        settings: Settings,
+        makeService: @escaping @Sendable (Settings) -> any MetadataService,
+        input: Int32 = STDIN_FILENO,
+        output: Int32 = STDOUT_FILENO,
+        logLevel: LogLevel = .info,
+        handleSignals: Bool = true
+    ) async -> Int32 {
+        StandardStreams.ignoreSIGPIPE()
+        let output = output == STDOUT_FILENO ? StandardStreams.takeStandardOutput() : output
+        let logger = Logger(level: logLevel)
+        let connection = Connection(input: input, output: output)
+        let server = Server(connection: connection, settings: settings, logger: logger, makeService: makeService)
+
+        let (events, continuation) = AsyncStream.makeStream(of: Event.self)
+        let signalSources = handleSignals ? installSignalSources { continuation.yield(.signal($0)) } : []
+        defer { signalSources.forEach { $0.cancel() } }
+        connection.start { continuation.yield(.connection($0)) }
+
+        var exitCode: Int32 = 0
+        for await event in events {
+            switch event {
+            case .connection(let event):
+                guard let code = await server.handle(event) else { continue }
+                exitCode = code
+            case .signal(let number):
+                logger.info("signal \(number): shutting down")
+            }
+            break
+        }
+        continuation.finish()
+        await server.cancelAll()
+        if await !connection.close(timeout: 5) {
+            logger.warning("output not flushed: the client is not reading")
+        }
+        if connection.droppedCount > 0 {
+            logger.info("dropped \(connection.droppedCount) progress notifications for a slow client")
+        }
+        logger.info("exiting with code \(exitCode)")
+        return exitCode
+    }
+
+    private static func installSignalSources(_ handler: @escaping @Sendable (Int32) -> Void) -> [any DispatchSourceSignal] {
+        [SIGTERM, SIGINT].map { number in
+            // The default action would kill the process before the source sees the signal.
+            _ = signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { handler(number) }
+            source.resume()
+            return source
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import JSONRPC
+import LinkPeek
+import LinkPeekProtocol
+
+/// The dispatcher: reads decoded messages in input order, answers the quick
+/// ones at once and runs `fetch` and `getCached` each in its own `Task`,
+/// kept in a table by request id so that it can be cancelled and answered
+/// exactly once (a late result after a cancel is dropped).
+///
+/// Contributor note: to add a method, add its params type to
+/// `LinkPeekProtocol` (one file, with `method`), a case in `handle(request:)`,
+/// a tier-2 test in `LinkPeekServerTests`, and its section in `protocol/`.
+public actor Server {
+    public static let name = "linkpeek"
+    public static let version = "0.1.0"
+
+    enum Lifecycle {
+        case running(initialized: Bool)
+        case shuttingDown
+    }
+
+    /// A request that is running: its task, and what answering it involves.
+    struct InFlight {
+        var task: Task<Void, Never>
+        var provider: ProviderID?
+        var reporter: ProgressReporter?
+        var responder: Responder
+    }
+
+    let connection: Connection
+    let logger: Logger
+    let makeService: @Sendable (Settings) -> any MetadataService
+    var settings: Settings
+    /// Made on first use, so that `initialize` can configure it; remade by `initialize`.
+    var service: (any MetadataService)?
+    var lifecycle = Lifecycle.running(initialized: false)
+    var requests: [RequestID: InFlight] = [:]
+    var providers = ProviderRegistry()
+
+    init(
+        connection: Connection, settings: Settings, logger: Logger,
+        makeService: @escaping @Sendable (Settings) -> any MetadataService
+    ) {
+        self.connection = connection
+        self.settings = settings
+        self.logger = logger
+        self.makeService = makeService
+    }
+
+    /// Handles one connection event; returns the exit code when the session ends.
+    func handle(_ event: ConnectionEvent) -> Int32? {
+        switch event {
+        case .inputClosed:
+            logger.info("input closed")
+            return 0
+        case .incoming(.single(let decoded)):
+            return handle(decoded, responder: .direct(connection))
+        case .incoming(.batch(let elements)):
+            let expected = elements.count(where: \.expectsAnswer)
+            let responder = expected > 0 ? Responder.batch(BatchCollector(connection: connection, expected: expected)) : .direct(connection)
+            var exitCode: Int32?
+            for element in elements {
+                exitCode = handle(element, responder: responder) ?? exitCode
+            }
+            return exitCode
+        }
+    }
+
+    private func handle(_ decoded: Decoded, responder: Responder) -> Int32? {
+        switch decoded {
+        case .invalid(let id, let error):
+            logger.warning("invalid message: \(error.message)")
+            responder.respond(.error(id, error))
+        case .message(.request(let id, let method, let params)):
+            logger.debug("request \(id) \(method)")
+            handle(request: id, method: method, params: params, responder: responder)
+        case .message(.notification(let method, let params)):
+            logger.debug("notification \(method)")
+            return handle(notification: method, params: params)
+        case .message(.response(let id, _)):
+            logger.debug("ignored a response from the client, id \(id.map(\.description) ?? "null")")
+        }
+        return nil
+    }
+
+    private func handle(request id: RequestID, method: String, params: JSONValue?, responder: Responder) {
+        if case .shuttingDown = lifecycle {
+            return responder.respond(.error(id, .invalidRequest("server is shutting down")))
+        }
+        if requests[id] != nil {
+            return responder.respond(.error(id, .invalidRequest("request id \(id) is already in use")))
+        }
+        switch method {
+        case InitializeParams.method: initialize(id, params, responder)
+        case ShutdownRequest.method:
+            lifecycle = .shuttingDown
+            responder.respond(.result(id, .null))
+        case FetchParams.method: fetch(id, params, responder)
+        case CancelParams.method: cancel(id, params, responder)
+        case GetCachedParams.method: getCached(id, params, responder)
+        case ExitNotification.method, InitializedNotification.method, CancelRequestParams.method:
+            // Sent with an id by mistake: answer, since a request is owed an answer, but do nothing.
+            responder.respond(.error(id, .invalidRequest("\(method) is a notification: send it without an id")))
+        default: responder.respond(.error(id, .methodNotFound(method)))
+        }
+    }
+
+    private func handle(notification method: String, params: JSONValue?) -> Int32? {
+        switch method {
+        case ExitNotification.method:
+            if case .shuttingDown = lifecycle { return 0 }
+            logger.warning("exit without shutdown")
+            return 1
+        case CancelRequestParams.method:
+            if case .success(let params) = decodeParams(CancelRequestParams.self, from: params) {
+                _ = cancelRequest(RequestID(params.id))
+            }
+        case InitializedNotification.method:
+            break
+        default:
+            logger.debug("ignored unknown notification \(method)")
+        }
+        return nil
+    }
+}
+
+extension Decoded {
+    /// Whether the peer is owed an answer: requests and malformed messages.
+    var expectsAnswer: Bool {
+        switch self {
+        case .invalid, .message(.request): true
+        case .message(.notification), .message(.response): false
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import LinkPeek
+import Synchronization
+
+/// A `MetadataService` whose behaviour the URL picks, so tests read plainly:
+/// - `https://fast/…`: returns at once;
+/// - `https://delay/<ms>`: returns after that many milliseconds;
+/// - `https://slow/…`: runs until cancelled, then throws `cancelled`;
+/// - `https://stubborn/…`: ignores cancellation, returns after 300 ms;
+/// - `https://events/…`: a burst of progress, a partial, more progress, a result;
+/// - `https://fail/…`: HTTP 404 failure; `https://timeout/…`: times out;
+/// - any URL with `cachePolicy: cacheOnly`: the cache, else a `notCached` failure.
+final class FakeService: MetadataService {
+    let fetches = Mutex(0)
+    let cache: [String: LinkMetadata]
+
+    init(cache: [String: LinkMetadata] = [:]) {
+        self.cache = cache
+    }
+
+    var fetchCount: Int { fetches.withLock { $0 } }
+
+    func fetch(
+        url: String, options: FetchOptions, events: @escaping @Sendable (ProviderEvent) -> Void
+    ) async throws(FetchError) -> LinkMetadata {
+        fetches.withLock { $0 += 1 }
+        if options.cachePolicy == .cacheOnly {
+            guard let cached = cache[url] else { throw .failed(.notCached, "the URL is not in the cache.") }
+            return cached
+        }
+        var metadata = LinkMetadata(originalURL: url)
+        metadata.title = "Title of \(url)"
+        let host = URLComponents(string: url)?.host ?? ""
+        switch host {
+        case "delay":
+            let milliseconds = Int(url.split(separator: "/").last ?? "0") ?? 0
+            try await sleep(milliseconds)
+        case "slow":
+            try await sleep(60_000)
+        case "stubborn":
+            try? await Task.sleep(for: .milliseconds(300))
+        case "events":
+            events(.progress(stage: .resolving, bytes: 0))
+            events(.progress(stage: .connecting, bytes: 0))
+            for bytes in stride(from: 0, to: 100_000, by: 1000) {
+                events(.progress(stage: .downloading, bytes: bytes))
+            }
+            events(.partial(metadata))
+            try await sleep(120)
+            events(.progress(stage: .parsing, bytes: 100_000))
+            events(.progress(stage: .icon, bytes: 100_000))
+            try await sleep(20)
+            metadata.summary = "complete"
+        case "fail":
+            throw .failed(.httpStatus, "the server answered HTTP 404.", status: 404)
+        case "timeout":
+            throw .timedOut
+        default:
+            break
+        }
+        return metadata
+    }
+
+    func cached(url: String) async -> LinkMetadata? {
+        cache[url]
+    }
+
+    private func sleep(_ milliseconds: Int) async throws(FetchError) {
+        do {
+            try await Task.sleep(for: .milliseconds(milliseconds))
+        } catch {
+            throw .cancelled
+        }
+    }
+}

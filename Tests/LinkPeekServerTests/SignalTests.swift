@@ -1,0 +1,39 @@
+import Foundation
+import LinkPeekServer
+import Testing
+
+/// SIGTERM ends a session like end of input. In-process, so it runs alone:
+/// the signal goes to the whole test process (whose default action is
+/// replaced by the session's signal source).
+@Suite(.serialized) struct SignalTests {
+    @Test func sigtermCancelsFlushesAndExitsZero() async throws {
+        var inputPipe: [Int32] = [0, 0]
+        var outputPipe: [Int32] = [0, 0]
+        try #require(pipe(&inputPipe) == 0 && pipe(&outputPipe) == 0)
+        let (input, toServer, fromServer, output) = (inputPipe[0], inputPipe[1], outputPipe[0], outputPipe[1])
+        let session = Task.detached {
+            await Server.serve(service: FakeService(), input: input, output: output, logLevel: .error, handleSignals: true)
+        }
+        let request = Array(#"{"jsonrpc":"2.0","id":1,"method":"fetch","params":{"url":"https://slow/"}}"#.utf8) + [0x0A]
+        _ = request.withUnsafeBytes { write(toServer, $0.baseAddress, $0.count) }
+        try await Task.sleep(for: .milliseconds(200))
+        kill(getpid(), SIGTERM)
+        let code = try await withThrowingTaskGroup(of: Int32?.self) { group in
+            group.addTask { await session.value }
+            group.addTask {
+                try await Task.sleep(for: .seconds(10))
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+        #expect(code == 0)
+        // The running fetch was answered before the session ended.
+        _ = fcntl(fromServer, F_SETFL, fcntl(fromServer, F_GETFL) | O_NONBLOCK)
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let count = chunk.withUnsafeMutableBytes { read(fromServer, $0.baseAddress, $0.count) }
+        let text = count > 0 ? String(decoding: chunk[0..<count], as: UTF8.self) : ""
+        #expect(text.contains("-32800"))
+        for fd in [toServer, fromServer, output] { close(fd) }
+    }
+}

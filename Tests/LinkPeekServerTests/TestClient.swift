@@ -1,0 +1,160 @@
+import Foundation
+import JSONRPC
+import LinkPeek
+import LinkPeekServer
+import Synchronization
+
+struct TimeoutError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Tier 2 client: runs `Server.serve` in-process over a pipe pair, like
+/// sourcekit-lsp's `TestSourceKitLSPClient`. Every wait has a timeout.
+final class TestClient: Sendable {
+    let toServer: (read: Int32, write: Int32)
+    let fromServer: (read: Int32, write: Int32)
+    let framing: Framing
+    let session: Task<Int32, Never>
+    /// Everything read so far, in order; each element a message or a batch answer.
+    let inbox = Mutex<[JSONValue]>([])
+    let readerStarted = Mutex(false)
+
+    init(service: any MetadataService = FakeService(), framing: Framing = .ndjson, startReading: Bool = true) throws {
+        toServer = try Self.makePipe()
+        fromServer = try Self.makePipe()
+        self.framing = framing
+        let (input, output) = (toServer.read, fromServer.write)
+        session = Task.detached {
+            await Server.serve(service: service, input: input, output: output, logLevel: .error, handleSignals: false)
+        }
+        if startReading { self.startReading() }
+    }
+
+    private static func makePipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+        return (fds[0], fds[1])
+    }
+
+    /// Starts the thread that reads the server's output (tests of slow
+    /// clients start it late).
+    func startReading() {
+        let first = readerStarted.withLock { started in
+            defer { started = true }
+            return !started
+        }
+        guard first else { return }
+        let thread = Thread { [self] in
+            var framer = MessageFramer()
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(fromServer.read, $0.baseAddress, $0.count) }
+                if count <= 0 { break }
+                for case .message(let body) in framer.feed(chunk[0..<count]) {
+                    if let value = try? JSONDecoder().decode(JSONValue.self, from: Data(body)) {
+                        inbox.withLock { $0.append(value) }
+                    }
+                }
+            }
+            close(fromServer.read)
+        }
+        thread.start()
+    }
+
+    func sendRaw(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(toServer.write, $0.baseAddress! + offset, $0.count - offset) }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+
+    func send(_ payload: Payload) {
+        sendRaw(framing.frame(payload.encoded()))
+    }
+
+    func send(_ message: Message) { send(.single(message)) }
+
+    func notify(_ method: String, _ params: JSONValue? = nil) {
+        send(.notification(method: method, params: params))
+    }
+
+    /// Removes and returns the first message read that matches, waiting up to `timeout` seconds.
+    func next(timeout: Double = 5, where matches: @escaping (JSONValue) -> Bool = { _ in true }) async throws -> JSONValue {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let found = inbox.withLock { inbox -> JSONValue? in
+                guard let index = inbox.firstIndex(where: matches) else { return nil }
+                return inbox.remove(at: index)
+            }
+            if let found { return found }
+            guard Date() < deadline else { throw TimeoutError(description: "no matching message within \(timeout) s") }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    /// The response to request `id`.
+    func response(_ id: RequestID, timeout: Double = 5) async throws -> JSONValue {
+        try await next(timeout: timeout) { $0["id"] == id.jsonValue && $0["method"] == nil }
+    }
+
+    /// Sends a request and waits for its response.
+    func request(_ id: RequestID, _ method: String, _ params: JSONValue? = nil, timeout: Double = 5) async throws -> JSONValue {
+        send(.request(id: id, method: method, params: params))
+        return try await response(id, timeout: timeout)
+    }
+
+    /// Everything read and not yet taken.
+    func drain() -> [JSONValue] {
+        inbox.withLock { inbox in
+            defer { inbox.removeAll() }
+            return inbox
+        }
+    }
+
+    /// Closes the server's input and waits for the session's exit code.
+    func closeInput(timeout: Double = 10) async throws -> Int32 {
+        close(toServer.write)
+        return try await exitCode(timeout: timeout)
+    }
+
+    /// The session's exit code, within `timeout` seconds.
+    func exitCode(timeout: Double = 10) async throws -> Int32 {
+        let session = self.session
+        let code = try await withThrowingTaskGroup(of: Int32?.self) { group in
+            group.addTask { await session.value }
+            group.addTask {
+                try await Task.sleep(for: .seconds(timeout))
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+        guard let code else { throw TimeoutError(description: "the session did not end within \(timeout) s") }
+        // The session is over: let the reader thread see EOF.
+        close(fromServer.write)
+        return code
+    }
+
+    /// The LSP ending: `shutdown`, `exit`, and the exit code.
+    func shutdownAndExit() async throws -> Int32 {
+        _ = try await request("shutdown-request", "shutdown")
+        notify("exit")
+        let code = try await exitCode()
+        close(toServer.write)
+        return code
+    }
+}
+
+extension JSONValue {
+    var errorCode: Int? {
+        if case .int(let code)? = self["error"]?["code"] { return code }
+        return nil
+    }
+
+    var errorMessage: String? {
+        if case .string(let message)? = self["error"]?["message"] { return message }
+        return nil
+    }
+}

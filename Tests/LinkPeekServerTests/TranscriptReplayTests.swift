@@ -1,0 +1,80 @@
+import Foundation
+import JSONRPC
+import Testing
+
+/// Tier 2: replays `protocol/examples/*.jsonl` against the in-process server
+/// and the fake service, so the published transcripts stay true. The
+/// matching rules are the ones `protocol/README.md` §9 gives to clients.
+@Suite struct TranscriptReplayTests {
+    static let examples: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("protocol/examples")
+
+    static var names: [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? []
+        return files.filter { $0.hasSuffix(".jsonl") }.sorted()
+    }
+
+    @Test func examplesExist() {
+        #expect(Self.names.count >= 5)
+    }
+
+    @Test(arguments: TranscriptReplayTests.names)
+    func replay(name: String) async throws {
+        let text = try String(contentsOf: Self.examples.appendingPathComponent(name), encoding: .utf8)
+        let client = try TestClient()
+        for (number, line) in text.split(separator: "\n").enumerated() {
+            let step = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+            let context = "\(name):\(number + 1)"
+            if let message = step["send"] {
+                client.sendRaw(Array(try JSONEncoder().encode(message)) + [0x0A])
+            } else if case .string(let raw)? = step["sendRaw"] {
+                client.sendRaw(Array(raw.utf8) + [0x0A])
+            } else if let expected = step["expect"] {
+                let actual = try await client.next()
+                #expect(matches(expected, actual), "\(context): expected \(expected), read \(actual)")
+            } else if case .array(let expected)? = step["expectUnordered"] {
+                var actual: [JSONValue] = []
+                for _ in expected { actual.append(try await client.next()) }
+                #expect(matchesUnordered(expected, actual), "\(context): expected \(expected), read \(actual)")
+            } else if case .array(let expected)? = step["expectBatch"] {
+                let actual = try await client.next()
+                guard case .array(let elements) = actual else {
+                    Issue.record("\(context): expected a batch, read \(actual)")
+                    continue
+                }
+                #expect(matchesUnordered(expected, elements), "\(context): expected \(expected), read \(actual)")
+            } else if case .int(let code)? = step["expectExit"] {
+                #expect(try await client.exitCode() == Int32(code), "\(context)")
+            }
+        }
+        #expect(client.drain().isEmpty, "\(name): unexpected messages left")
+    }
+}
+
+/// `expected` matches `actual` by the loose rules: objects by subset,
+/// `"$any"` for any present value, numbers numerically, arrays elementwise.
+func matches(_ expected: JSONValue, _ actual: JSONValue) -> Bool {
+    switch (expected, actual) {
+    case (.string("$any"), _):
+        return true
+    case (.object(let expected), .object(let actual)):
+        return expected.allSatisfy { key, value in actual[key].map { matches(value, $0) } ?? false }
+    case (.array(let expected), .array(let actual)):
+        return expected.count == actual.count && zip(expected, actual).allSatisfy(matches)
+    case (.int(let a), .double(let b)), (.double(let b), .int(let a)):
+        return Double(a) == b
+    default:
+        return expected == actual
+    }
+}
+
+func matchesUnordered(_ expected: [JSONValue], _ actual: [JSONValue]) -> Bool {
+    guard expected.count == actual.count else { return false }
+    var remaining = actual
+    for pattern in expected {
+        guard let index = remaining.firstIndex(where: { matches(pattern, $0) }) else { return false }
+        remaining.remove(at: index)
+    }
+    return true
+}
