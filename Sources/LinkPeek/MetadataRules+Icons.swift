@@ -17,6 +17,8 @@ enum IconRel: Int, Comparable {
     /// Safari's pinned-tab mask: a monochrome SVG shape, never a good preview icon.
     case maskIcon
     case shortcutIcon
+    /// Fluid's site-specific-browser icon: large, made for a dock.
+    case fluidIcon
     case icon
     case appleTouchIcon
 
@@ -26,14 +28,18 @@ enum IconRel: Int, Comparable {
         case .shortcutIcon: "link:shortcut icon"
         case .icon: "link:icon"
         case .appleTouchIcon: "link:apple-touch-icon"
+        case .fluidIcon: "link:fluid-icon"
         }
     }
 
-    /// Touch icons without `sizes` are made for the home screen, 180 px by
-    /// Apple's guidelines; plain favicons without `sizes` are usually 16–32 px.
+    /// The size to assume when `sizes` is missing. A touch icon without
+    /// `sizes` is the legacy default, 57 px on the first iPhone, so any
+    /// declared touch size above that wins, yet it still beats a favicon
+    /// (usually 16–32 px). Fluid icons are dock icons, at least 128 px.
     var impliedSize: Int {
         switch self {
-        case .appleTouchIcon: 180
+        case .appleTouchIcon: 57
+        case .fluidIcon: 128
         case .icon, .shortcutIcon: 32
         case .maskIcon: 0
         }
@@ -44,6 +50,8 @@ enum IconRel: Int, Comparable {
             self = .appleTouchIcon
         } else if rels.contains("mask-icon") {
             self = .maskIcon
+        } else if rels.contains("fluid-icon") {
+            self = .fluidIcon
         } else if rels.contains("icon") {
             self = rels.contains("shortcut") ? .shortcutIcon : .icon
         } else {
@@ -93,7 +101,9 @@ extension MetadataRules {
         var best: Int?
         for token in sizes.lowercased().split(whereSeparator: \.isWhitespace) {
             if token == "any" { return Int.max }
-            let sides = token.split(separator: "x").compactMap { Int($0) }
+            // Pages write "144×144" (a multiplication sign) where the spec says
+            // "x"; the intent is plain, so accept it.
+            let sides = token.split(whereSeparator: { $0 == "x" || $0 == "×" }).compactMap { Int($0) }
             if let side = sides.max(), side > 0 { best = max(best ?? 0, side) }
         }
         return best

@@ -39,42 +39,79 @@ extension MetadataRules {
         if let name = JSONLDGraph.text("name", in: page.jsonLD.nodes(ofType: ["website"])) {
             return Picked(value: name, source: "json-ld:WebSite.name")
         }
-        return page.microdataText(["publisher"])
+        if let picked = page.microdataText(["publisher"]) { return picked }
+        // The name of the site's own app is its name too, when nothing else says so.
+        return page.metaText(["twitter:app:name:iphone", "twitter:app:name:ipad", "twitter:app:name:googleplay",
+                              "al:ios:app_name", "al:android:app_name"])
     }
 
     /// The author's name. Open Graph's `article:author` is often a profile
-    /// URL and Twitter's creator a handle; neither is a name, so both are
-    /// skipped when they look like one.
+    /// URL; such values are skipped. A leading "By " of a byline is dropped.
+    /// Twitter's `creator` is a handle, not a name, so it is not used.
     static func author(in page: PageIndex) -> Picked<String>? {
         for key in ["article:author", "author", "dc.creator", "parsely-author", "sailthru.author"] {
             for meta in page.metaValues(key) {
-                if let text = cleanText(meta.content), !looksLikeURL(text) { return Picked(value: text, source: key) }
+                if let name = authorName(meta.content) { return Picked(value: name, source: key) }
             }
         }
-        for node in page.jsonLD.contentNodes {
-            let names = page.jsonLD.names(node["author"]).filter { !looksLikeURL($0) }
-            if !names.isEmpty { return Picked(value: names.joined(separator: ", "), source: "json-ld:author") }
+        for key in ["author", "creator"] {
+            for node in page.jsonLD.contentNodes {
+                let names = page.jsonLD.names(node[key]).compactMap(authorName)
+                if !names.isEmpty { return Picked(value: names.joined(separator: ", "), source: "json-ld:\(key)") }
+            }
         }
-        if let picked = page.microdataText(["author"]), !looksLikeURL(picked.value) { return picked }
+        if let picked = page.microdataText(["author"]), let name = authorName(picked.value) {
+            return Picked(value: name, source: picked.source)
+        }
         return nil
     }
 
-    /// The page's own date string (ISO 8601 as written), trimmed.
+    /// A person's name from a byline: cleaned, without a leading "By",
+    /// nil for URLs.
+    static func authorName(_ raw: String?) -> String? {
+        guard var text = cleanText(raw), !looksLikeURL(text) else { return nil }
+        if text.lowercased().hasPrefix("by "), text.count > 3 {
+            text = String(text.dropFirst(3)).trimmingCharacters(in: .whitespaces)
+        }
+        return text.isEmpty ? nil : text
+    }
+
+    /// The page's own date string (ISO 8601 as written), trimmed. A value
+    /// without a four-digit year ("8:38 pm") is not a date and falls through.
     static func publishedTime(in page: PageIndex) -> Picked<String>? {
         let keys = ["article:published_time", "og:article:published_time", "og:published_time",
                     "published_time", "datepublished", "date", "dc.date", "dc.date.issued", "dcterms.date",
                     "dcterms.issued", "dcterms.created", "article.published", "publish-date", "pubdate",
                     "parsely-pub-date", "sailthru.date"]
-        if let picked = page.metaRaw(keys) { return picked }
-        for key in ["datePublished", "uploadDate", "dateCreated"] {
-            for node in page.jsonLD.contentNodes {
-                if let text = cleanText(node[key] as? String) { return Picked(value: text, source: "json-ld:\(key)") }
+        for key in keys {
+            for meta in page.metaValues(key) {
+                if let date = dateText(meta.content) { return Picked(value: date, source: key) }
             }
         }
-        return page.microdataText(["datepublished"])
+        for key in ["datePublished", "uploadDate", "dateCreated"] {
+            for node in page.jsonLD.contentNodes {
+                if let date = dateText(node[key] as? String) { return Picked(value: date, source: "json-ld:\(key)") }
+            }
+        }
+        for property in page.properties where property.name == "datepublished" {
+            if let date = dateText(property.value) { return Picked(value: date, source: "microdata:datepublished") }
+        }
+        return nil
     }
 
-    static func canonicalURL(in page: PageIndex) -> Picked<String>? {
+    static func dateText(_ raw: String?) -> String? {
+        guard let text = cleanText(raw) else { return nil }
+        var digitRun = 0
+        for character in text {
+            digitRun = character.isASCIIDigit ? digitRun + 1 : 0
+            if digitRun == 4 { return text }
+        }
+        return nil
+    }
+
+    /// The page's declared canonical address; when it declares none, the
+    /// page is its own canonical address (RFC 6596), marked "page URL".
+    static func canonicalURL(in page: PageIndex, pageURL: String) -> Picked<String>? {
         for meta in page.metaValues("og:url") {
             if let url = page.resolver.resolveWeb(meta.content) { return Picked(value: url, source: "og:url") }
         }
@@ -84,7 +121,7 @@ extension MetadataRules {
         for meta in page.metaValues("twitter:url") {
             if let url = page.resolver.resolveWeb(meta.content) { return Picked(value: url, source: "twitter:url") }
         }
-        return nil
+        return page.resolver.resolveWeb(pageURL).map { Picked(value: $0, source: "page URL") }
     }
 
     /// `<html lang>`, else `og:locale` as a BCP 47 tag, else the

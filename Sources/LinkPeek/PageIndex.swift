@@ -84,7 +84,10 @@ struct PageIndex {
     /// The microdata value of an element: an attribute for elements that
     /// carry one (meta, link, img, time, ...), else its text.
     private static func microdataValue(_ element: HTMLElement) -> String? {
-        for attribute in ["content", "datetime", "href", "src", "value"] {
+        // `<abbr title>` is the microformats way to give a machine value
+        // (Blogger: `<abbr itemprop="datePublished" title="2024-…">8:38 pm</abbr>`).
+        let attributes = element.name == "abbr" ? ["title"] : ["content", "datetime", "href", "src", "value"]
+        for attribute in attributes {
             if let value = element[attribute], !value.isEmpty { return value }
         }
         return element.text

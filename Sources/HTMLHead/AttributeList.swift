@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The attributes libxml2 passes to a start-tag callback: a NULL-terminated
+/// array of name, value, name, value... (a value is NULL for an attribute
+/// written without one). Only valid during the callback.
+///
+/// Lookups read the C strings in place, so deciding that an element is of no
+/// interest allocates nothing.
+struct AttributeList {
+    let pairs: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
+
+    /// Calls `body` with each (name, value) pair until it returns false.
+    private func forEach(_ body: (UnsafePointer<UInt8>, UnsafePointer<UInt8>?) -> Bool) {
+        guard var cursor = pairs else { return }
+        while let name = cursor.pointee {
+            guard body(name, cursor.advanced(by: 1).pointee) else { return }
+            cursor = cursor.advanced(by: 2)
+        }
+    }
+
+    private static func equals(_ cString: UnsafePointer<UInt8>, _ name: String) -> Bool {
+        name.withCString { strcmp(UnsafeRawPointer(cString).assumingMemoryBound(to: CChar.self), $0) == 0 }
+    }
+
+    func contains(_ name: String) -> Bool {
+        var found = false
+        forEach { key, _ in
+            found = AttributeList.equals(key, name)
+            return !found
+        }
+        return found
+    }
+
+    /// The first value of attribute `name` ("" when written without one).
+    func value(of name: String) -> String? {
+        var result: String?
+        forEach { key, value in
+            guard AttributeList.equals(key, name) else { return true }
+            result = value.map { String(cString: $0) } ?? ""
+            return false
+        }
+        return result
+    }
+
+    /// All attributes, names lowercased, the first of a repeated name
+    /// winning, each value cut to at most `maxValueBytes` bytes.
+    func dictionary(maxValueBytes: Int) -> [String: String] {
+        var result: [String: String] = [:]
+        forEach { key, value in
+            let name = String(cString: key).lowercased()
+            guard result[name] == nil else { return true }
+            result[name] = value.map { AttributeList.string($0, maxBytes: maxValueBytes) } ?? ""
+            return true
+        }
+        return result
+    }
+
+    private static func string(_ cString: UnsafePointer<UInt8>, maxBytes: Int) -> String {
+        let length = strlen(UnsafeRawPointer(cString).assumingMemoryBound(to: CChar.self))
+        guard length > maxBytes else { return String(cString: cString) }
+        let bytes = Array(UnsafeBufferPointer(start: cString, count: maxBytes))
+        return String(decoding: ElementCollector.droppingCutCharacter(bytes[...]), as: UTF8.self)
+    }
+}

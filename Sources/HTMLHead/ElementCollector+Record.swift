@@ -1,0 +1,35 @@
+/// Which elements to record, and turning captured bytes into text.
+extension ElementCollector {
+    /// Elements that never have content, so never get an end tag's text.
+    static let voidElements: Set<String> = [
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link",
+        "meta", "param", "source", "track", "wbr",
+    ]
+
+    /// True for `application/ld+json`, ignoring case, whitespace and parameters.
+    static func isJSONLD(_ type: String?) -> Bool {
+        guard let type else { return false }
+        let essence = type.split(separator: ";", maxSplits: 1).first.map { $0.trimmingASCIIWhitespace() } ?? ""
+        return essence.lowercased() == "application/ld+json"
+    }
+
+    /// The text a capture stands for: as written for titles and JSON-LD,
+    /// trimmed for `itemprop` elements; never a cut-off UTF-8 sequence.
+    static func text(of capture: Capture) -> String {
+        let bytes = capture.bytes.count >= capture.limit ? droppingCutCharacter(capture.bytes[...]) : capture.bytes[...]
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard capture.kind == .trimmed else { return text }
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+              let last = text.lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(text[first...last])
+    }
+
+    /// `bytes` without a last character that the cap cut short.
+    static func droppingCutCharacter(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        guard var lead = bytes.indices.last else { return bytes }
+        while lead > bytes.startIndex, bytes[lead] & 0xC0 == 0x80 { lead -= 1 }
+        let byte = bytes[lead]
+        let needed = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+        return lead + needed > bytes.endIndex ? bytes[..<lead] : bytes
+    }
+}

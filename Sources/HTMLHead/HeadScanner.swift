@@ -1,0 +1,106 @@
+/// Reads the head of an HTML document as its bytes arrive and collects the
+/// elements that carry link-preview metadata.
+///
+/// Feed it the raw response body, in chunks of any size, then call
+/// `finish()`. It first decides the encoding the WHATWG way (waiting for up
+/// to 1,024 bytes when neither a byte order mark nor the HTTP charset
+/// settles it), decodes to UTF-8 and drives a libxml2 HTML push parser.
+///
+/// Deliberately not `Sendable`: one owner feeds it, from one thread at a time.
+public final class HeadScanner {
+    /// How many raw bytes are decoded and parsed at a time, which is also how
+    /// precisely `bytesAfterHead` is counted.
+    private static let sliceLength = 4096
+
+    private let httpCharset: String?
+    private let collector = ElementCollector()
+    private var undecided: [UInt8] = []
+    private var decoder: StreamDecoder?
+    private var parser: PushParser?
+    private var finished = false
+
+    /// True once `</head>` or the start of the body (explicit or implied) was seen.
+    public private(set) var headComplete = false
+    /// Raw bytes fed after the head completed, to within one 4 KiB slice.
+    public private(set) var bytesAfterHead = 0
+
+    /// - Parameter contentType: the HTTP `Content-Type` value, if any; its
+    ///   `charset` parameter takes part in encoding sniffing.
+    public init(contentType: String?) {
+        httpCharset = contentType.flatMap(EncodingSniffer.charset(fromContentType:))
+    }
+
+    /// What has been seen so far, including the partial text of a title
+    /// (or other captured element) still open.
+    public var document: HeadDocument { collector.snapshot }
+
+    /// Feeds the next chunk of the raw body.
+    public func feed(_ bytes: UnsafeRawBufferPointer) {
+        guard !finished, !bytes.isEmpty else { return }
+        guard decoder != nil else {
+            undecided.append(contentsOf: bytes)
+            if let result = readySniffResult() { start(with: result) }
+            return
+        }
+        process(bytes)
+    }
+
+    /// Feeds the next chunk of the raw body.
+    public func feed(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { feed($0) }
+    }
+
+    /// Ends the input: decides the encoding with what there is if needed,
+    /// flushes buffered bytes and returns the final document. Idempotent.
+    @discardableResult
+    public func finish() -> HeadDocument {
+        if !finished {
+            if decoder == nil {
+                start(with: EncodingSniffer.sniff(prefix: undecided, httpCharset: httpCharset))
+            }
+            decoder?.decode(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true) { parser?.parse($0) }
+            parser?.finish()
+            collector.closeAll()
+            headComplete = collector.headComplete
+            finished = true
+        }
+        return document
+    }
+
+    /// The sniffing result once the bytes seen so far settle the encoding:
+    /// 1,024 bytes are in, or a byte order mark, a usable HTTP charset or a
+    /// complete `<meta>` declaration decides it earlier.
+    private func readySniffResult() -> EncodingSniffer.Result? {
+        if undecided.count < EncodingSniffer.prescanLength {
+            if EncodingSniffer.couldBecomeByteOrderMark(undecided) { return nil }
+            let decided = EncodingSniffer.byteOrderMark(undecided) != nil
+                || httpCharset.flatMap(WHATWGEncoding.init(label:)) != nil
+                || MetaPrescan.encoding(in: undecided) != nil
+            guard decided else { return nil }
+        }
+        return EncodingSniffer.sniff(prefix: undecided, httpCharset: httpCharset)
+    }
+
+    private func start(with result: EncodingSniffer.Result) {
+        collector.setEncoding(result.encoding.name)
+        decoder = StreamDecoder(encoding: result.encoding)
+        parser = PushParser(collector: collector)
+        let buffered = undecided
+        undecided = []
+        buffered.withUnsafeBytes { process(UnsafeRawBufferPointer(rebasing: $0[min(result.bomLength, $0.count)...])) }
+    }
+
+    /// Decodes and parses `bytes` slice by slice, counting body bytes.
+    private func process(_ bytes: UnsafeRawBufferPointer) {
+        guard let decoder else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(offset + HeadScanner.sliceLength, bytes.count)
+            let wasComplete = headComplete
+            decoder.decode(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]), isFinal: false) { parser?.parse($0) }
+            if wasComplete { bytesAfterHead += end - offset }
+            headComplete = collector.headComplete
+            offset = end
+        }
+    }
+}

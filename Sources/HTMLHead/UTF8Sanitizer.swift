@@ -1,0 +1,70 @@
+/// Passes UTF-8 through to the parser, replacing what libxml2 must not see.
+///
+/// libxml2's HTML parser, on the first invalid UTF-8 byte, decides the
+/// document was Latin-1 after all and switches encoding, garbling the rest;
+/// and in push mode a NUL byte looks like the end of the buffer and stalls
+/// it. So invalid sequences and NUL become U+FFFD here, and a sequence cut
+/// by a chunk boundary waits in `tail` for the next chunk.
+struct UTF8Sanitizer {
+    private var tail: [UInt8] = []
+    private var joined: [UInt8] = []
+    private var output: [UInt8] = []
+
+    static let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
+
+    /// Sanitizes `input`; `sink` receives valid UTF-8 without NUL, possibly
+    /// the caller's own bytes (no copy when nothing needed fixing).
+    mutating func sanitize(_ input: UnsafeRawBufferPointer, isFinal: Bool, _ sink: (UnsafeRawBufferPointer) -> Void) {
+        if tail.isEmpty {
+            run(input, isFinal: isFinal, sink)
+            return
+        }
+        joined.removeAll(keepingCapacity: true)
+        joined.append(contentsOf: tail)
+        joined.append(contentsOf: input)
+        tail.removeAll(keepingCapacity: true)
+        let scratch = joined
+        joined = []
+        scratch.withUnsafeBytes { run($0, isFinal: isFinal, sink) }
+        joined = scratch
+    }
+
+    private mutating func run(_ input: UnsafeRawBufferPointer, isFinal: Bool, _ sink: (UnsafeRawBufferPointer) -> Void) {
+        let count = input.count
+        var index = 0
+        var runStart = 0
+        var dirty = false
+        while index < count {
+            let byte = input[index]
+            if byte != 0, byte < 0x80 {
+                index += 1
+                continue
+            }
+            let step = byte == 0 ? -1 : UTF8Scan.classify(input, at: index)
+            if step > 0 {
+                index += step
+                continue
+            }
+            // Something to fix: copy the clean run before it, then handle it.
+            if !dirty {
+                output.removeAll(keepingCapacity: true)
+                dirty = true
+            }
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[runStart..<index]))
+            if step == 0 && !isFinal {
+                tail.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[index..<count]))
+                index = count
+            } else {
+                output.append(contentsOf: UTF8Sanitizer.replacement)
+                index = step == 0 ? count : index - step
+            }
+            runStart = index
+        }
+        if !dirty {
+            if count > 0 { sink(input) }
+            return
+        }
+        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[runStart..<count]))
+        if !output.isEmpty { output.withUnsafeBytes(sink) }
+    }
+}

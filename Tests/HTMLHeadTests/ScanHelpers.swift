@@ -1,0 +1,29 @@
+@testable import HTMLHead
+
+/// Scans `bytes` fed in chunks of `chunk` bytes (all at once by default).
+func scan(_ bytes: [UInt8], contentType: String? = nil, chunk: Int? = nil) -> HeadDocument {
+    let scanner = HeadScanner(contentType: contentType)
+    let size = max(1, chunk ?? bytes.count)
+    var offset = 0
+    while offset < bytes.count {
+        scanner.feed(Array(bytes[offset..<min(offset + size, bytes.count)]))
+        offset += size
+    }
+    return scanner.finish()
+}
+
+func scan(_ html: String, contentType: String? = nil, chunk: Int? = nil) -> HeadDocument {
+    scan(Array(html.utf8), contentType: contentType, chunk: chunk)
+}
+
+extension HeadDocument {
+    /// The elements named `name`.
+    func all(_ name: String) -> [HTMLElement] { elements.filter { $0.name == name } }
+
+    /// The `content` of the first `<meta>` whose `property` or `name` is `key`.
+    func meta(_ key: String) -> String? {
+        elements.first { $0.name == "meta" && ($0["property"] == key || $0["name"] == key) }?["content"]
+    }
+
+    var title: String? { all("title").first?.text }
+}
