@@ -694,3 +694,37 @@ def test_bad_input_ndjson(make_client):
         c.send_raw(raw)
         expect_null_id_error(c, mark, code)
         follow_up(c)
+
+
+# ------------------------------------------------------------------ schema
+
+def test_every_message_validates_against_schema(make_client, server):
+    """A session that makes the daemon send every kind of message; all must validate.
+    (Every other test's messages are checked too, when its client is torn down.)"""
+    if not protocol_schema.available():
+        pytest.skip("protocol/schema is not in this tree")
+    c = make_client()
+    u = uniq()
+    c.fetch(server.url(f"/trickle?ms=100&u={u}"), on_progress=lambda v: None, on_partial=lambda v: None,
+            include_data=True)
+    c.get_cached(server.url(f"/trickle?ms=100&u={u}"))
+    c.get_cached("https://example.com/none")
+    for route in ("/status/404", "/pdf", f"/never?u={u}"):
+        with pytest.raises(LinkPeekError):
+            c.fetch(server.url(route), timeout=1, on_progress=lambda v: None)
+    f = c.fetch_async(server.url(f"/slow?ms=2000&u={u}"), provider_id="sch", on_progress=lambda v: None)
+    time.sleep(0.2)
+    c.cancel("sch")
+    with pytest.raises(LinkPeekError):
+        f.result(timeout=10)
+    with pytest.raises(LinkPeekError):
+        c.fetch(server.url(f"/page?u={u}"), provider_id="sch")
+    mark = c.mark()
+    c.send([{"jsonrpc": "2.0", "id": "b1", "method": "getCached", "params": {"url": "x"}}, 5])
+    c.wait_for(lambda m: isinstance(m, list), 10, after=mark)
+    c.send_raw(b"Content-Length: 3\r\n\r\n{x}")
+    with pytest.raises(LinkPeekError):
+        c.request("nosuch", {})
+    follow_up(c)
+    problems = protocol_schema.check_messages(c)
+    assert not problems, "\n".join(problems[:20])
