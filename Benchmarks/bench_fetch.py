@@ -1,0 +1,163 @@
+"""linkpeek fetch vs curl over ~500 local pages, at concurrency 16, side by side in one run.
+
+    LINKPEEK_BIN=.build/release/linkpeek python3 Benchmarks/bench_fetch.py [--rounds 3] [--pages 500]
+
+Starts the fixture server with the pages of gen_pages.py, then per round runs
+  linkpeek fetch --stdin --concurrency 16 --no-subresources --allow-private-network   (all URLs)
+  curl --parallel --parallel-max 16 (the same URLs, bodies to /dev/null)
+alternating which goes first, and prints medians: pages/s, the ratio, bytes
+read per page against head + 64 KiB, and linkpeek's peak RSS against 50 MB.
+It builds nothing: build the release binary first (`swift build -c release`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(REPO / "Tests" / "integration"))
+
+import gen_pages  # noqa: E402
+from fixture_server import FixtureServer  # noqa: E402
+
+KiB = 1024
+SCAN = 64 * KiB
+SLACK = 32 * KiB  # one curl write block past the limit
+RSS_TARGET_MB = 50
+
+
+def run_measured(cmd: list, stdin: bytes | None, timeout: float) -> tuple[int, bytes, float, int]:
+    """(exit code, stdout, wall seconds, peak RSS KB of the child), via wait4 on that child."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    out: list = []
+    reader = threading.Thread(target=lambda: out.extend(iter(lambda: p.stdout.read(1 << 16), b"")), daemon=True)
+    reader.start()
+
+    def feed():
+        try:
+            if stdin:
+                p.stdin.write(stdin)
+            p.stdin.close()
+        except OSError:
+            pass
+    threading.Thread(target=feed, daemon=True).start()
+    while True:
+        pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.perf_counter() - t0 > timeout:
+            p.kill()
+            pid, status, usage = os.wait4(p.pid, 0)
+            break
+        time.sleep(0.002)
+    wall = time.perf_counter() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    reader.join(timeout=10)
+    return p.returncode, b"".join(out), wall, usage.ru_maxrss
+
+
+def run_linkpeek(binary: str, urls: list[str], timeout: float):
+    cmd = [binary, "fetch", "--stdin", "--concurrency", "16", "--no-subresources", "--allow-private-network"]
+    rc, out, wall, rss = run_measured(cmd, ("\n".join(urls) + "\n").encode(), timeout)
+    results = [json.loads(line) for line in out.splitlines() if line.strip()]
+    return rc, results, wall, rss
+
+
+def run_curl(curl: str, urls: list[str], timeout: float, cfg_dir: str):
+    cfg = Path(cfg_dir) / "urls.curlrc"
+    cfg.write_text("".join(f'url = "{u}"\noutput = "/dev/null"\n' for u in urls))
+    cmd = [curl, "--parallel", "--parallel-max", "16", "--silent", "--show-error", "--config", str(cfg)]
+    rc, _, wall, rss = run_measured(cmd, None, timeout)
+    return rc, wall, rss
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--pages", type=int, default=500)
+    ap.add_argument("--timeout", type=float, default=600)
+    args = ap.parse_args()
+
+    binary = os.environ.get("LINKPEEK_BIN") or str(REPO / ".build" / "release" / "linkpeek")
+    if not os.access(binary, os.X_OK):
+        print(f"no linkpeek binary at {binary}; build it (swift build -c release) or set LINKPEEK_BIN", file=sys.stderr)
+        return 2
+    curl = shutil.which("curl")
+    if not curl:
+        print("curl not found", file=sys.stderr)
+        return 2
+
+    pages = gen_pages.generate(args.pages)
+    server = FixtureServer().start()
+    gen_pages.install(server, pages)
+    urls = [server.url(p.path) for p in pages]
+    by_url = dict(zip(urls, pages))
+    total_bytes = sum(p.size for p in pages)
+    print(f"{len(pages)} pages, heads {min(len(p.head) for p in pages) // KiB}–{max(len(p.head) for p in pages) // KiB} KB, "
+          f"bodies {min(p.body_len for p in pages) // KiB} KB–{max(p.body_len for p in pages) // KiB // 1024} MB, "
+          f"{total_bytes / 1e6:.0f} MB in all; {args.rounds} rounds; {binary}")
+
+    lp_rate, curl_rate, lp_rss, curl_rss, over, failures, per_page = [], [], [], [], [], [], []
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            for r in range(args.rounds):
+                order = ("linkpeek", "curl") if r % 2 == 0 else ("curl", "linkpeek")
+                for who in order:
+                    if who == "linkpeek":
+                        rc, results, wall, rss = run_linkpeek(binary, urls, args.timeout)
+                        lp_rate.append(len(urls) / wall)
+                        lp_rss.append(rss / 1024)
+                        bad = [o for o in results if "error" in o]
+                        failures.append(len(bad) + (len(urls) - len(results)))
+                        read = [o.get("bytesRead", 0) for o in results if "error" not in o]
+                        per_page.append(statistics.mean(read) if read else 0)
+                        over.append(sum(1 for o in results if "error" not in o
+                                        and o.get("bytesRead", 0) > len(by_url[o["originalURL"]].head) + SCAN + SLACK))
+                        if bad and r == 0:
+                            print(f"  linkpeek errors, e.g. {bad[0]}")
+                    else:
+                        rc, wall, rss = run_curl(curl, urls, args.timeout, tmp)
+                        curl_rate.append(len(urls) / wall)
+                        curl_rss.append(rss / 1024)
+                        if rc != 0:
+                            print(f"  curl exit {rc}")
+    finally:
+        server.stop()
+
+    med = statistics.median
+    head_mean = statistics.mean(len(p.head) for p in pages)
+    ratio = med(lp_rate) / med(curl_rate)
+    rows = [
+        ("pages/s (median)", f"{med(lp_rate):.0f}", f"{med(curl_rate):.0f}", f"linkpeek/curl = {ratio:.2f} (target ≥ 1)"),
+        ("bytes read / page (mean)", f"{med(per_page) / KiB:.0f} KiB", f"{total_bytes / len(pages) / KiB:.0f} KiB",
+         f"head {head_mean / KiB:.0f} KiB + 64 KiB = {(head_mean + SCAN) / KiB:.0f} KiB"),
+        ("pages over head+64 KiB", f"{max(over)}", "-", "target 0"),
+        ("peak RSS (median)", f"{med(lp_rss):.1f} MB", f"{med(curl_rss):.1f} MB", f"target ≤ {RSS_TARGET_MB} MB"),
+        ("failed fetches (max)", f"{max(failures)}", "-", "target 0"),
+    ]
+    w = [max(len(r[i]) for r in rows + [("", "linkpeek", "curl", "")]) for i in range(4)]
+    print(f"\n{'':{w[0]}}  {'linkpeek':>{w[1]}}  {'curl':>{w[2]}}  note")
+    for a, b, c, d in rows:
+        print(f"{a:{w[0]}}  {b:>{w[1]}}  {c:>{w[2]}}  {d}")
+    print(f"\nrounds: linkpeek pages/s {[round(x) for x in lp_rate]}, curl pages/s {[round(x) for x in curl_rate]}, "
+          f"linkpeek RSS MB {[round(x, 1) for x in lp_rss]}")
+    ok = ratio >= 1 and max(over) == 0 and med(lp_rss) <= RSS_TARGET_MB and max(failures) == 0
+    print("targets met" if ok else "targets NOT met")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,172 @@
+"""Shared fixtures for linkpeek's integration tests.
+
+The tests run the real `linkpeek` binary: `$LINKPEEK_BIN`, else
+`<repo>/.build/debug/linkpeek`. Every HTTP request goes to a fixture server on
+127.0.0.1 that the tests start and stop; nothing touches the internet.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(REPO / "protocol" / "python"))
+
+from fixture_server import FixtureServer  # noqa: E402
+
+KNOWN_KINDS = {"cancelled", "timedOut", "failed", "unknown"}
+KNOWN_REASONS = {"invalidURL", "unsupportedScheme", "blockedAddress", "dns", "connect", "tls", "httpStatus",
+                 "tooManyRedirects", "tooLarge", "unsupportedContentType", "emptyBody", "network"}
+
+
+def binary_path() -> Path:
+    return Path(os.environ.get("LINKPEEK_BIN") or REPO / ".build" / "debug" / "linkpeek")
+
+
+@pytest.fixture(scope="session")
+def linkpeek_bin() -> str:
+    path = binary_path()
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        pytest.skip(f"linkpeek binary not built at {path} (run `swift build` or set LINKPEEK_BIN)")
+    return str(path)
+
+
+@pytest.fixture(scope="session")
+def server():
+    s = FixtureServer().start()
+    yield s
+    s.stop()
+
+
+@dataclass
+class CLIResult:
+    args: list
+    returncode: int
+    stdout: str
+    stderr: str
+    elapsed: float
+    max_rss_kb: int
+    objects: list = field(default_factory=list)
+
+    @property
+    def one(self) -> dict:
+        assert len(self.objects) == 1, f"expected one JSON object, got {len(self.objects)}: {self.stdout[:2000]!r}"
+        return self.objects[0]
+
+    def describe(self) -> str:
+        return (f"args={self.args} rc={self.returncode} elapsed={self.elapsed:.2f}s rss={self.max_rss_kb}KB\n"
+                f"stdout={self.stdout[:3000]!r}\nstderr={self.stderr[-2000:]!r}")
+
+
+def run_process(cmd: list, stdin: bytes | None = None, timeout: float = 60.0) -> tuple[int, bytes, bytes, float, int]:
+    """Run cmd; return (returncode, stdout, stderr, elapsed, max RSS in KB of that child).
+
+    Waits with os.wait4 so the peak RSS is this child's own; a child still
+    running after `timeout` is killed (by its pid) and the test fails.
+    """
+    start = time.monotonic()
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    bufs = {"out": [], "err": []}
+
+    def drain(stream, key):
+        for chunk in iter(lambda: stream.read(65536), b""):
+            bufs[key].append(chunk)
+
+    readers = [threading.Thread(target=drain, args=(p.stdout, "out"), daemon=True),
+               threading.Thread(target=drain, args=(p.stderr, "err"), daemon=True)]
+    for t in readers:
+        t.start()
+
+    def feed():
+        try:
+            if stdin:
+                p.stdin.write(stdin)
+            p.stdin.close()
+        except (BrokenPipeError, OSError):
+            pass
+    threading.Thread(target=feed, daemon=True).start()
+
+    timed_out = False
+    while True:
+        pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+        if pid == p.pid:
+            break
+        if time.monotonic() - start > timeout:
+            timed_out = True
+            p.kill()
+            pid, status, usage = os.wait4(p.pid, 0)
+            break
+        time.sleep(0.01)
+    elapsed = time.monotonic() - start
+    p.returncode = os.waitstatus_to_exitcode(status)
+    for t in readers:
+        t.join(timeout=5)
+    out, err = b"".join(bufs["out"]), b"".join(bufs["err"])
+    if timed_out:
+        pytest.fail(f"{cmd} did not finish within {timeout}s (killed)\nstdout={out[:2000]!r}\nstderr={err[-2000:]!r}")
+    return p.returncode, out, err, elapsed, usage.ru_maxrss
+
+
+def parse_json_lines(text: str) -> list:
+    objs = []
+    for line in text.splitlines():
+        if line.strip():
+            objs.append(json.loads(line))
+    return objs
+
+
+@pytest.fixture
+def run_cli(linkpeek_bin):
+    """run_cli(*args, stdin=None, timeout=60) -> CLIResult; asserts no crash (exit code in 0, 1, 2)."""
+
+    def run(*args, stdin: str | bytes | None = None, timeout: float = 60.0, parse: bool = True) -> CLIResult:
+        if isinstance(stdin, str):
+            stdin = stdin.encode()
+        rc, out, err, elapsed, rss = run_process([linkpeek_bin, *args], stdin, timeout)
+        res = CLIResult(list(args), rc, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), elapsed, rss)
+        assert rc in (0, 1, 2), f"linkpeek crashed or exited oddly\n{res.describe()}"
+        if parse and rc != 2:
+            try:
+                res.objects = parse_json_lines(res.stdout)
+            except ValueError as e:
+                pytest.fail(f"stdout is not one JSON object per line ({e})\n{res.describe()}")
+        return res
+
+    return run
+
+
+@pytest.fixture
+def fetch(run_cli):
+    """fetch(url, *flags) with --allow-private-network; returns CLIResult."""
+
+    def go(*urls_and_flags, timeout: float = 60.0, private: bool = True) -> CLIResult:
+        args = ["fetch", *(["--allow-private-network"] if private else []), *urls_and_flags]
+        return run_cli(*args, timeout=timeout)
+
+    return go
+
+
+def assert_error(obj: dict, kind: str = "failed", reason: str | None = None, res: CLIResult | None = None):
+    ctx = res.describe() if res else json.dumps(obj)
+    assert "error" in obj, f"expected an error object\n{ctx}"
+    err = obj["error"]
+    assert "originalURL" in obj, ctx
+    assert err.get("kind") in KNOWN_KINDS, ctx
+    assert isinstance(err.get("message"), str) and err["message"], ctx
+    assert err.get("kind") == kind, f"kind {err.get('kind')!r} != {kind!r}\n{ctx}"
+    if reason is not None:
+        reasons = {reason} if isinstance(reason, str) else set(reason)
+        assert err.get("reason") in reasons, f"reason {err.get('reason')!r} not in {reasons}\n{ctx}"
+    if err.get("kind") == "failed":
+        assert err.get("reason") in KNOWN_REASONS, ctx

@@ -1,0 +1,553 @@
+"""`linkpeek fetch` and `linkpeek parse`, run as a real process against the fixture server."""
+
+from __future__ import annotations
+
+import json
+import socket
+import urllib.parse
+
+import pytest
+
+from conftest import assert_error
+from fixture_server import (BIG3MB_HEAD, ENCODING_CASES, LATE_HEAD, FixtureServer, brotli_available, gif_bytes,
+                            ico_bytes, jpeg_bytes, png_bytes)
+
+KiB = 1024
+MiB = 1024 * KiB
+# curl hands data over in blocks of up to 16 KiB (more after decompression):
+# the last block may overshoot a limit by that much.
+SLACK = 32 * KiB
+RSS_LIMIT_KB = 100 * 1024
+
+
+# ------------------------------------------------------------------ pages and sources
+
+def test_open_graph_page(server, fetch):
+    url = server.url("/page")
+    res = fetch(url)
+    assert res.returncode == 0, res.describe()
+    m = res.one
+    assert m["originalURL"] == url
+    assert m["url"] == url
+    assert m["title"] == "Fixture Page"
+    assert m["summary"] == "An Open Graph description."
+    assert m["siteName"] == "Fixture Site"
+    assert m.get("type") == "article"
+    assert m.get("lang") == "en"
+    assert m.get("canonicalURL") == server.url("/canonical")
+    assert m["sources"]["title"] == "og:title", m["sources"]
+    assert m["richness"] == "image"
+    img = m["image"]
+    assert img["url"] == server.url("/img/og.png?w=120&h=63")
+    assert (img.get("width"), img.get("height")) == (120, 63)
+    assert img.get("type") == "image/png"
+    assert img.get("bytes") == len(png_bytes(120, 63, (200, 30, 30)))
+    icon = m["icon"]
+    assert icon["url"] == server.url("/img/icon.gif?w=32&h=32")
+    assert icon.get("type") == "image/gif"
+    assert (icon.get("width"), icon.get("height")) == (32, 32)
+    assert icon.get("bytes") == len(gif_bytes(32, 32))
+    assert not m.get("truncated")
+    assert isinstance(m.get("bytesRead"), int) and m["bytesRead"] > 0
+
+
+def test_no_subresources_fetches_only_the_page(server, fetch):
+    url = server.url("/page?title=nosub")
+    before = server.hits("/img/og.png"), server.hits("/img/icon.gif"), server.hits("/favicon.ico")
+    res = fetch("--no-subresources", url)
+    assert res.returncode == 0, res.describe()
+    m = res.one
+    assert m["title"] == "nosub"
+    assert m["image"]["url"] == server.url("/img/og.png?w=120&h=63")
+    assert "bytes" not in m["image"]
+    after = server.hits("/img/og.png"), server.hits("/img/icon.gif"), server.hits("/favicon.ico")
+    assert after == before, "subresources were fetched despite --no-subresources"
+
+
+def test_twitter_card_page(server, fetch):
+    res = fetch(server.url("/twitter"))
+    assert res.returncode == 0, res.describe()
+    m = res.one
+    assert m["title"] == "Twitter Card Title"
+    assert m["summary"] == "A Twitter description."
+    assert m["sources"]["title"].startswith("twitter:"), m["sources"]
+    img = m["image"]
+    assert img["url"] == server.url("/img/tw.jpg?w=64&h=48")
+    assert img.get("type") == "image/jpeg"
+    assert (img.get("width"), img.get("height")) == (64, 48)
+    assert img.get("bytes") == len(jpeg_bytes(64, 48))
+
+
+def test_plain_html_page_and_favicon_fallback(server, fetch):
+    before = server.hits("/favicon.ico")
+    res = fetch(server.url("/html"))
+    assert res.returncode == 0, res.describe()
+    m = res.one
+    assert m["title"] == "Plain & Simple Title"  # entities decoded, whitespace collapsed, <svg><title> ignored
+    assert m["summary"] == "Plain description."
+    assert m["icon"]["url"] == server.url("/favicon.ico")
+    assert (m["icon"].get("width"), m["icon"].get("height")) == (16, 16)
+    assert m["icon"].get("bytes") == len(ico_bytes(16))
+    assert m["richness"] == "icon"
+    assert server.hits("/favicon.ico") == before + 1
+
+
+def test_json_ld_and_broken_block_skipped(server, fetch):
+    res = fetch("--no-subresources", server.url("/jsonld"))
+    assert res.returncode == 0, res.describe()
+    m = res.one
+    assert m["title"] == "JSON-LD Headline"
+    assert m["summary"] == "JSON-LD description."
+    assert m.get("author") == "Ada Lovelace"
+    assert str(m.get("publishedTime", "")).startswith("2024-05-06")
+
+
+def test_no_content_type_is_sniffed(server, fetch):
+    res = fetch("--no-subresources", server.url("/notype"))
+    assert res.returncode == 0, res.describe()
+    assert res.one["title"] == "No Content-Type"
+
+
+def test_gzip_content_encoding(server, fetch):
+    res = fetch("--no-subresources", server.url("/gzip"))
+    assert res.returncode == 0, res.describe()
+    assert res.one["title"] == "Gzip Page"
+
+
+def test_brotli_content_encoding(server, fetch):
+    if not brotli_available():
+        pytest.skip("no brotli encoder (python brotli module or brotli CLI) on this machine")
+    res = fetch("--no-subresources", server.url("/br"))
+    assert res.returncode == 0, res.describe()
+    assert res.one["title"] == "Brotli Page"
+
+
+def test_default_user_agent_says_bot(server, fetch):
+    res = fetch("--no-subresources", server.url("/ua"))
+    assert res.returncode == 0, res.describe()
+    assert "bot" in res.one["title"].lower()
+
+
+def test_custom_user_agent(server, fetch):
+    res = fetch("--no-subresources", "--user-agent", "CustomAgent/1.0", server.url("/ua?x=1"))
+    assert res.returncode == 0, res.describe()
+    assert res.one["title"] == "CustomAgent/1.0"
+
+
+# ------------------------------------------------------------------ encodings
+
+@pytest.mark.parametrize("case", sorted(ENCODING_CASES))
+def test_encodings(server, fetch, case):
+    codec, title, *_ = ENCODING_CASES[case]
+    res = fetch("--no-subresources", server.url(f"/enc/{case}"))
+    assert res.returncode == 0, res.describe()
+    m = res.one
+    assert m.get("title") == title, f"{case}: got {m.get('title')!r}, want {title!r}"
+    assert m.get("summary") == title + " / description"
+
+
+# ------------------------------------------------------------------ images as pages
+
+@pytest.mark.parametrize("ext,ctype,w,h", [("png", "image/png", 300, 200), ("gif", "image/gif", 77, 41),
+                                           ("jpg", "image/jpeg", 123, 45)])
+def test_image_served_as_page(server, fetch, ext, ctype, w, h):
+    url = server.url(f"/img/page.{ext}?w={w}&h={h}")
+    res = fetch(url)
+    assert res.returncode == 0, res.describe()
+    m = res.one
+    assert m["richness"] == "image"
+    assert m["image"]["url"] == url
+    assert m["image"].get("type") == ctype
+    assert (m["image"].get("width"), m["image"].get("height")) == (w, h)
+
+
+# ------------------------------------------------------------------ relative URLs
+
+def test_base_href_and_protocol_relative(server, fetch):
+    res = fetch("--no-subresources", server.url("/base"))
+    assert res.returncode == 0, res.describe()
+    m = res.one
+    assert m["image"]["url"] == server.url("/assets/img/pic.png?w=10&h=5")
+    assert m["icon"]["url"] == f"http://127.0.0.1:{server.port}/img/pr.gif?w=16&h=16"
+
+
+def test_relative_image_against_final_url_after_redirect(server, fetch):
+    res = fetch(server.url("/redirect?status=301&to=/dir/sub/rel"))
+    assert res.returncode == 0, res.describe()
+    m = res.one
+    assert m["url"] == server.url("/dir/sub/rel")
+    assert m["image"]["url"] == server.url("/dir/pic.png?w=8&h=4")
+    assert (m["image"].get("width"), m["image"].get("height")) == (8, 4)
+
+
+# ------------------------------------------------------------------ redirects
+
+def redirect_statuses(m: dict) -> list:
+    return [h["status"] for h in m.get("redirects", []) if 300 <= h["status"] < 400]
+
+
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+def test_single_redirect(server, fetch, status):
+    url = server.url(f"/redirect?status={status}&to=/page%3Ftitle%3Dr{status}")
+    res = fetch("--no-subresources", url)
+    assert res.returncode == 0, res.describe()
+    m = res.one
+    assert m["originalURL"] == url
+    assert m["url"] == server.url(f"/page?title=r{status}")
+    assert m["title"] == f"r{status}"
+    assert redirect_statuses(m) == [status]
+    assert m["redirects"][0]["url"] == url
+
+
+def test_absolute_redirect(server, fetch):
+    to = urllib.parse.quote(server.url("/page?title=abs"), safe="")
+    res = fetch("--no-subresources", server.url(f"/redirect?status=302&to={to}"))
+    assert res.returncode == 0, res.describe()
+    assert res.one["title"] == "abs"
+
+
+def test_redirect_chain_mixed(server, fetch):
+    res = fetch("--no-subresources", server.url("/chain?n=5"))
+    assert res.returncode == 0, res.describe()
+    m = res.one
+    assert m["url"] == server.url("/chain?n=0")
+    assert redirect_statuses(m) == [301, 308, 307, 303, 302]
+    hops = [h["url"] for h in m["redirects"]][:5]
+    assert hops == [server.url(f"/chain?n={n}") for n in (5, 4, 3, 2, 1)]
+
+
+def test_redirect_chain_document_relative(server, fetch):
+    res = fetch("--no-subresources", server.url("/chain?n=4&rel=1"))
+    assert res.returncode == 0, res.describe()
+    assert res.one["url"] == server.url("/chain?n=0&rel=1")
+    assert len(redirect_statuses(res.one)) == 4
+
+
+def test_ten_redirects_allowed(server, fetch):
+    res = fetch("--no-subresources", server.url("/chain?n=10"))
+    assert res.returncode == 0, res.describe()
+    assert len(redirect_statuses(res.one)) == 10
+
+
+def test_eleven_redirects_refused(server, fetch):
+    res = fetch("--no-subresources", server.url("/chain?n=11&rel=1"))
+    assert res.returncode == 1, res.describe()
+    assert_error(res.one, "failed", "tooManyRedirects", res)
+
+
+def test_redirect_loop(server, fetch):
+    before = server.hits("/loop/a") + server.hits("/loop/b")
+    res = fetch("--no-subresources", server.url("/loop/a"), timeout=30)
+    assert res.returncode == 1, res.describe()
+    assert_error(res.one, "failed", "tooManyRedirects", res)
+    assert server.hits("/loop/a") + server.hits("/loop/b") - before <= 11
+
+
+@pytest.mark.parametrize("route", ["/redirect-file", "/redirect-ftp", "/redirect-javascript"])
+def test_redirect_to_other_scheme_refused(server, fetch, route):
+    res = fetch("--no-subresources", server.url(route))
+    assert res.returncode == 1, res.describe()
+    assert_error(res.one, "failed", "unsupportedScheme", res)
+    assert "root:" not in res.stdout
+
+
+def test_redirect_to_loopback_blocked_when_private_network_off(linkpeek_bin, run_cli, server):
+    """Needs an address of this machine outside the blocked ranges to start from.
+
+    The machine's non-loopback address (if any) serves a redirect to the
+    loopback fixture server; without --allow-private-network the hop must be
+    refused before a packet reaches loopback. Skipped when the machine has no
+    such address or linkpeek blocks it too (then the case cannot be set up).
+    """
+    addr = _outside_address()
+    if addr is None:
+        pytest.skip("no non-loopback IPv4 address on this machine to start a redirect from")
+    try:
+        outside = FixtureServer(host=addr).start()
+    except OSError as e:
+        pytest.skip(f"cannot listen on {addr}: {e}")
+    try:
+        probe = run_cli("fetch", "--no-subresources", outside.url("/page?title=outside"), timeout=30)
+        if probe.returncode != 0:
+            reason = probe.one.get("error", {}).get("reason")
+            pytest.skip(f"{addr} itself is refused by linkpeek ({reason}); no allowed origin to redirect from")
+        before = server.total_hits()
+        target = urllib.parse.quote(server.url("/page?title=inside"), safe="")
+        res = run_cli("fetch", "--no-subresources", outside.url(f"/redirect?status=302&to={target}"), timeout=30)
+        assert res.returncode == 1, res.describe()
+        assert_error(res.one, "failed", "blockedAddress", res)
+        assert server.total_hits() == before, "the loopback server was reached through a redirect"
+    finally:
+        outside.stop()
+
+
+def _outside_address() -> str | None:
+    blocked_prefixes = ("127.", "10.", "192.168.", "169.254.", "0.")
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.200", 9))  # no packet is sent for UDP connect
+            addr = s.getsockname()[0]
+    except OSError:
+        return None
+    if addr.startswith(blocked_prefixes) or addr.startswith(tuple(f"172.{i}." for i in range(16, 32))):
+        return None
+    if addr.startswith("100.") and 64 <= int(addr.split(".")[1]) <= 127:
+        return None
+    return addr
+
+
+# ------------------------------------------------------------------ address policy
+
+LOOPBACK_SPELLINGS = ["http://127.0.0.1:{p}/page", "http://2130706433:{p}/page", "http://0x7f.0.0.1:{p}/page",
+                      "http://127.1:{p}/page", "http://[::ffff:127.0.0.1]:{p}/page", "http://0.0.0.0:{p}/page",
+                      "http://localhost:{p}/page", "http://[::1]:{p}/page", "http://017700000001:{p}/page"]
+
+
+@pytest.mark.parametrize("spelling", LOOPBACK_SPELLINGS)
+def test_loopback_blocked_without_flag(server, fetch, spelling):
+    url = spelling.format(p=server.port)
+    before = server.total_hits()
+    res = fetch(url, private=False, timeout=30)
+    assert res.returncode == 1, res.describe()
+    assert_error(res.one, "failed", "blockedAddress", res)
+    assert res.one["originalURL"] == url
+    assert server.total_hits() == before, f"{url} reached the server although it is blocked"
+
+
+def test_loopback_allowed_with_flag(server, fetch):
+    res = fetch("--no-subresources", f"http://127.1:{server.port}/page?title=short")
+    assert res.returncode == 0, res.describe()
+    assert res.one["title"] == "short"
+
+
+# ------------------------------------------------------------------ failures
+
+@pytest.mark.parametrize("code", [404, 500])
+def test_http_error_status(server, fetch, code):
+    res = fetch(server.url(f"/status/{code}"))
+    assert res.returncode == 1, res.describe()
+    assert_error(res.one, "failed", "httpStatus", res)
+    assert res.one["error"].get("status") == code
+
+
+@pytest.mark.parametrize("route", ["/pdf", "/json"])
+def test_unsupported_content_type(server, fetch, route):
+    res = fetch(server.url(route))
+    assert res.returncode == 1, res.describe()
+    assert_error(res.one, "failed", "unsupportedContentType", res)
+
+
+def test_empty_body(server, fetch):
+    res = fetch(server.url("/empty"))
+    assert res.returncode == 1, res.describe()
+    assert_error(res.one, "failed", "emptyBody", res)
+
+
+def test_random_bytes_as_html(server, fetch):
+    """Issue 2, Bad input: binary garbage as HTML gets its error object and exit code 1."""
+    res = fetch(server.url("/random"), timeout=30)
+    assert res.returncode == 1, res.describe()
+    assert_error(res.one, "failed", None, res)
+
+
+@pytest.mark.parametrize("url,reasons", [
+    ("file:///etc/passwd", {"unsupportedScheme"}),
+    ("ftp://example.com/file", {"unsupportedScheme"}),
+    ("javascript:alert(1)", {"unsupportedScheme", "invalidURL"}),
+    ("data:text/html,<title>x</title>", {"unsupportedScheme", "invalidURL"}),
+    ("gopher://example.com/", {"unsupportedScheme"}),
+    ("http://", {"invalidURL"}),
+    ("not a url", {"invalidURL"}),
+    ("http://exa mple.com/", {"invalidURL"}),
+    ("http://[::1/", {"invalidURL"}),
+    ("", {"invalidURL"}),
+])
+def test_bad_urls(fetch, url, reasons):
+    res = fetch(url, timeout=30)
+    assert res.returncode == 1, res.describe()
+    assert_error(res.one, "failed", reasons, res)
+    assert res.one["originalURL"] == url
+    assert "root:" not in res.stdout
+
+
+def test_host_that_does_not_resolve(fetch):
+    res = fetch("http://nonexistent.invalid/", "--timeout", "10", timeout=30)
+    assert res.returncode == 1, res.describe()
+    assert_error(res.one, "failed", "dns", res)
+
+
+def test_connection_refused(fetch):
+    with socket.socket() as s:  # a port that was free a moment ago, nobody listening
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    res = fetch(f"http://127.0.0.1:{port}/", "--timeout", "10", timeout=30)
+    assert res.returncode == 1, res.describe()
+    assert_error(res.one, "failed", "connect", res)
+
+
+# ------------------------------------------------------------------ timeouts and limits
+
+@pytest.mark.parametrize("route", ["/drip", "/never"])
+def test_timeout_honoured(server, fetch, route):
+    res = fetch("--timeout", "2", server.url(route), timeout=20)
+    assert res.returncode == 1, res.describe()
+    assert_error(res.one, "timedOut", None, res)
+    assert res.one["error"]["message"] == "Metadata fetch timed out."
+    assert res.elapsed < 2 + 2.5, f"took {res.elapsed:.2f}s for --timeout 2"
+
+
+def test_endless_head_is_capped(server, fetch):
+    res = fetch("--no-subresources", server.url("/hugehead"), timeout=60)
+    assert res.max_rss_kb <= RSS_LIMIT_KB, f"peak RSS {res.max_rss_kb} KB"
+    assert res.returncode == 0, "the byte cap means: use what was read, mark truncated\n" + res.describe()
+    m = res.one
+    assert m["title"] == "Endless Head"
+    assert m.get("truncated") is True
+    assert m["bytesRead"] <= 2 * MiB + SLACK
+
+
+def test_gzip_bomb_is_capped(server, fetch):
+    res = fetch("--no-subresources", server.url("/gzipbomb"), timeout=90)
+    assert res.max_rss_kb <= RSS_LIMIT_KB, f"peak RSS {res.max_rss_kb} KB"
+    m = res.one
+    if "error" in m:
+        assert_error(m, "failed", "tooLarge", res)
+    else:
+        assert m.get("truncated") is True, res.describe()
+        assert m["bytesRead"] <= 2 * MiB + SLACK, res.describe()
+    assert res.elapsed < 30
+
+
+def test_3mb_page_reads_only_the_head(server, fetch):
+    res = fetch("--no-subresources", server.url("/big3mb"))
+    assert res.returncode == 0, res.describe()
+    m = res.one
+    assert m["title"] == "Big Page"
+    assert m["summary"] == "A page with a 3 MB body."
+    assert m["image"]["url"] == server.url("/img/big.png?w=40&h=20")
+    assert m["bytesRead"] <= len(BIG3MB_HEAD) + 64 * KiB + SLACK, f"bytesRead={m['bytesRead']}"
+    assert not m.get("truncated")
+
+
+def test_late_meta_within_64k_found(server, fetch):
+    res = fetch("--no-subresources", server.url("/late-meta?at=20000"))
+    assert res.returncode == 0, res.describe()
+    m = res.one
+    assert m.get("title") == "Late Title"
+    assert m["bytesRead"] <= len(LATE_HEAD) + 64 * KiB + SLACK, f"bytesRead={m['bytesRead']}"
+
+
+def test_late_meta_beyond_64k_not_found(server, fetch):
+    res = fetch("--no-subresources", server.url("/late-meta?at=200000"))
+    assert res.returncode == 0, res.describe()
+    m = res.one
+    assert m.get("title") != "Late Title"
+    assert m["bytesRead"] <= len(LATE_HEAD) + 64 * KiB + SLACK, f"bytesRead={m['bytesRead']}"
+
+
+# ------------------------------------------------------------------ several URLs, --stdin, flags
+
+def test_several_urls_in_input_order_and_exit_1(server, fetch):
+    urls = [server.url("/slow?ms=900&title=first"), "ftp://x/", server.url("/slow?ms=100&title=third"),
+            server.url("/status/404?x=order")]
+    res = fetch("--no-subresources", *urls, timeout=30)
+    assert res.returncode == 1, res.describe()
+    assert [o["originalURL"] for o in res.objects] == urls
+    assert res.objects[0]["title"] == "first"
+    assert_error(res.objects[1], "failed", "unsupportedScheme", res)
+    assert res.objects[2]["title"] == "third"
+    assert_error(res.objects[3], "failed", "httpStatus", res)
+
+
+def test_stdin_mode(server, run_cli):
+    urls = [server.url(f"/slow?ms={ms}&title=s{i}") for i, ms in enumerate([800, 400, 10, 600, 200])]
+    res = run_cli("fetch", "--stdin", "--allow-private-network", "--no-subresources", "--concurrency", "5",
+                  stdin="\n".join(urls) + "\n", timeout=30)
+    assert res.returncode == 0, res.describe()
+    assert [o["originalURL"] for o in res.objects] == urls
+    assert [o["title"] for o in res.objects] == [f"s{i}" for i in range(5)]
+    assert res.elapsed < 0.8 + 0.4 + 0.01 + 0.6 + 0.2, "fetches did not overlap"
+
+
+def test_concurrency_runs_in_parallel(server, fetch):
+    urls = [server.url(f"/slow?ms=1000&title=c{i}") for i in range(12)]
+    res = fetch("--no-subresources", "--concurrency", "12", *urls, timeout=60)
+    assert res.returncode == 0, res.describe()
+    assert [o["title"] for o in res.objects] == [f"c{i}" for i in range(12)]
+    assert res.elapsed < 8, f"12 one-second pages took {res.elapsed:.1f}s at --concurrency 12"
+
+
+def test_all_ok_exit_0(server, fetch):
+    res = fetch("--no-subresources", server.url("/page?title=a"), server.url("/html"))
+    assert res.returncode == 0, res.describe()
+    assert len(res.objects) == 2
+
+
+def test_pretty_output(server, run_cli):
+    res = run_cli("fetch", "--pretty", "--allow-private-network", "--no-subresources", server.url("/page?title=p"),
+                  parse=False)
+    assert res.returncode == 0, res.describe()
+    assert "\n  " in res.stdout.strip(), "not indented"
+    obj = json.loads(res.stdout)
+    assert obj["title"] == "p"
+
+
+@pytest.mark.parametrize("args", [["fetch"], ["fetch", "--timeout", "abc", "http://x/"],
+                                  ["fetch", "--no-such-flag", "http://x/"], ["no-such-command"],
+                                  ["fetch", "--concurrency", "0", "http://x/"]])
+def test_usage_errors_exit_2(run_cli, args):
+    res = run_cli(*args, parse=False, timeout=30)
+    assert res.returncode == 2, res.describe()
+    assert res.stdout.strip() == "" or not res.stdout.lstrip().startswith("{"), "usage error printed as JSON result"
+
+
+def test_help_and_version(run_cli):
+    res = run_cli("--help", parse=False)
+    assert res.returncode == 0 and "fetch" in res.stdout, res.describe()
+    res = run_cli("fetch", "--help", parse=False)
+    assert res.returncode == 0 and "--allow-private-network" in res.stdout, res.describe()
+    res = run_cli("--version", parse=False)
+    assert res.returncode == 0 and res.stdout.strip(), res.describe()
+
+
+# ------------------------------------------------------------------ parse
+
+PARSE_HTML = """<html><head><meta charset="utf-8"><title>Parsed</title>
+<meta property="og:image" content="img/a.png"><link rel="icon" href="/fav.png">
+<meta property="og:description" content="From a file"></head><body></body></html>"""
+
+
+def test_parse_file(server, run_cli, tmp_path):
+    f = tmp_path / "page.html"
+    f.write_text(PARSE_HTML)
+    before = server.total_hits()
+    res = run_cli("parse", "--url", server.url("/docs/page.html"), str(f))
+    assert res.returncode == 0, res.describe()
+    m = res.one
+    assert m["title"] == "Parsed"
+    assert m["summary"] == "From a file"
+    assert m["image"]["url"] == server.url("/docs/img/a.png")
+    assert m["icon"]["url"] == server.url("/fav.png")
+    assert server.total_hits() == before, "parse touched the network"
+
+
+def test_parse_stdin(run_cli):
+    res = run_cli("parse", "--url", "https://example.com/a/b", stdin=PARSE_HTML)
+    assert res.returncode == 0, res.describe()
+    m = res.one
+    assert m["title"] == "Parsed"
+    assert m["image"]["url"] == "https://example.com/a/img/a.png"
+
+
+@pytest.mark.parametrize("case", ["sjis-meta", "cp1251-http-equiv", "utf16le-bom"])
+def test_parse_sniffs_encoding_from_bytes(run_cli, case):
+    from fixture_server import encoding_page
+    body, _ = encoding_page(case)
+    res = run_cli("parse", "--url", "https://example.com/", stdin=body)
+    assert res.returncode == 0, res.describe()
+    assert res.one["title"] == ENCODING_CASES[case][1]
+
+
+def test_parse_missing_file_is_an_error(run_cli, tmp_path):
+    res = run_cli("parse", "--url", "https://example.com/", str(tmp_path / "missing.html"), parse=False)
+    assert res.returncode in (1, 2), res.describe()
