@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Curl
 import LinkPeek
 import LinkPeekServer
 
@@ -23,6 +24,10 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .long, help: "Allow loopback, private, link-local and similar addresses.")
     var allowPrivateNetwork = false
 
+    @Option(name: .customLong("allow-network"), help: ArgumentHelp(
+        "Allow this non-public network all the same (CIDR, e.g. 10.1.2.3/32); repeatable.", valueName: "cidr"))
+    var allowedNetworks: [String] = []
+
     @Option(name: .long, help: "Default seconds before a fetch fails with timedOut.")
     var timeout: Double = 30
 
@@ -39,6 +44,9 @@ struct Serve: AsyncParsableCommand {
     var logLevel: LogLevel = .warning
 
     func validate() throws {
+        for network in allowedNetworks where IPNetwork(network) == nil {
+            throw ValidationError("--allow-network \(network) is not an address or CIDR range.")
+        }
         guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds.") }
         guard (1...1024).contains(maxConcurrency) else { throw ValidationError("--max-concurrency must be 1 to 1024.") }
         guard !userAgent.contains(where: \.isNewline) else { throw ValidationError("--user-agent must be one line.") }
@@ -47,6 +55,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var settings = Settings()
         settings.allowPrivateNetwork = allowPrivateNetwork
+        settings.allowedNetworks = allowedNetworks
         settings.timeout = timeout
         settings.userAgent = userAgent
         settings.maxConcurrency = maxConcurrency
