@@ -104,3 +104,7 @@ public final class HeadScanner {
         }
     }
 }
+
+/// One owner feeds a scanner; the compiler keeps it on that owner's side.
+@available(*, unavailable)
+extension HeadScanner: Sendable {}

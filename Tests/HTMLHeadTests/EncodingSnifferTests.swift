@@ -57,6 +57,15 @@ import Testing
         #expect(sniff("<meta charset=x-user-defined>").encoding == .windows1252)
     }
 
+    @Test func xmlDeclarationAfterMeta() {
+        let declared = sniff(#"<?xml version="1.0" encoding="ISO-8859-2"?><html>"#)
+        #expect(declared.encoding.name == "ISO-8859-2")
+        #expect(declared.source == .xmlDeclaration)
+        #expect(sniff(#"<?xml version="1.0" encoding="UTF-16"?>"#).encoding == .utf8)
+        let both = sniff(#"<?xml version="1.0" encoding="ISO-8859-2"?><meta charset=koi8-r>"#)
+        #expect(both.encoding.name == "KOI8-R")
+    }
+
     @Test func fallbackDependsOnUTF8Validity() {
         #expect(sniff("plain ascii").encoding == .utf8)
         #expect(EncodingSniffer.sniff(prefix: Array("café".utf8), httpCharset: nil).source == .validUTF8)
