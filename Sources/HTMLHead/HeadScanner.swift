@@ -7,6 +7,15 @@
 /// settles it), decodes to UTF-8 and drives a libxml2 HTML push parser.
 ///
 /// Deliberately not `Sendable`: one owner feeds it, from one thread at a time.
+///
+/// For contributors, the pipeline: `EncodingSniffer` (with `MetaPrescan` and
+/// the `WHATWGEncoding` label table) picks the encoding; `StreamDecoder`
+/// turns raw chunks into clean UTF-8 (`IconvDecoder`, `SingleByteDecoder`,
+/// `UTF8Sanitizer`); `PushParser` owns the libxml2 context and works around
+/// its push-mode quirks; `ElementCollector` keeps what matters. Everything
+/// except `PushParser` is pure Swift and tested directly on bytes; parser
+/// behaviour is tested through `HeadScanner`, always also fed in small
+/// chunks, since libxml2's bugs live at chunk boundaries.
 public final class HeadScanner {
     /// How many raw bytes are decoded and parsed at a time, which is also how
     /// precisely `bytesAfterHead` is counted.
