@@ -90,4 +90,13 @@ import Testing
         #expect(WHATWGEncoding(label: "utf-7") == nil)
         #expect(WHATWGEncoding(label: "") == nil)
     }
+
+    /// Every encoding decoded by iconv has its preferred converter in the C
+    /// library (a missing one would silently fall back to windows-1252).
+    @Test func everyIconvConverterOpens() {
+        for encoding in Set(WHATWGEncoding.byLabel.values) {
+            guard case .iconv(let names, let unit) = encoding.decoder, let preferred = names.first else { continue }
+            #expect(IconvDecoder(names: [preferred], unit: unit) != nil, "\(encoding.name) via \(preferred)")
+        }
+    }
 }
