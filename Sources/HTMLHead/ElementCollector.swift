@@ -65,7 +65,10 @@ final class ElementCollector {
         depth += 1
         switch name {
         case "html":
-            if document.htmlLang == nil, let lang = attributes.value(of: "lang") { document.htmlLang = lang }
+            // XHTML pages may carry only the XML spelling.
+            if document.htmlLang == nil, let lang = attributes.value(of: "lang") ?? attributes.value(of: "xml:lang") {
+                document.htmlLang = lang
+            }
         case "body", "frameset":
             document.headComplete = true
         case "svg", "math":
