@@ -48,7 +48,10 @@ public final class HeadScanner {
         guard !finished, !bytes.isEmpty else { return }
         guard decoder != nil else {
             undecided.append(contentsOf: bytes)
-            if let result = readySniffResult() { start(with: result) }
+            // A `<meta>` can only have completed if a `>` just arrived; this
+            // keeps byte-sized feeding from rerunning the prescan each time.
+            let tagMayHaveEnded = bytes.contains(UInt8(ascii: ">"))
+            if let result = readySniffResult(prescan: tagMayHaveEnded) { start(with: result) }
             return
         }
         process(bytes)
@@ -79,12 +82,12 @@ public final class HeadScanner {
     /// The sniffing result once the bytes seen so far settle the encoding:
     /// 1,024 bytes are in, or a byte order mark, a usable HTTP charset or a
     /// complete `<meta>` declaration decides it earlier.
-    private func readySniffResult() -> EncodingSniffer.Result? {
+    private func readySniffResult(prescan: Bool) -> EncodingSniffer.Result? {
         if undecided.count < EncodingSniffer.prescanLength {
             if EncodingSniffer.couldBecomeByteOrderMark(undecided) { return nil }
             let decided = EncodingSniffer.byteOrderMark(undecided) != nil
                 || httpCharset.flatMap(WHATWGEncoding.init(label:)) != nil
-                || MetaPrescan.encoding(in: undecided) != nil
+                || (prescan && MetaPrescan.encoding(in: undecided) != nil)
             guard decided else { return nil }
         }
         return EncodingSniffer.sniff(prefix: undecided, httpCharset: httpCharset)
