@@ -18,7 +18,7 @@ deps:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing; \
 	fi
-	@$(PYTHON) -c 'import pytest, jsonschema' 2>/dev/null || $(PYTHON) -m pip install -q pytest jsonschema
+	@$(PYTHON) -c 'import pytest, jsonschema, brotli' 2>/dev/null || $(PYTHON) -m pip install -q pytest jsonschema brotli
 
 build: deps
 	$(SWIFT) build

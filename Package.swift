@@ -111,6 +111,7 @@ let package = Package(
         .executableTarget(
             name: "linkpeek",
             dependencies: [
+                "Curl",
                 "LinkPeek",
                 "LinkPeekServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

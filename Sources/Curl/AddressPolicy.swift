@@ -8,14 +8,18 @@
 public struct AddressPolicy: Sendable, Equatable {
     /// When true, every address is allowed (tests and trusted setups).
     public var allowPrivateNetwork: Bool
+    /// Networks allowed although not public: a trusted intranet host, say,
+    /// without opening the whole private range.
+    public var allowedNetworks: [IPNetwork]
 
-    public init(allowPrivateNetwork: Bool = false) {
+    public init(allowPrivateNetwork: Bool = false, allowedNetworks: [IPNetwork] = []) {
         self.allowPrivateNetwork = allowPrivateNetwork
+        self.allowedNetworks = allowedNetworks
     }
 
     /// True when a connection to `address` may be made.
     public func permits(_ address: IPAddress) -> Bool {
-        allowPrivateNetwork || address.isPubliclyRoutable
+        allowPrivateNetwork || address.isPubliclyRoutable || allowedNetworks.contains { $0.contains(address) }
     }
 }
 

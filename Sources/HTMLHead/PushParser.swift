@@ -14,6 +14,18 @@ final class PushParser {
     /// Kept alive here because the C callbacks hold it unretained.
     private let collector: ElementCollector
 
+    /// How much unparsed input libxml2 may hold. It keeps everything from
+    /// the start of an unfinished construct (an unterminated comment or
+    /// attribute value) until its end arrives, so without this a hostile
+    /// page would grow memory without bound.
+    static let maxPendingBytes = 4 << 20
+    /// True once libxml2 held more than `maxPendingBytes`: further input is
+    /// dropped, since nothing useful follows such a construct in practice.
+    private(set) var stalled = false
+    /// A cut-off end tag waiting for the rest of itself (see `parseHoldingBack`).
+    private var heldBack: [UInt8] = []
+    private var joined: [UInt8] = []
+
     init?(collector: ElementCollector) {
         _ = libxml2Initialized
         var handler = htmlSAXHandler()
@@ -59,12 +71,61 @@ final class PushParser {
     /// Parses a chunk of UTF-8. Events for complete constructs in it are
     /// delivered before this returns.
     func parse(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-        htmlParseChunk(context, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), 0)
+        guard !stalled, !bytes.isEmpty else { return }
+        if !heldBack.isEmpty {
+            joined.removeAll(keepingCapacity: true)
+            joined.append(contentsOf: heldBack)
+            joined.append(contentsOf: bytes)
+            heldBack.removeAll(keepingCapacity: true)
+            let scratch = joined
+            scratch.withUnsafeBytes { parseHoldingBack($0) }
+            return
+        }
+        parseHoldingBack(bytes)
     }
 
     /// Ends the input: libxml2 closes every open element.
     func finish() {
+        if !heldBack.isEmpty, !stalled {
+            heldBack.withUnsafeBytes { push($0) }
+        }
+        heldBack = []
         htmlParseChunk(context, nil, 0, 1)
+    }
+
+    /// Passes `bytes` on, except a trailing cut-off `</script` or `</style`.
+    ///
+    /// libxml2 2.9's push parser, when a chunk ends inside the end tag of a
+    /// script or style element (`</sty`), takes those bytes for element
+    /// content and never sees the end tag: the rest of the head would vanish
+    /// into the `<style>`. Holding the few bytes back until the next chunk
+    /// avoids the bad cut.
+    private func parseHoldingBack(_ bytes: UnsafeRawBufferPointer) {
+        let keep = PushParser.cutEndTagLength(bytes)
+        push(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - keep)]))
+        if keep > 0 {
+            heldBack.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - keep)...]))
+        }
+    }
+
+    /// The length of a proper prefix of `</script` or `</style` ending `bytes`
+    /// (case-insensitively), or 0.
+    static func cutEndTagLength(_ bytes: UnsafeRawBufferPointer) -> Int {
+        let searchStart = max(0, bytes.count - 8)
+        guard let lessThan = bytes[searchStart...].lastIndex(of: UInt8(ascii: "<")) else { return 0 }
+        let tail = bytes[lessThan...]
+        let isCut = ["</script", "</style"].contains { tag in
+            tail.count < tag.utf8.count && zip(tail, tag.utf8).allSatisfy { ByteCursor.lower($0) == $1 }
+        }
+        return isCut ? tail.count : 0
+    }
+
+    private func push(_ bytes: UnsafeRawBufferPointer) {
+        guard !stalled, let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        htmlParseChunk(context, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), 0)
+        if let input = context.pointee.input?.pointee, let current = input.cur, let end = input.end,
+           end - current > PushParser.maxPendingBytes {
+            stalled = true
+        }
     }
 }

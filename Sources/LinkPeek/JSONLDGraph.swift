@@ -29,10 +29,19 @@ struct JSONLDGraph {
     /// those are repaired. Anything else that fails is dropped, not fatal.
     static func parse(_ script: String) -> Any? {
         var text = script.trimmingCharacters(in: .whitespacesAndNewlines)
-        for wrapper in ["<!--", "-->", "<![CDATA[", "]]>", "//<![CDATA[", "//]]>"] {
-            text = text.replacingOccurrences(of: wrapper, with: "")
+        // Only the ends are unwrapped: the same marks inside a string are content.
+        var changed = true
+        while changed {
+            changed = false
+            for open in ["/*<![CDATA[*/", "//<![CDATA[", "<![CDATA[", "<!--"] where text.hasPrefix(open) {
+                text = String(text.dropFirst(open.count)).trimmingCharacters(in: .whitespacesAndNewlines)
+                changed = true
+            }
+            for close in ["/*]]>*/", "//]]>", "]]>", "//-->", "-->"] where text.hasSuffix(close) {
+                text = String(text.dropLast(close.count)).trimmingCharacters(in: .whitespacesAndNewlines)
+                changed = true
+            }
         }
-        text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if text.hasSuffix(";") { text.removeLast() }
         guard !text.isEmpty else { return nil }
         if let value = try? JSONSerialization.jsonObject(with: Data(text.utf8)) { return value }

@@ -11,14 +11,16 @@ extension LinkPeekEngine {
     ) async -> LinkMetadata {
         var metadata = metadata
         let timeout = options.timeout ?? settings.timeout
+        // Progress keeps counting page bytes: the subresources come after them.
+        let pageBytes = metadata.bytesRead ?? 0
         let declaredIcon = metadata.icon
         let declaredImage = metadata.image
         async let icon = declaredIcon.asyncMap { icon in
-            events(.progress(stage: .icon, bytes: 0))
+            events(.progress(stage: .icon, bytes: pageBytes))
             return await self.loadMedia(icon, includeData: options.includeData, timeout: timeout)
         }
         async let image = declaredImage.asyncMap { image in
-            events(.progress(stage: .image, bytes: 0))
+            events(.progress(stage: .image, bytes: pageBytes))
             return await self.loadMedia(image, includeData: options.includeData, timeout: timeout)
         }
         let (loadedIcon, loadedImage) = await (icon, image)
@@ -43,11 +45,7 @@ extension LinkPeekEngine {
         guard !resource.url.hasPrefix("data:"), case .success(let url) = URLCheck.validate(resource.url) else {
             return (resource, false)
         }
-        let request = TransferRequest(
-            url: url, userAgent: settings.userAgent, timeout: timeout,
-            connectTimeout: min(settings.connectTimeout, timeout), maxRedirects: settings.maxRedirects,
-            policy: AddressPolicy(allowPrivateNetwork: settings.allowPrivateNetwork),
-            maxBytes: settings.maxSubresourceBytes)
+        let request = transferRequest(url: url, timeout: timeout, maxBytes: settings.maxSubresourceBytes)
         guard let result = try? await transfers.perform(request, consumer: MediaConsumer(keepAll: includeData)),
             (200..<300).contains(result.output.status), !result.output.bytes.isEmpty
         else { return (resource, false) }

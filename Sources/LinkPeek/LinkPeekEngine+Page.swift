@@ -8,21 +8,17 @@ extension LinkPeekEngine {
         url: String, timeout: Double, events: @escaping @Sendable (ProviderEvent) -> Void
     ) async throws(FetchError) -> (LinkMetadata, String?) {
         events(.progress(stage: .resolving, bytes: 0))
-        let request = TransferRequest(
-            url: url, userAgent: settings.userAgent, timeout: timeout,
-            connectTimeout: min(settings.connectTimeout, timeout), maxRedirects: settings.maxRedirects,
-            policy: AddressPolicy(allowPrivateNetwork: settings.allowPrivateNetwork),
-            maxBytes: settings.maxBodyBytes)
+        let request = transferRequest(url: url, timeout: timeout, maxBytes: settings.maxBodyBytes)
         let consumer = PageConsumer(bodyScanBytes: settings.bodyScanBytes) { event in
             switch event {
             case .connecting:
                 events(.progress(stage: .connecting, bytes: 0))
             case .downloading(let bytes):
                 events(.progress(stage: .downloading, bytes: bytes))
-            case .headParsed(let document):
+            case .headParsed(let document, let bytes):
                 // The final URL is not known here yet; the original resolves the same relative links
                 // unless there were redirects, and the final answer corrects it.
-                events(.progress(stage: .parsing, bytes: 0))
+                events(.progress(stage: .parsing, bytes: bytes))
                 var partial = MetadataRules.extract(from: document, pageURL: url)
                 partial.originalURL = url
                 events(.partial(partial))

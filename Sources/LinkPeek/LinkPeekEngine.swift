@@ -7,11 +7,15 @@ public final class LinkPeekEngine: MetadataService {
     public let settings: Settings
     let transfers: TransferEngine
     let cache: any MetadataCache
+    let policy: AddressPolicy
     private let coalescer = Coalescer()
 
     public init(settings: Settings, cache: any MetadataCache = MemoryCache()) {
         self.settings = settings
         self.cache = cache
+        policy = AddressPolicy(
+            allowPrivateNetwork: settings.allowPrivateNetwork,
+            allowedNetworks: settings.allowedNetworks.compactMap(IPNetwork.init))
         transfers = TransferEngine(
             limits: .init(total: settings.maxConcurrency, perHost: settings.perHostConcurrency))
     }
@@ -93,6 +97,14 @@ public final class LinkPeekEngine: MetadataService {
             }
             return .failure(error)
         }
+    }
+
+    /// A GET with this engine's settings.
+    func transferRequest(url: String, timeout: Double, maxBytes: Int) -> TransferRequest {
+        TransferRequest(
+            url: url, userAgent: settings.userAgent, timeout: timeout,
+            connectTimeout: min(settings.connectTimeout, timeout), maxRedirects: settings.maxRedirects,
+            policy: policy, maxBytes: maxBytes)
     }
 
     static func iso8601(_ date: Date) -> String {

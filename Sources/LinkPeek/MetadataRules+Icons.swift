@@ -7,6 +7,8 @@ struct IconCandidate {
     /// The largest side the page declares in `sizes` (nil: not declared; `any` counts as large).
     var declaredSize: Int?
     var order: Int
+    /// An inline `data:` icon: used only when no web icon exists.
+    var isData = false
 
     /// The size the choice compares: declared, else what the rel implies.
     var effectiveSize: Int { declaredSize ?? rel.impliedSize }
@@ -16,6 +18,9 @@ struct IconCandidate {
 enum IconRel: Int, Comparable {
     /// Safari's pinned-tab mask: a monochrome SVG shape, never a good preview icon.
     case maskIcon
+    /// `<meta name=msapplication-TileImage>`: a Windows tile, often a white
+    /// glyph made for a coloured tile, so just above a mask icon.
+    case tileImage
     case shortcutIcon
     /// Fluid's site-specific-browser icon: large, made for a dock.
     case fluidIcon
@@ -25,6 +30,7 @@ enum IconRel: Int, Comparable {
     var source: String {
         switch self {
         case .maskIcon: "link:mask-icon"
+        case .tileImage: "msapplication-tileimage"
         case .shortcutIcon: "link:shortcut icon"
         case .icon: "link:icon"
         case .appleTouchIcon: "link:apple-touch-icon"
@@ -41,7 +47,7 @@ enum IconRel: Int, Comparable {
         case .appleTouchIcon: 57
         case .fluidIcon: 128
         case .icon, .shortcutIcon: 32
-        case .maskIcon: 0
+        case .maskIcon, .tileImage: 0
         }
     }
 
@@ -70,7 +76,8 @@ extension MetadataRules {
         for link in page.links {
             guard let rel = IconRel(rels: link.rels),
                   let resolved = page.resolver.resolve(link.element["href"]) else { continue }
-            guard seen.insert(resolved.url).inserted else { continue }
+            // `href="data:,"` is the common way to say "no icon, do not request /favicon.ico".
+            guard resolved.url.count > 6 || resolved.kind == .web, seen.insert(resolved.url).inserted else { continue }
             let size = declaredSize(link.element["sizes"])
             let resource = MediaResource(
                 url: resolved.url,
@@ -78,20 +85,26 @@ extension MetadataRules {
                 width: size == Int.max ? nil : size,
                 height: size == Int.max ? nil : size
             )
-            icons.append(IconCandidate(resource: resource, rel: rel, declaredSize: size, order: link.order))
+            icons.append(IconCandidate(resource: resource, rel: rel, declaredSize: size, order: link.order,
+                                       isData: resolved.kind == .data))
+        }
+        for meta in page.metaValues("msapplication-tileimage") {
+            guard let url = page.resolver.resolveWeb(meta.content), seen.insert(url).inserted else { continue }
+            icons.append(IconCandidate(resource: MediaResource(url: url), rel: .tileImage, declaredSize: nil, order: meta.order))
         }
         return icons
     }
 
-    /// The icon a preview should show: never a mask icon while another
-    /// exists; then the largest (declared or implied) size, so a touch icon
-    /// beats a 16 px favicon; then the better rel; then page order.
+    /// The icon a preview should show: a web icon before a `data:` one;
+    /// never a mask icon or tile image while another exists; then the largest
+    /// (declared or implied) size, so a touch icon beats a 16 px favicon;
+    /// then the better rel; then page order.
     static func bestIcon(_ icons: [IconCandidate]) -> IconCandidate? {
-        icons.min { lhs, rhs in
-            let left = (lhs.rel == .maskIcon ? 0 : 1, lhs.effectiveSize, lhs.rel, -lhs.order)
-            let right = (rhs.rel == .maskIcon ? 0 : 1, rhs.effectiveSize, rhs.rel, -rhs.order)
-            return left > right
+        func key(_ icon: IconCandidate) -> (Int, Int, Int, IconRel, Int) {
+            let weak = icon.rel == .maskIcon || icon.rel == .tileImage
+            return (icon.isData ? 0 : 1, weak ? 0 : 1, icon.effectiveSize, icon.rel, -icon.order)
         }
+        return icons.max { key($0) < key($1) }
     }
 
     /// The largest side in a `sizes` attribute ("16x16 32x32", "any").

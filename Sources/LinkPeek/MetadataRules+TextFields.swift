@@ -127,7 +127,10 @@ extension MetadataRules {
     /// `<html lang>`, else `og:locale` as a BCP 47 tag, else the
     /// Content-Language header (or its `http-equiv` stand-in), else JSON-LD.
     static func lang(in page: PageIndex, contentLanguage: String?) -> Picked<String>? {
-        if let lang = cleanText(page.htmlLang) { return Picked(value: lang, source: "html:lang") }
+        // BCP 47 separates subtags with "-"; pages write "en_US" too.
+        if let lang = cleanText(page.htmlLang) {
+            return Picked(value: lang.replacingOccurrences(of: "_", with: "-"), source: "html:lang")
+        }
         if let locale = page.metaRaw(["og:locale"]) {
             return Picked(value: locale.value.replacingOccurrences(of: "_", with: "-"), source: "og:locale")
         }

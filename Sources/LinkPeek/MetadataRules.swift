@@ -9,6 +9,15 @@ import HTMLHead
 /// Every field set is recorded in `sources` with the tag or rule that gave it.
 ///
 /// Pure and synchronous: the same document and URL give the same metadata.
+///
+/// Where things live: `PageIndex` indexes the scanner's elements once;
+/// `MetadataRules+TextFields` holds one rule per text field, its sources in
+/// priority order; `+Media`/`+MediaSources` group Open Graph structured
+/// properties and choose images, video and audio; `+Icons` chooses the icon;
+/// `JSONLDGraph` and `URLResolver` do the parsing. To add a source, put it in
+/// its field's rule at its priority with a `sources` label, add a test with a
+/// hand-built `HeadDocument` (Tests/LinkPeekTests), and run the conformance
+/// test (Tests/integration) to see it generalises. No rule may key on a site.
 public enum MetadataRules {
     /// Extracts every page-derived field of `LinkMetadata`.
     ///

@@ -21,7 +21,7 @@ extension PageConsumer {
     /// Decides once the first bytes are in (or the body ended sooner).
     func decideFromSniffBuffer() -> TransferDecision {
         let declaredHTML = body == .html
-        if Self.looksBinary(sniffBuffer) {
+        if Self.looksBinary(sniffBuffer, contentType: contentType) {
             let sniffed = ContentSniffer.sniff(sniffBuffer)
             if !declaredHTML, let sniffed, !Self.isHTML(sniffed) {
                 body = nil
@@ -63,7 +63,7 @@ extension PageConsumer {
         let document = scanner.document
         if !sentHead {
             sentHead = true
-            onEvent(.headParsed(document))
+            onEvent(.headParsed(document, bytes: bytesSeen))
         }
         if scanner.bytesAfterHead >= bodyScanBytes { return .stop }
         // Re-check only when the scanner found something new.
@@ -78,9 +78,11 @@ extension PageConsumer {
     }
 
     /// WHATWG MIME sniffing's "binary data bytes": control bytes that never
-    /// occur in text. UTF-16 pages (with a BOM) are text despite their NULs.
-    static func looksBinary(_ bytes: [UInt8]) -> Bool {
+    /// occur in text. UTF-16 pages (with a BOM, or declared by the HTTP
+    /// charset) are text despite their NULs.
+    static func looksBinary(_ bytes: [UInt8], contentType: String?) -> Bool {
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) { return false }
+        if let contentType, contentType.lowercased().contains("utf-16") { return false }
         return bytes.prefix(sniffBytes).contains { byte in
             byte <= 0x08 || byte == 0x0B || (0x0E...0x1A).contains(byte) || (0x1C...0x1F).contains(byte)
         }

@@ -12,8 +12,8 @@ final class PageConsumer: TransferConsumer {
     enum Event {
         case connecting
         case downloading(bytes: Int)
-        /// The head is complete; what it holds so far.
-        case headParsed(HeadDocument)
+        /// The head is complete; what it holds so far, and the bytes read.
+        case headParsed(HeadDocument, bytes: Int)
     }
 
     struct Output: Sendable {
@@ -40,7 +40,6 @@ final class PageConsumer: TransferConsumer {
     var mediaPrefix: [UInt8] = []
     var scanner: HeadScanner?
     var bytesSeen = 0
-    var reportedBytes = 0
     var sentHead = false
     var elementsChecked = -1
 
@@ -69,10 +68,8 @@ final class PageConsumer: TransferConsumer {
 
     func received(_ bytes: UnsafeRawBufferPointer) -> TransferDecision {
         bytesSeen += bytes.count
-        if bytesSeen - reportedBytes >= 16 * 1024 {
-            reportedBytes = bytesSeen
-            onEvent(.downloading(bytes: bytesSeen))
-        }
+        // Every chunk is reported; the daemon merges bursts into a few notifications.
+        onEvent(.downloading(bytes: bytesSeen))
         // Until a scanner exists, bytes are sniffed: undeclared bodies for
         // their type, declared HTML for binary garbage.
         if let scanner {
@@ -103,6 +100,12 @@ final class PageConsumer: TransferConsumer {
             }
         }
         let document = scanner?.finish()
+        // A short page ends before libxml2 reports the end of its head: the
+        // partial result still goes out before the final one.
+        if let document, !sentHead {
+            sentHead = true
+            onEvent(.headParsed(document, bytes: bytesSeen))
+        }
         return Output(body: body ?? .empty, document: document, mediaPrefix: mediaPrefix)
     }
 }

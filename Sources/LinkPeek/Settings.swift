@@ -2,6 +2,8 @@
 public struct Settings: Sendable, Equatable, Codable {
     /// Allow loopback, private, link-local and similar addresses (off by default).
     public var allowPrivateNetwork: Bool = false
+    /// Non-public networks allowed all the same, in CIDR notation (`10.1.2.3/32`).
+    public var allowedNetworks: [String] = []
     /// The default names itself a bot: some sites (X/Twitter) serve Open Graph only to bots.
     public var userAgent: String = Settings.defaultUserAgent
     /// Seconds for a whole fetch (default 30).

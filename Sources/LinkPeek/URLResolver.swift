@@ -61,13 +61,18 @@ struct URLResolver: Sendable {
         guard let base, let scheme = base.scheme, let host = base.host, !host.isEmpty,
               scheme == "http" || scheme == "https" else { return nil }
         let port = base.port.map { ":\($0)" } ?? ""
-        return "\(scheme)://\(host)\(port)/favicon.ico"
+        // An IPv6 literal needs its brackets back in a URL.
+        let authority = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return "\(scheme)://\(authority)\(port)/favicon.ico"
     }
 
     private static func parse(_ href: String, relativeTo base: URL?) -> URL? {
-        let encoded = browserEncoded(href)
-        guard let url = URL(string: encoded, relativeTo: base) else { return nil }
-        return url.absoluteURL
+        // Non-ASCII in a host is an internationalised domain name, which
+        // Foundation turns into punycode; percent-encoding it would make a
+        // different, invalid host. Keep it raw first, encode all on failure.
+        let url = URL(string: browserEncoded(href, keepingHost: true), relativeTo: base)
+            ?? URL(string: browserEncoded(href, keepingHost: false), relativeTo: base)
+        return url?.absoluteURL
     }
 
     /// Characters allowed to stay as they are in a URL (RFC 3986 reserved and
@@ -78,14 +83,17 @@ struct URLResolver: Sendable {
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
-    static func browserEncoded(_ href: String) -> String {
+    static func browserEncoded(_ href: String, keepingHost: Bool = false) -> String {
         var bytes: [UInt8] = []
         let utf8 = Array(href.utf8)
         bytes.reserveCapacity(utf8.count)
+        let host = keepingHost ? authorityRange(utf8) : 0..<0
         var index = 0
         while index < utf8.count {
             let byte = utf8[index]
             switch byte {
+            case 0x80... where host.contains(index):
+                bytes.append(byte)
             case 0x09, 0x0A, 0x0D:
                 break  // WHATWG: tabs and newlines inside URLs are removed.
             case UInt8(ascii: "\\"):
@@ -102,6 +110,26 @@ struct URLResolver: Sendable {
             index += 1
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Where the authority (`user@host:port`) of `//…` or `scheme://…` lies, as byte offsets.
+    private static func authorityRange(_ bytes: [UInt8]) -> Range<Int> {
+        let slash = UInt8(ascii: "/")
+        var start: Int?
+        if bytes.starts(with: [slash, slash]) {
+            start = 2
+        } else if let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+                  bytes[..<colon].allSatisfy({ $0 < 0x80 && (isLetter($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")) }),
+                  bytes[colon...].starts(with: [UInt8(ascii: ":"), slash, slash]) {
+            start = colon + 3
+        }
+        guard let start else { return 0..<0 }
+        let end = bytes[start...].firstIndex { $0 == slash || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "\\") }
+        return start..<(end ?? bytes.count)
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
     }
 
     private static func isHex(_ bytes: [UInt8], _ index: Int) -> Bool {

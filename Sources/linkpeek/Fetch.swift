@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Curl
 import LinkPeek
 
 #if canImport(Glibc)
@@ -30,6 +31,10 @@ struct Fetch: AsyncParsableCommand {
     @Flag(name: .long, help: "Allow loopback, private, link-local and similar addresses.")
     var allowPrivateNetwork = false
 
+    @Option(name: .customLong("allow-network"), help: ArgumentHelp(
+        "Allow this non-public network all the same (CIDR, e.g. 10.1.2.3/32); repeatable.", valueName: "cidr"))
+    var allowedNetworks: [String] = []
+
     @Flag(name: .long, help: "Do not fetch the icon and image.")
     var noSubresources = false
 
@@ -43,6 +48,9 @@ struct Fetch: AsyncParsableCommand {
     var userAgent: String = Settings.defaultUserAgent
 
     func validate() throws {
+        for network in allowedNetworks where IPNetwork(network) == nil {
+            throw ValidationError("--allow-network \(network) is not an address or CIDR range.")
+        }
         guard !urls.isEmpty || stdin else { throw ValidationError("Give at least one URL, or --stdin.") }
         guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds.") }
         guard (1...1024).contains(concurrency) else { throw ValidationError("--concurrency must be 1 to 1024.") }
@@ -52,6 +60,7 @@ struct Fetch: AsyncParsableCommand {
     func run() async throws {
         var settings = Settings()
         settings.allowPrivateNetwork = allowPrivateNetwork
+        settings.allowedNetworks = allowedNetworks
         settings.timeout = timeout
         settings.userAgent = userAgent
         settings.maxConcurrency = max(concurrency, 1)

@@ -15,6 +15,6 @@ struct Linkpeek: AsyncParsableCommand {
             Exit status: 0 when every URL gave a preview, 1 when any failed, 2 on usage errors.
             """,
         version: version,
-        subcommands: [Fetch.self, Parse.self]
+        subcommands: [Fetch.self, Parse.self, Serve.self]
     )
 }

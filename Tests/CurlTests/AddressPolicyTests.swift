@@ -41,3 +41,24 @@ struct AddressPolicyTests {
         }
     }
 }
+
+struct IPNetworkTests {
+    @Test func allowedNetworksOpenOnlyThemselves() throws {
+        let policy = AddressPolicy(allowedNetworks: [try #require(IPNetwork("127.0.0.2"))])
+        #expect(policy.permits(.v4(0x7f00_0002)))
+        #expect(!policy.permits(.v4(0x7f00_0001)))
+        #expect(policy.permits(.v4(0x0808_0808)), "public addresses stay allowed")
+    }
+
+    @Test func parsesCIDR() throws {
+        let ten = try #require(IPNetwork("10.0.0.0/8"))
+        #expect(ten.contains(try #require(IPAddress(numericHost: "10.200.1.1"))))
+        #expect(!ten.contains(try #require(IPAddress(numericHost: "11.0.0.1"))))
+        let ula = try #require(IPNetwork("fd00::/8"))
+        #expect(ula.contains(try #require(IPAddress(numericHost: "fd12::1"))))
+        #expect(!ula.contains(try #require(IPAddress(numericHost: "fe80::1"))))
+        for bad in ["", "10.0.0.0/33", "x/8", "10.0.0.0/", "::/129", "example.com"] {
+            #expect(IPNetwork(bad) == nil, "\(bad)")
+        }
+    }
+}

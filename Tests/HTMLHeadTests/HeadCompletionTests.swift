@@ -22,7 +22,7 @@ import Testing
     @Test func impliedBody() {
         #expect(completes("<html><head><title>t</title><div>content"))
         #expect(completes("<meta charset=utf-8><p>para"))
-        #expect(completes("<title>t</title>Some text right away<"))
+        #expect(completes("<title>t</title>Some text right away<br"))
     }
 
     @Test func metaAfterBodyIsFlagged() {

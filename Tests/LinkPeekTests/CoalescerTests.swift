@@ -22,6 +22,17 @@ final class GatedWork: Sendable {
         }
 }
 
+struct TimedOut: Error {}
+
+/// Waits until `condition` holds, checking every 10 ms, for at most 10 s.
+func eventually(_ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !condition() {
+        guard ContinuousClock.now < deadline else { throw TimedOut() }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}
+
 final class Counter: Sendable {
     let value = Mutex(0)
     func bump() { value.withLock { $0 += 1 } }
@@ -38,7 +49,8 @@ struct CoalescerTests {
         let second = coalescer.makeWaiterID()
         async let a = coalescer.run(key: "k", waiter: first, events: { _ in }) { _ in await work.run(title: "t") }
         async let b = coalescer.run(key: "k", waiter: second, events: { _ in }) { _ in await work.run(title: "t") }
-        try await Task.sleep(for: .milliseconds(200))
+        try await eventually { work.starts.withLock { $0 } >= 1 }
+        try await Task.sleep(for: .milliseconds(100))
         #expect(work.starts.withLock { $0 } == 1)
 
         coalescer.leave(waiter: first, with: .cancelled)
@@ -48,7 +60,7 @@ struct CoalescerTests {
 
         coalescer.leave(waiter: second, with: .timedOut)
         #expect(await b == .failure(.timedOut))
-        try await Task.sleep(for: .milliseconds(200))
+        try await eventually { work.cancelled.withLock { $0 } }
         #expect(work.cancelled.withLock { $0 }, "the last waiter gone cancels the work")
     }
 

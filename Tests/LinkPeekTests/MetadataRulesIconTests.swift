@@ -26,6 +26,24 @@ import Testing
         #expect(extract([Tag.link(rel: "mask-icon", "/m.svg")]).icon?.url == "https://example.com/m.svg")
     }
 
+    @Test func emptyDataIconMeansNoIconAndTileImageIsALastResort() {
+        let none = extract([Tag.link(rel: "icon", "data:,")])
+        #expect(none.icon?.url == "https://example.com/favicon.ico")
+        #expect(none.sources?["icon"] == "favicon.ico fallback")
+        let tile = extract([Tag.meta(name: "msapplication-TileImage", "/tile.png"), Tag.link(rel: "mask-icon", "/m.svg")])
+        #expect(tile.icon?.url == "https://example.com/tile.png")
+        #expect(tile.sources?["icon"] == "msapplication-tileimage")
+        let inline = "data:image/png;base64,iVBORw0KGgo="
+        #expect(extract([Tag.link(rel: "apple-touch-icon", inline), Tag.link(rel: "icon", "/f.ico")]).icon?.url == "https://example.com/f.ico")
+        #expect(extract([Tag.link(rel: "icon", inline)]).icon?.url == inline)
+    }
+
+    @Test func fluidIconIsALargeIcon() {
+        let metadata = extract([Tag.link(rel: "icon", "/f.png", sizes: "32x32"), Tag.link(rel: "fluid-icon", "/fluid.png")])
+        #expect(metadata.icon?.url == "https://example.com/fluid.png")
+        #expect(metadata.sources?["icon"] == "link:fluid-icon")
+    }
+
     @Test func sizesWithMultiplicationSignAndSeveralSizes() {
         #expect(MetadataRules.declaredSize("144×144") == 144)
         #expect(MetadataRules.declaredSize("16x16 48X48 32x32") == 48)

@@ -39,6 +39,8 @@ import Testing
             Tag.jsonLD("<!--\n{\"@type\":\"Article\",\"headline\":\"Line one\nline two\"}\n-->"),
         ])
         #expect(metadata.title == "Line one line two")
+        let cdata = extract([Tag.jsonLD("//<![CDATA[\n{\"@type\":\"Article\",\"headline\":\"In --> CDATA\"}\n//]]>")])
+        #expect(cdata.title == "In --> CDATA")
     }
 
     @Test func videoObjectContentURLIsDirectEmbedURLIsNot() {

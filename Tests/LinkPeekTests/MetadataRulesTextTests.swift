@@ -67,6 +67,7 @@ import Testing
         let fromLocale = extract([Tag.meta(property: "og:locale", "en_US")], contentLanguage: "it")
         #expect(fromLocale.lang == "en-US")
         #expect(fromLocale.locale == "en_US")
+        #expect(extract([], lang: "en_GB").lang == "en-GB")
         #expect(extract([], contentLanguage: "pt-BR, en").lang == "pt-BR")
         #expect(extract([], contentLanguage: "pt-BR").sources?["lang"] == "Content-Language")
     }
@@ -92,5 +93,15 @@ import Testing
         #expect(metadata.title == "Micro headline")
         #expect(metadata.sources?["title"] == "microdata:headline")
         #expect(metadata.publishedTime == "2019-05-05")
+    }
+
+    @Test func publishedTimeSkipsValuesThatAreNotDates() {
+        let metadata = extract([
+            Tag.meta(name: "date", "yesterday"),
+            Tag.itemprop("datePublished", text: "8:38 pm", tag: "span"),
+            HTMLElement(name: "abbr", attributes: ["itemprop": "datePublished", "title": "2024-02-03T20:38:00Z"], text: "8:38 pm"),
+        ])
+        #expect(metadata.publishedTime == "2024-02-03T20:38:00Z")
+        #expect(metadata.sources?["publishedTime"] == "microdata:datepublished")
     }
 }

@@ -22,6 +22,15 @@ import Testing
         #expect(escaped.image?.url == "https://example.com/a%20b.jpg")
     }
 
+    @Test func internationalHostsBecomePunycodeNotPercentEscapes() {
+        let metadata = extract([Tag.meta(property: "og:image", "https://münchen.de/bild ä.jpg")])
+        #expect(metadata.image?.url == "https://xn--mnchen-3ya.de/bild%20%C3%A4.jpg")
+    }
+
+    @Test func faviconFallbackKeepsIPv6Brackets() {
+        #expect(extract([], url: "http://[2001:db8::1]:8080/x").icon?.url == "http://[2001:db8::1]:8080/favicon.ico")
+    }
+
     @Test func canonicalFromOpenGraphThenLinkThenThePageItself() {
         let both = extract([Tag.link(rel: "canonical", "/canon"), Tag.meta(property: "og:url", "https://example.com/og")])
         #expect(both.canonicalURL == "https://example.com/og")

@@ -251,29 +251,23 @@ def test_redirect_to_other_scheme_refused(server, fetch, route):
     assert "root:" not in res.stdout
 
 
-def test_redirect_to_loopback_blocked_when_private_network_off(linkpeek_bin, run_cli, server):
-    """Needs an address of this machine outside the blocked ranges to start from.
+def test_redirect_to_loopback_blocked_when_private_network_off(run_cli, server):
+    """A redirect cannot reach an address the policy refuses.
 
-    The machine's non-loopback address (if any) serves a redirect to the
-    loopback fixture server; without --allow-private-network the hop must be
-    refused before a packet reaches loopback. Skipped when the machine has no
-    such address or linkpeek blocks it too (then the case cannot be set up).
+    The origin is a second fixture server on 127.0.0.2, opened with
+    `--allow-network 127.0.0.2/32` (and nothing else); it redirects to the
+    main fixture server on 127.0.0.1, which stays refused. The hop must fail
+    with blockedAddress before any packet reaches 127.0.0.1.
     """
-    addr = _outside_address()
-    if addr is None:
-        pytest.skip("no non-loopback IPv4 address on this machine to start a redirect from")
+    outside = FixtureServer(host="127.0.0.2").start()
     try:
-        outside = FixtureServer(host=addr).start()
-    except OSError as e:
-        pytest.skip(f"cannot listen on {addr}: {e}")
-    try:
-        probe = run_cli("fetch", "--no-subresources", outside.url("/page?title=outside"), timeout=30)
-        if probe.returncode != 0:
-            reason = probe.one.get("error", {}).get("reason")
-            pytest.skip(f"{addr} itself is refused by linkpeek ({reason}); no allowed origin to redirect from")
+        allow = ("--allow-network", "127.0.0.2/32", "--no-subresources")
+        probe = run_cli("fetch", *allow, outside.url("/page?title=outside"), timeout=30)
+        assert probe.returncode == 0, probe.describe()
+        assert probe.one["title"] == "outside"
         before = server.total_hits()
         target = urllib.parse.quote(server.url("/page?title=inside"), safe="")
-        res = run_cli("fetch", "--no-subresources", outside.url(f"/redirect?status=302&to={target}"), timeout=30)
+        res = run_cli("fetch", *allow, outside.url(f"/redirect?status=302&to={target}"), timeout=30)
         assert res.returncode == 1, res.describe()
         assert_error(res.one, "failed", "blockedAddress", res)
         assert server.total_hits() == before, "the loopback server was reached through a redirect"
@@ -281,19 +275,10 @@ def test_redirect_to_loopback_blocked_when_private_network_off(linkpeek_bin, run
         outside.stop()
 
 
-def _outside_address() -> str | None:
-    blocked_prefixes = ("127.", "10.", "192.168.", "169.254.", "0.")
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("192.0.2.200", 9))  # no packet is sent for UDP connect
-            addr = s.getsockname()[0]
-    except OSError:
-        return None
-    if addr.startswith(blocked_prefixes) or addr.startswith(tuple(f"172.{i}." for i in range(16, 32))):
-        return None
-    if addr.startswith("100.") and 64 <= int(addr.split(".")[1]) <= 127:
-        return None
-    return addr
+def test_allow_network_rejects_malformed_ranges(run_cli):
+    res = run_cli("fetch", "--allow-network", "10.0.0.0/33", "http://example.com/", parse=False)
+    assert res.returncode == 2, res.describe()
+    assert "--allow-network" in res.stderr
 
 
 # ------------------------------------------------------------------ address policy

@@ -1,0 +1,41 @@
+/// An address range in CIDR notation (`127.0.0.2/32`, `10.0.0.0/8`, `fd00::/8`);
+/// a bare address means just that address.
+public struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
+    public let address: IPAddress
+    public let prefixLength: Int
+
+    /// Parses `ADDRESS[/BITS]`; nil when either part is malformed.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let address = IPAddress(numericHost: String(parts[0])) else { return nil }
+        let width = if case .v4 = address { 32 } else { 128 }
+        if parts.count == 2 {
+            guard let bits = Int(parts[1]), (0...width).contains(bits) else { return nil }
+            prefixLength = bits
+        } else {
+            prefixLength = width
+        }
+        self.address = address
+    }
+
+    public func contains(_ other: IPAddress) -> Bool {
+        switch (address, other) {
+        case (.v4(let base), .v4(let candidate)):
+            let mask: UInt32 = prefixLength == 0 ? 0 : ~UInt32(0) << (32 - prefixLength)
+            return base & mask == candidate & mask
+        case (.v6(let base), .v6(let candidate)):
+            var remaining = prefixLength
+            for (b, c) in zip(base, candidate) where remaining > 0 {
+                let take = min(8, remaining)
+                let mask = UInt8(truncatingIfNeeded: 0xff << (8 - take))
+                if b & mask != c & mask { return false }
+                remaining -= take
+            }
+            return true
+        default:
+            return false
+        }
+    }
+
+    public var description: String { "\(address)/\(prefixLength)" }
+}

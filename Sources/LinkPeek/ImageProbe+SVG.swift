@@ -1,0 +1,56 @@
+/// SVG, which is text: the root `<svg>` tag's `width`, `height` and `viewBox`.
+extension ImageProbe {
+    /// How far into the file the root element is looked for.
+    static let svgSearchLength = 16 * 1024
+
+    static func svg(_ bytes: [UInt8]) -> ImageInfo? {
+        var text = Array(bytes.prefix(svgSearchLength))
+        if text.starts(with: [0xEF, 0xBB, 0xBF]) { text.removeFirst(3) }
+        guard let attributes = rootSVGAttributes(text) else { return nil }
+        let width = attributes["width"].flatMap(cssPixels)
+        let height = attributes["height"].flatMap(cssPixels)
+        let viewBox = attributes["viewbox"].flatMap(viewBoxSize)
+        switch (width, height, viewBox) {
+        case let (width?, height?, _):
+            return info("image/svg+xml", Int(width.rounded()), Int(height.rounded()))
+        case let (width?, nil, box?):
+            return info("image/svg+xml", Int(width.rounded()), Int((width * box.height / box.width).rounded()))
+        case let (nil, height?, box?):
+            return info("image/svg+xml", Int((height * box.width / box.height).rounded()), Int(height.rounded()))
+        case let (nil, nil, box?):
+            return info("image/svg+xml", Int(box.width.rounded()), Int(box.height.rounded()))
+        default:
+            return ImageInfo(mimeType: "image/svg+xml")
+        }
+    }
+
+    /// The attributes (names lowercased) of the root element when it is
+    /// `<svg>`, skipping whitespace, the XML declaration, processing
+    /// instructions, comments and a doctype before it.
+    static func rootSVGAttributes(_ text: [UInt8]) -> [String: String]? {
+        var scanner = MarkupScanner(bytes: text)
+        scanner.skipProlog()
+        guard let name = scanner.tagName(), name == "svg" || name.hasSuffix(":svg") else { return nil }
+        return scanner.attributes()
+    }
+
+    /// A CSS length in pixels; nil for relative units (%, em) and junk.
+    static func cssPixels(_ value: String) -> Double? {
+        let trimmed = String(value.filter { !$0.isWhitespace }).lowercased()
+        let units: [(String, Double)] = [("px", 1), ("pt", 4.0 / 3), ("pc", 16), ("mm", 96 / 25.4), ("cm", 96 / 2.54), ("in", 96)]
+        for (unit, scale) in units where trimmed.hasSuffix(unit) {
+            return Double(trimmed.dropLast(unit.count)).map { $0 * scale }.flatMap(positive)
+        }
+        return Double(trimmed).flatMap(positive)
+    }
+
+    static func viewBoxSize(_ value: String) -> (width: Double, height: Double)? {
+        let numbers = value.split { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\n" || $0 == "\r" }.compactMap { Double($0) }
+        guard numbers.count == 4, let width = positive(numbers[2]), let height = positive(numbers[3]) else { return nil }
+        return (width, height)
+    }
+
+    private static func positive(_ value: Double) -> Double? {
+        value.isFinite && value > 0 && value < 1e7 ? value : nil
+    }
+}

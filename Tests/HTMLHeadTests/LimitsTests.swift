@@ -1,0 +1,56 @@
+import Testing
+@testable import HTMLHead
+
+/// Huge or hostile heads: memory stays bounded and nothing crashes.
+@Suite struct LimitsTests {
+    /// Feeds `prefix`, then `unit` repeated in 16 KiB chunks up to `total` bytes.
+    private func feedHuge(prefix: String, unit: String, total: Int = 20_000_000) -> (HeadScanner, HeadDocument) {
+        let scanner = HeadScanner(contentType: "text/html; charset=utf-8")
+        scanner.feed(Array(prefix.utf8))
+        var chunk: [UInt8] = []
+        while chunk.count < 16 * 1024 { chunk += Array(unit.utf8) }
+        var fed = 0
+        while fed < total {
+            scanner.feed(chunk)
+            fed += chunk.count
+        }
+        return (scanner, scanner.finish())
+    }
+
+    @Test func twentyMegabytesOfMetaTagsAreCapped() {
+        let (scanner, document) = feedHuge(prefix: "<html><head>", unit: "<meta name=x content=y>\n")
+        #expect(document.elements.count == 10_000)
+        #expect(!scanner.headComplete || document.elements.allSatisfy { !$0.inBody })
+    }
+
+    @Test func endlessTitleIsCappedAtOneMebibyte() {
+        let (_, document) = feedHuge(prefix: "<head><title>", unit: "é ab ", total: 3_000_000)
+        let title = document.title ?? ""
+        #expect(title.utf8.count <= 1 << 20)
+        #expect(title.utf8.count > (1 << 20) - 4)
+        #expect(title.hasPrefix("é ab"))
+    }
+
+    @Test func endlessJSONLDIsCapped() {
+        let (_, document) = feedHuge(prefix: "<head><script type=application/ld+json>", unit: "[1,2,3],", total: 3_000_000)
+        #expect(document.all("script").first?.text?.utf8.count == 1 << 20)
+    }
+
+    @Test func unterminatedCommentAndAttributeDoNotHang() {
+        // libxml2 buffers an unfinished construct whole; the parser stops
+        // feeding it beyond 4 MiB, so these end quickly with bounded memory.
+        let (_, comment) = feedHuge(prefix: "<head><title>t</title><!--", unit: "<meta name=a content=b>")
+        #expect(comment.title == "t")
+        #expect(comment.all("meta").isEmpty)
+        let (_, attribute) = feedHuge(prefix: "<head><meta name=a content=\"", unit: "abcdefgh ")
+        #expect(attribute.elements.count <= 1)
+    }
+
+    @Test func hugeAttributeValuesAreCut() {
+        let value = String(repeating: "ü", count: 40_000)
+        let document = scan("<meta name=big content=\"\(value)\">")
+        let content = document.meta("big") ?? ""
+        #expect(content.utf8.count == 64 * 1024)
+        #expect(content.allSatisfy { $0 == "ü" })
+    }
+}
