@@ -66,3 +66,39 @@ struct AttributeList {
         return String(decoding: ElementCollector.droppingCutCharacter(bytes[...]), as: UTF8.self)
     }
 }
+
+extension AttributeList {
+    /// True when the value of attribute `name` contains `needle` (ASCII
+    /// lowercase), ignoring ASCII case. Reads the C string in place, so
+    /// testing every body element's `class` allocates nothing.
+    func value(of name: String, containsLowercased needle: StaticString) -> Bool {
+        guard let value = cString(of: name) else { return false }
+        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        guard let first = pattern.first else { return true }
+        var cursor = value
+        while cursor.pointee != 0 {
+            if ByteCursor.lower(cursor.pointee) == first {
+                var offset = 1
+                while offset < pattern.count, cursor[offset] != 0, ByteCursor.lower(cursor[offset]) == pattern[offset] {
+                    offset += 1
+                }
+                if offset == pattern.count { return true }
+            }
+            cursor += 1
+        }
+        return false
+    }
+
+    /// The raw C string of attribute `name`'s first value, nil when absent
+    /// or written without a value.
+    private func cString(of name: String) -> UnsafePointer<UInt8>? {
+        guard var cursor = pairs else { return nil }
+        while let key = cursor.pointee {
+            if name.withCString({ strcmp(UnsafeRawPointer(key).assumingMemoryBound(to: CChar.self), $0) == 0 }) {
+                return cursor.advanced(by: 1).pointee
+            }
+            cursor = cursor.advanced(by: 2)
+        }
+        return nil
+    }
+}

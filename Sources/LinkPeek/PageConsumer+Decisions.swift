@@ -66,10 +66,14 @@ extension PageConsumer {
             onEvent(.headParsed(document, bytes: bytesSeen))
         }
         if scanner.bytesAfterHead >= bodyScanBytes { return .stop }
-        // Re-check only when the scanner found something new.
-        guard document.elements.count != elementsChecked else { return .proceed }
-        elementsChecked = document.elements.count
-        let found = MetadataRules.extract(from: document, pageURL: "http://localhost/")
+        // Body fallbacks (an `<img>`, a heading) do not count: the reading
+        // goes on for what the page declares late, such as body JSON-LD, and
+        // re-checks only when the scanner found something declared.
+        var declared = document
+        declared.elements.removeAll(where: \.isFallback)
+        guard declared.elements.count != elementsChecked else { return .proceed }
+        elementsChecked = declared.elements.count
+        let found = MetadataRules.extract(from: declared, pageURL: "http://localhost/")
         return found.title != nil && found.summary != nil && found.image != nil ? .stop : .proceed
     }
 
