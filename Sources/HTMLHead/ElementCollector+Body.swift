@@ -14,7 +14,7 @@ extension ElementCollector {
         case playerSource
         /// `<img>`.
         case image
-        /// `<a>` to a media file or an author page, with its text.
+        /// `<a>` to a media file or an author page (`/author…`, `?author=`), with its text.
         case link
         /// Any element whose `class`, `id` or `rel` says author or byline, with its text.
         case byline
@@ -78,7 +78,8 @@ extension ElementCollector {
             return attributes.contains("datetime") ? .time : nil
         case "a":
             if attributes.value(of: "rel", containsLowercased: "author")
-                || attributes.value(of: "href", containsLowercased: "/author/")
+                || attributes.value(of: "href", containsLowercased: "/author")
+                || attributes.value(of: "href", containsLowercased: "author=")
                 || linksToMediaFile(attributes.value(of: "href")) {
                 return .link
             }

@@ -71,6 +71,7 @@ final class ElementCollector {
     }
 
     func start(_ name: String, _ attributes: AttributeList) {
+        separateBlocks(name)
         depth += 1
         switch name {
         case "html":
@@ -107,6 +108,18 @@ final class ElementCollector {
     }
 
     /// Records a body element the rules may fall back on, within its kind's cap.
+    /// Block elements and line breaks separate words where a reader sees
+    /// them separated (`<div>Ann</div><div>News</div>` reads "Ann News"),
+    /// so trimmed captures get a space at their edges.
+    private func separateBlocks(_ name: String) {
+        guard !captures.isEmpty, ElementCollector.blockElements.contains(name) else { return }
+        for position in captures.indices where captures[position].kind == .trimmed {
+            guard let last = captures[position].bytes.last, !ByteCursor.isSpace(last),
+                  captures[position].bytes.count < captures[position].limit else { continue }
+            captures[position].bytes.append(UInt8(ascii: " "))
+        }
+    }
+
     private func recordFallback(_ name: String, _ attributes: AttributeList) {
         let isPlayer = name == "video" || name == "audio"
         if isPlayer {
@@ -123,6 +136,7 @@ final class ElementCollector {
     }
 
     func end(_ name: String) {
+        separateBlocks(name)
         while let last = captures.last, last.depth >= depth {
             finish(captures.removeLast())
         }

@@ -12,7 +12,7 @@ extension MetadataRules {
         for key in ["headline", "name"] {
             if let text = JSONLDGraph.text(key, in: nodes) { return Picked(value: text, source: "json-ld:\(key)") }
         }
-        return page.microdataText(["headline", "name"])
+        return page.microdataText(["headline", "name"]) ?? headingTitle(in: page)
     }
 
     static func summary(in page: PageIndex) -> Picked<String>? {
@@ -22,7 +22,7 @@ extension MetadataRules {
         if let text = JSONLDGraph.text("description", in: page.jsonLD.contentNodes) {
             return Picked(value: text, source: "json-ld:description")
         }
-        return page.microdataText(["description"])
+        return page.microdataText(["description"]) ?? firstParagraph(in: page)
     }
 
     /// The site's own name. Never invented from the host: a label the page
@@ -63,7 +63,7 @@ extension MetadataRules {
         if let picked = page.microdataText(["author"]), let name = authorName(picked.value) {
             return Picked(value: name, source: picked.source)
         }
-        return nil
+        return bylineAuthor(in: page)
     }
 
     /// A person's name from a byline: cleaned, without a leading "By",
@@ -96,7 +96,7 @@ extension MetadataRules {
         for property in page.properties where property.name == "datepublished" {
             if let date = dateText(property.value) { return Picked(value: date, source: "microdata:datepublished") }
         }
-        return nil
+        return timeElementDate(in: page)
     }
 
     static func dateText(_ raw: String?) -> String? {

@@ -51,7 +51,12 @@ public enum MetadataRules {
         metadata.lang = record("lang", lang(in: page, contentLanguage: contentLanguage))
         metadata.locale = record("locale", page.metaText(["og:locale"]))
 
-        let images = imageCandidates(in: page)
+        // What the body shows counts only when the page declares nothing of
+        // that kind: a declared source is the page's own choice for previews.
+        var images = imageCandidates(in: page)
+        if images.allSatisfy(\.isData) {
+            images += [videoPoster(in: page)].compactMap { $0 } + bodyImageCandidates(in: page).prefix(1)
+        }
         metadata.image = record("image", best(images).map { Picked(value: $0.resource, source: $0.source) })
         metadata.images = pageOrdered(images)
 
@@ -63,14 +68,16 @@ public enum MetadataRules {
             metadata.icon = record("icon", Picked(value: MediaResource(url: fallback), source: "favicon.ico fallback"))
         }
 
-        let videos = videoCandidates(in: page)
+        var videos = videoCandidates(in: page)
+        if videos.isEmpty { videos = bodyMediaCandidates(.video, in: page) }
         if let video = videos.first(where: { isDirectlyPlayable($0.resource) }) {
             metadata.video = record("video", Picked(value: video.resource, source: video.source))
             metadata.remoteVideoURL = record("remoteVideoURL", Picked(value: video.resource.url, source: video.source))
         } else if let player = videos.first {
             metadata.video = record("video", Picked(value: player.resource, source: player.source))
         }
-        metadata.audio = record("audio", best(audioCandidates(in: page)).map { Picked(value: $0.resource, source: $0.source) })
+        let audio = best(audioCandidates(in: page)) ?? bodyMediaCandidates(.audio, in: page).first
+        metadata.audio = record("audio", audio.map { Picked(value: $0.resource, source: $0.source) })
 
         metadata.richness = richness(of: metadata)
         metadata.sources = sources.isEmpty ? nil : sources

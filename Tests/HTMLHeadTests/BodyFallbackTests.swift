@@ -51,6 +51,12 @@ import Testing
         #expect(kept.map(\.text) == ["By Kim Park", "Lee", "Para", "Sam"])
     }
 
+    @Test func blockElementsSeparateWords() {
+        let kept = fallbacks("<body><div class=author-box><div>Kim Park</div><div>News</div>Ann<br>Lee <b>x</b>y</div>")
+        // Inline elements (`<b>`) join their text as written.
+        #expect(kept.first?.text == "Kim Park News Ann Lee xy")
+    }
+
     @Test func headingsParagraphsAndTimes() {
         let kept = fallbacks("""
             <body><h1> Big  title </h1><p>First <a href=/x>para</a>.</p>
