@@ -41,8 +41,11 @@ extension MetadataRules {
         }
         if let picked = page.microdataText(["publisher"]) { return picked }
         // The name of the site's own app is its name too, when nothing else says so.
-        return page.metaText(["twitter:app:name:iphone", "twitter:app:name:ipad", "twitter:app:name:googleplay",
-                              "al:ios:app_name", "al:android:app_name"])
+        if let picked = page.metaText(["twitter:app:name:iphone", "twitter:app:name:ipad", "twitter:app:name:googleplay",
+                                       "al:ios:app_name", "al:android:app_name"]) {
+            return picked
+        }
+        return titleAffixSiteName(in: page)
     }
 
     /// The author's name. Open Graph's `article:author` is often a profile

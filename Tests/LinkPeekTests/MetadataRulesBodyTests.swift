@@ -126,3 +126,41 @@ private func body(_ name: String, _ attributes: [String: String] = [:], text: St
         #expect(page.summary == "Declared summary")
     }
 }
+
+/// The site name written into `<title>`, taken only when corroborated.
+@Suite struct MetadataRulesTitleAffixTests {
+    @Test func suffixConfirmedByTheHeadline() {
+        let page = extract([Tag.title("Bob Dylan - Wikipedia"), body("h1", text: "Bob Dylan")])
+        #expect(page.siteName == "Wikipedia")
+        #expect(page.sources?["siteName"] == "title suffix")
+        let og = extract([Tag.title("A | B | Site"), Tag.meta(property: "og:title", "A | B")])
+        #expect(og.siteName == "Site")
+    }
+
+    @Test func prefixConfirmedByTheFeedTitle() {
+        let page = extract([
+            Tag.title("LeanData |   The Winds of Change"),
+            Tag.link(rel: "alternate", "/feed", type: "application/rss+xml").with(title: "LeanData » Feed"),
+        ])
+        #expect(page.siteName == "LeanData")
+        #expect(page.sources?["siteName"] == "title prefix")
+    }
+
+    @Test func uncorroboratedTitlesGiveNoSiteName() {
+        #expect(extract([Tag.title("Rock - Paper")]).siteName == nil)
+        #expect(extract([Tag.title("Plain title")]).siteName == nil)
+    }
+
+    @Test func declaredSiteNameWins() {
+        let page = extract([Tag.title("Bob Dylan - Wikipedia"), Tag.meta(property: "og:site_name", "Wiki"), body("h1", text: "Bob Dylan")])
+        #expect(page.siteName == "Wiki")
+    }
+}
+
+extension HTMLElement {
+    fileprivate func with(title: String) -> HTMLElement {
+        var copy = self
+        copy.attributes["title"] = title
+        return copy
+    }
+}
