@@ -6,6 +6,9 @@ import HTMLHead
 /// Twitter cards (`twitter:*`, also in `property=`), plain HTML (`<title>`,
 /// `<meta name=description>`, `<link rel=icon|canonical>`, …), then JSON-LD
 /// (schema.org) and microdata. Empty values fall through to the next source.
+/// Last come fallbacks from what the body shows (players, images, bylines,
+/// the first heading and paragraph; `+Body*`, `+TitleAffix`), used only when
+/// the page declares nothing for that field.
 /// Every field set is recorded in `sources` with the tag or rule that gave it.
 ///
 /// Pure and synchronous: the same document and URL give the same metadata.
