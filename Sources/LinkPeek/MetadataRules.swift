@@ -57,7 +57,8 @@ public enum MetadataRules {
         // What the body shows counts only when the page declares nothing of
         // that kind: a declared source is the page's own choice for previews.
         var images = imageCandidates(in: page)
-        if images.allSatisfy(\.isData) {
+        let declaresImage = images.contains { !$0.isData }
+        if !declaresImage {
             images += [videoPoster(in: page)].compactMap { $0 } + bodyImageCandidates(in: page).prefix(1)
         }
         metadata.image = record("image", best(images).map { Picked(value: $0.resource, source: $0.source) })
@@ -72,7 +73,11 @@ public enum MetadataRules {
         }
 
         var videos = videoCandidates(in: page)
-        if videos.isEmpty { videos = bodyMediaCandidates(.video, in: page) }
+        if videos.isEmpty {
+            // A link to a video file is a download somewhere on the page: it
+            // must not turn a page that names its own image into a video preview.
+            videos = bodyMediaCandidates(.video, in: page).filter { !declaresImage || $0.source != "video link" }
+        }
         if let video = videos.first(where: { isDirectlyPlayable($0.resource) }) {
             metadata.video = record("video", Picked(value: video.resource, source: video.source))
             metadata.remoteVideoURL = record("remoteVideoURL", Picked(value: video.resource.url, source: video.source))

@@ -164,3 +164,19 @@ extension HTMLElement {
         return copy
     }
 }
+
+/// Links to video files are weaker than players.
+@Suite struct MetadataRulesVideoLinkTests {
+    private func link(_ href: String) -> HTMLElement {
+        HTMLElement(name: "a", attributes: ["href": href], text: "Download", inBody: true, isFallback: true)
+    }
+
+    @Test func videoLinkOnlyWithoutADeclaredImage() {
+        let bare = extract([link("/clip.webm")])
+        #expect(bare.video?.url == "https://example.com/clip.webm")
+        #expect(bare.sources?["video"] == "video link")
+        let withImage = extract([Tag.meta(property: "og:image", "/og.png"), link("/clip.webm")])
+        #expect(withImage.video == nil)
+        #expect(withImage.richness == .image)
+    }
+}
