@@ -31,6 +31,9 @@ extension MetadataRules {
         if let picked = page.metaText(["og:site_name", "application-name", "apple-mobile-web-app-title"]) {
             return picked
         }
+        // Who publishes the page, the way Dublin Core and plain `<meta
+        // name=publisher>` say it: the site's organisation, so its name.
+        if let picked = page.metaText(["publisher", "dc.publisher", "dcterms.publisher"]) { return picked }
         for node in page.jsonLD.contentNodes {
             if let name = page.jsonLD.names(node["publisher"]).first {
                 return Picked(value: name, source: "json-ld:publisher.name")
@@ -128,7 +131,8 @@ extension MetadataRules {
     }
 
     /// `<html lang>`, else `og:locale` as a BCP 47 tag, else the
-    /// Content-Language header (or its `http-equiv` stand-in), else JSON-LD.
+    /// Content-Language header (or its `http-equiv` stand-in), else JSON-LD,
+    /// else microdata.
     static func lang(in page: PageIndex, contentLanguage: String?) -> Picked<String>? {
         // BCP 47 separates subtags with "-"; pages write "en_US" too.
         if let lang = cleanText(page.htmlLang) {
@@ -145,6 +149,9 @@ extension MetadataRules {
         }
         if let text = JSONLDGraph.text("inLanguage", in: page.jsonLD.contentNodes) {
             return Picked(value: text, source: "json-ld:inLanguage")
+        }
+        if let picked = page.microdataText(["inlanguage"]) {
+            return Picked(value: picked.value.replacingOccurrences(of: "_", with: "-"), source: picked.source)
         }
         return nil
     }
