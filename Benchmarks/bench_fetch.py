@@ -39,7 +39,11 @@ RSS_TARGET_MB = 50
 
 
 def run_measured(cmd: list, stdin: bytes | None, timeout: float) -> tuple[int, bytes, float, int]:
-    """(exit code, stdout, wall seconds, peak RSS KB of the child), via wait4 on that child."""
+    """(exit code, stdout, wall seconds, peak RSS KB of the child).
+
+    The peak is the kernel's high-water mark (VmHWM in /proc/PID/status),
+    polled every 2 ms until the child exits; wait4's ru_maxrss would include
+    this (forking) Python process's own RSS, which Linux carries over."""
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     out: list = []
@@ -54,7 +58,9 @@ def run_measured(cmd: list, stdin: bytes | None, timeout: float) -> tuple[int, b
         except OSError:
             pass
     threading.Thread(target=feed, daemon=True).start()
+    peak = 0
     while True:
+        peak = max(peak, vm_hwm_kb(p.pid))
         pid, status, usage = os.wait4(p.pid, os.WNOHANG)
         if pid:
             break
@@ -66,7 +72,18 @@ def run_measured(cmd: list, stdin: bytes | None, timeout: float) -> tuple[int, b
     wall = time.perf_counter() - t0
     p.returncode = os.waitstatus_to_exitcode(status)
     reader.join(timeout=10)
-    return p.returncode, b"".join(out), wall, usage.ru_maxrss
+    return p.returncode, b"".join(out), wall, peak
+
+
+def vm_hwm_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
 
 
 def run_linkpeek(binary: str, urls: list[str], timeout: float):
@@ -118,6 +135,9 @@ def main() -> int:
                 for who in order:
                     if who == "linkpeek":
                         rc, results, wall, rss = run_linkpeek(binary, urls, args.timeout)
+                        if rc not in (0, 1):
+                            print(f"  round {r + 1}: linkpeek exited with status {rc} after {len(results)} results"
+                                  + (f" (signal {-rc})" if rc < 0 else ""))
                         lp_rate.append(len(urls) / wall)
                         lp_rss.append(rss / 1024)
                         bad = [o for o in results if "error" in o]

@@ -30,6 +30,7 @@ Routes (all GET):
   /img/<name>.(png|jpg|gif)?w=&h=  generated images with known pixel sizes
   /favicon.ico                     a 16x16 ICO (PNG inside)
   /big3mb                          head with the main fields, then a 3 MB body
+  /manytags?n=N&kind=meta|link     N tags before the main fields, then a 3 MB body
   /late-meta?at=N                  no main fields in the head, og:title N bytes into the body
   /base, /dir/sub/rel              relative og:image with <base href>, and without
   /slow?ms=M                       answers a page after M milliseconds
@@ -358,6 +359,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 if self.fixture.stopping.wait(min(left, 0.05)):
                     return
 
+    def handle(self):
+        try:
+            super().handle()
+        except (ConnectionResetError, BrokenPipeError, TimeoutError):
+            pass  # the client went away (linkpeek aborts transfers on purpose)
+
     # -- dispatch
     def do_GET(self):
         parsed = urllib.parse.urlsplit(self.path)
@@ -549,6 +556,26 @@ def _route_table() -> tuple[dict[str, Callable], list[tuple[str, Callable]]]:
                 sent += len(c)
                 yield c
         h.stream(gen(), len(BIG3MB_HEAD) + body_len)
+
+    @route("/manytags")
+    def _manytags(h, path, q):
+        """n <meta> (or <link>) tags, then title/description/og:image, </head>, then a 3 MB body."""
+        n, kind = int(q("n", "60")), q("kind", "meta")
+        unit = ('<meta name="x" content="' + "a" * 90 + '">\n' if kind == "meta"
+                else '<link rel="preload" href="/static/abc.js" as="script">\n')
+        head = ('<!DOCTYPE html><html><head><meta charset="utf-8">\n' + unit * n
+                + '<title>Many Tags</title>\n<meta name="description" content="D">\n'
+                + '<meta property="og:image" content="/img/m.png">\n</head>\n').encode()
+        body_len = 3 * 1024 * 1024
+
+        def gen():
+            yield head
+            sent = 0
+            while sent < body_len:
+                c = FILLER_BYTES[: body_len - sent]
+                sent += len(c)
+                yield c
+        h.stream(gen(), len(head) + body_len, headers={"X-Head-Length": str(len(head))})
 
     @route("/late-meta")
     def _late(h, path, q):

@@ -414,6 +414,19 @@ def test_3mb_page_reads_only_the_head(server, fetch):
     assert not m.get("truncated")
 
 
+@pytest.mark.parametrize("n,kind", [(10, "meta"), (60, "meta"), (150, "meta"), (150, "link")])
+def test_head_with_many_tags_reads_only_the_head(server, fetch, n, kind):
+    """Real heads carry dozens of <meta>/<link> tags before og:*; the body must still be skipped."""
+    res = fetch("--no-subresources", server.url(f"/manytags?n={n}&kind={kind}"))
+    assert res.returncode == 0, res.describe()
+    m = res.one
+    assert m["title"] == "Many Tags"
+    assert m["image"]["url"] == server.url("/img/m.png")
+    unit = 121 if kind == "meta" else 55
+    head_len = 50 + unit * n + 140
+    assert m["bytesRead"] <= head_len + 64 * KiB + SLACK, f"bytesRead={m['bytesRead']} for a head of ~{head_len} bytes"
+
+
 def test_late_meta_within_64k_found(server, fetch):
     res = fetch("--no-subresources", server.url("/late-meta?at=20000"))
     assert res.returncode == 0, res.describe()

@@ -486,6 +486,24 @@ def test_close_stdin_mid_fetch(make_client, server):
     assert error_of(fut, 1).code == REQUEST_CANCELLED
 
 
+def test_sigterm_mid_fetch(make_client, server):
+    import signal
+    c = make_client()
+    fut = c.fetch_async(server.url(f"/slow?ms=10000&u={uniq()}"), fetch_subresources=False)
+    time.sleep(0.5)
+    os.kill(c.pid, signal.SIGTERM)  # our own child
+    assert error_of(fut, 5).code == REQUEST_CANCELLED
+    assert c.wait_exit(5) == 0
+
+
+def test_stdio_alias(linkpeek_bin, tmp_path, server):
+    cache = tmp_path / "stdio"
+    cache.mkdir()
+    with LinkPeekClient(command=[linkpeek_bin, "--stdio", "--cache-dir", str(cache), "--allow-private-network"]) as c:
+        assert c.initialize_result["serverInfo"]["name"] == "linkpeek"
+        assert c.fetch(server.url("/page?title=stdio"), fetch_subresources=False)["title"] == "stdio"
+
+
 def test_client_that_stops_reading(linkpeek_bin, tmp_path, server):
     """Write 10,000 requests without reading a byte; the writes must all go through (no deadlock),
     then every request is answered exactly once."""
