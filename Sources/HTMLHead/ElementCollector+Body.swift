@@ -59,8 +59,12 @@ extension ElementCollector {
     ]
 
     /// The fallback kind of a body element, or nil when it is not kept.
-    /// `insidePlayer` is true while a recorded `<video>`/`<audio>` is open.
-    static func fallbackKind(_ name: String, _ attributes: AttributeList, insidePlayer: Bool) -> FallbackKind? {
+    /// `insidePlayer` is true while a recorded `<video>`/`<audio>` is open;
+    /// `bylinesFull` skips the class/id tests once no byline can be kept,
+    /// since every other element of a long page would pay for them.
+    static func fallbackKind(
+        _ name: String, _ attributes: AttributeList, insidePlayer: Bool, bylinesFull: Bool = false
+    ) -> FallbackKind? {
         switch name {
         case "video", "audio":
             return .player
@@ -73,7 +77,7 @@ extension ElementCollector {
         case "h1":
             return .heading
         case "p":
-            return isByline(attributes) ? .byline : .paragraph
+            return !bylinesFull && isByline(attributes) ? .byline : .paragraph
         case "time":
             return attributes.contains("datetime") ? .time : nil
         case "a":
@@ -83,11 +87,11 @@ extension ElementCollector {
                 || linksToMediaFile(attributes.value(of: "href")) {
                 return .link
             }
-            return isByline(attributes) ? .byline : nil
+            return !bylinesFull && isByline(attributes) ? .byline : nil
         case "html", "head", "body", "script", "style", "svg", "math", "template", "noscript", "meta", "link":
             return nil
         default:
-            return isByline(attributes) ? .byline : nil
+            return !bylinesFull && isByline(attributes) ? .byline : nil
         }
     }
 

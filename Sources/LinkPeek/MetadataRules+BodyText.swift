@@ -95,12 +95,12 @@ extension MetadataRules {
         (element["rel"] ?? "").lowercased().split(whereSeparator: \.isWhitespace).contains("author")
     }
 
-    /// True when `class`, `id` or `rel` says author or byline.
+    /// True when `class`, `id` or `rel` says author or byline, and not a
+    /// comment's (`class="comment-author"` names a commenter, not the author).
     static func isMarkedByline(_ element: HTMLElement) -> Bool {
-        ["class", "id", "rel"].contains { attribute in
-            guard let value = element[attribute]?.lowercased() else { return false }
-            return value.contains("author") || value.contains("byline")
-        }
+        let values = ["class", "id", "rel"].compactMap { element[$0]?.lowercased() }
+        guard !values.contains(where: { $0.contains("comment") }) else { return false }
+        return values.contains { $0.contains("author") || $0.contains("byline") }
     }
 
     /// The page's first `<h1>`: the title it shows its readers.

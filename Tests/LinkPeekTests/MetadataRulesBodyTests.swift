@@ -90,6 +90,7 @@ private func body(_ name: String, _ attributes: [String: String] = [:], text: St
 
     @Test func bylineLabelsAndIdentifiersAreNotNames() {
         #expect(extract([body("h3", ["class": "author-title"], text: "About the author")]).author == nil)
+        #expect(extract([body("cite", ["class": "comment-author vcard"], text: "Reader Joe")]).author == nil)
         #expect(extract([body("a", ["href": "/authors/x"], text: "n50030190")]).author == nil)
         #expect(extract([body("a", ["href": "/wiki/Gray_(author)"], text: "Michael Gray")]).author == nil)
         let page = extract([body("a", ["href": "/author/ann-lee/"], text: "Ann Lee")])
