@@ -82,8 +82,7 @@ extension ElementCollector {
             return attributes.contains("datetime") ? .time : nil
         case "a":
             if attributes.value(of: "rel", containsLowercased: "author")
-                || attributes.value(of: "href", containsLowercased: "/author")
-                || attributes.value(of: "href", containsLowercased: "author=")
+                || attributes.value(of: "href", containsLowercased: "/author", "author=")
                 || linksToMediaFile(attributes.value(of: "href")) {
                 return .link
             }
@@ -99,10 +98,9 @@ extension ElementCollector {
     /// themes and CMSs mark them (`class="author-name"`, `id="byline"`,
     /// `rel="author"`).
     static func isByline(_ attributes: AttributeList) -> Bool {
-        ["class", "id", "rel"].contains { name in
-            attributes.value(of: name, containsLowercased: "author")
-                || attributes.value(of: name, containsLowercased: "byline")
-        }
+        attributes.value(of: "class", containsLowercased: "author", "byline")
+            || attributes.value(of: "id", containsLowercased: "author", "byline")
+            || attributes.value(of: "rel", containsLowercased: "author", "byline")
     }
 
     /// True when `href`'s path (before any query or fragment) ends in an
