@@ -69,7 +69,7 @@ extension MetadataRules {
         let words = text.split(separator: " ")
         // Names are mostly letters; identifiers and dates are not.
         let letters = text.filter(\.isLetter).count
-        guard !text.isEmpty, text.count <= 80, words.count <= 8, letters * 2 >= text.filter { !$0.isWhitespace }.count,
+        guard !text.isEmpty, text.count <= 80, words.count <= 8, letters * 2 >= text.filter({ !$0.isWhitespace }).count,
               !text.hasSuffix(":"), !bylineLabels.contains(text.lowercased()) else { return nil }
         return text
     }

@@ -115,9 +115,9 @@ extension MetadataRules {
         return nil
     }
 
-    /// The page's declared canonical address; when it declares none, the
-    /// page is its own canonical address (RFC 6596), marked "page URL".
-    static func canonicalURL(in page: PageIndex, pageURL: String) -> Picked<String>? {
+    /// The page's declared canonical address, or nil: `canonicalURL` says
+    /// what the page declares, and `url` already says where it was found.
+    static func canonicalURL(in page: PageIndex) -> Picked<String>? {
         for meta in page.metaValues("og:url") {
             if let url = page.resolver.resolveWeb(meta.content) { return Picked(value: url, source: "og:url") }
         }
@@ -127,7 +127,7 @@ extension MetadataRules {
         for meta in page.metaValues("twitter:url") {
             if let url = page.resolver.resolveWeb(meta.content) { return Picked(value: url, source: "twitter:url") }
         }
-        return page.resolver.resolveWeb(pageURL).map { Picked(value: $0, source: "page URL") }
+        return nil
     }
 
     /// `<html lang>`, else `og:locale` as a BCP 47 tag, else the

@@ -46,7 +46,7 @@ public enum MetadataRules {
         metadata.title = record("title", title(in: page))
         metadata.summary = record("summary", summary(in: page))
         metadata.siteName = record("siteName", siteName(in: page))
-        metadata.canonicalURL = record("canonicalURL", canonicalURL(in: page, pageURL: pageURL))
+        metadata.canonicalURL = record("canonicalURL", canonicalURL(in: page))
         metadata.type = record("type", page.metaText(["og:type"]))
         metadata.author = record("author", author(in: page))
         metadata.publishedTime = record("publishedTime", publishedTime(in: page))

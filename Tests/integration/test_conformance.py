@@ -61,6 +61,11 @@ def to_scorer_fields(metadata):
             value = value.get("url")
         if value not in (None, ""):
             out[theirs] = value
+    # metascraper's `url` is the page's canonical address, which is the page
+    # itself when it declares none; ours keeps the two apart
+    # (canonicalURL = declared, url = where it was found).
+    if "canonical" not in out and metadata.get("url"):
+        out["canonical"] = metadata["url"]
     return out
 
 
