@@ -28,17 +28,17 @@ struct JSONLDGraph {
     /// CDATA and leave raw newlines inside strings, which strict JSON rejects;
     /// those are repaired. Anything else that fails is dropped, not fatal.
     static func parse(_ script: String) -> Any? {
-        var text = script.trimmingCharacters(in: .whitespacesAndNewlines)
+        var text = script.trimmedWhitespace
         // Only the ends are unwrapped: the same marks inside a string are content.
         var changed = true
         while changed {
             changed = false
             for open in ["/*<![CDATA[*/", "//<![CDATA[", "<![CDATA[", "<!--"] where text.hasPrefix(open) {
-                text = String(text.dropFirst(open.count)).trimmingCharacters(in: .whitespacesAndNewlines)
+                text = String(text.dropFirst(open.count)).trimmedWhitespace
                 changed = true
             }
             for close in ["/*]]>*/", "//]]>", "]]>", "//-->", "-->"] where text.hasSuffix(close) {
-                text = String(text.dropLast(close.count)).trimmingCharacters(in: .whitespacesAndNewlines)
+                text = String(text.dropLast(close.count)).trimmedWhitespace
                 changed = true
             }
         }

@@ -25,7 +25,7 @@ extension MetadataRules {
         var groups: [StructuredGroup] = []
         for meta in page.metas {
             guard let key = meta.keys.first(where: { $0 == prefix || $0.hasPrefix(prefix + ":") }) else { continue }
-            let value = meta.content.trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = meta.content.trimmedWhitespace
             guard !value.isEmpty else { continue }
             let property = key == prefix ? "" : String(key.dropFirst(prefix.count + 1))
             switch property {

@@ -65,10 +65,10 @@ struct PageIndex {
                 links.append(Link(rels: rels, element: element, order: order))
             case "meta":
                 var keys = ["property", "name"].compactMap { element[$0] }
-                    .map { $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
+                    .map { $0.trimmedWhitespace.lowercased() }
                     .filter { !$0.isEmpty }
                 if let equiv = element["http-equiv"] {
-                    keys.append("http-equiv:" + equiv.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())
+                    keys.append("http-equiv:" + equiv.trimmedWhitespace.lowercased())
                 }
                 if let content = element["content"] ?? element["value"], !keys.isEmpty {
                     metas.append(Meta(keys: Array(Set(keys)).sorted(), content: content, order: order))
@@ -119,7 +119,7 @@ struct PageIndex {
     func metaRaw(_ keys: [String]) -> Picked<String>? {
         for key in keys {
             for meta in metas where meta.keys.contains(key) {
-                let value = meta.content.trimmingCharacters(in: .whitespacesAndNewlines)
+                let value = meta.content.trimmedWhitespace
                 if !value.isEmpty { return Picked(value: value, source: key) }
             }
         }

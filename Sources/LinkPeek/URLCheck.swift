@@ -4,7 +4,7 @@ import Foundation
 enum URLCheck {
     /// The URL to fetch, or why it cannot be fetched.
     static func validate(_ string: String) -> Result<String, FetchError> {
-        let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = string.trimmedWhitespace
         guard !trimmed.isEmpty else { return .failure(.failed(.invalidURL, "the URL is empty.")) }
         guard let colon = trimmed.firstIndex(of: ":") else {
             return .failure(.failed(.invalidURL, "\"\(trimmed)\" is not an absolute URL."))

@@ -34,7 +34,7 @@ struct URLResolver: Sendable {
     /// URL, or a scheme a preview cannot load.
     func resolve(_ href: String?) -> (url: String, kind: Kind)? {
         guard let href else { return nil }
-        let trimmed = href.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = href.trimmedWhitespace
         guard !trimmed.isEmpty else { return nil }
         let lower = trimmed.lowercased()
         if lower.hasPrefix("data:") {

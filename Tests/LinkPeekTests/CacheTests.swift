@@ -53,3 +53,15 @@ struct CacheTests {
         #expect(entry("x").isFresh())
     }
 }
+
+struct TrimmingTests {
+    @Test func trimsUnicodeWhiteSpaceOnly() {
+        #expect("  \t\n héllo wörld \r\n".trimmedWhitespace == "héllo wörld")
+        #expect("\u{00A0}\u{3000}title\u{2003}".trimmedWhitespace == "title")
+        #expect("   ".trimmedWhitespace == "")
+        #expect("".trimmedWhitespace == "")
+        #expect("x".trimmedWhitespace == "x")
+        #expect(" 日本語 ".trimmedWhitespace == "日本語")
+        #expect("a b"[...].trimmedWhitespace == "a b")
+    }
+}
