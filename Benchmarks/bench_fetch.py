@@ -138,7 +138,8 @@ def main() -> int:
                         if rc not in (0, 1):
                             print(f"  round {r + 1}: linkpeek exited with status {rc} after {len(results)} results"
                                   + (f" (signal {-rc})" if rc < 0 else ""))
-                        lp_rate.append(len(urls) / wall)
+                        ok = sum(1 for o in results if "error" not in o)
+                        lp_rate.append(ok / wall)  # previews per second: failures and crashes count for nothing
                         lp_rss.append(rss / 1024)
                         bad = [o for o in results if "error" in o]
                         failures.append(len(bad) + (len(urls) - len(results)))
