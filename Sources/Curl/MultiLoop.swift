@@ -40,6 +40,9 @@ final class MultiLoop {
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             drainFinished()
+            // Finished transfers freed slots: start the queued ones now,
+            // not after the poll below times out.
+            if startQueued() { continue }
             curl_multi_poll(multi, nil, 0, pollMilliseconds, nil)
         }
         let stopped = CurlError(kind: .engineStopped, detail: "the transfer engine has stopped")
@@ -60,7 +63,10 @@ final class MultiLoop {
         }
     }
 
-    private func startQueued() {
+    /// Starts queued transfers while the limits allow; true when any started.
+    @discardableResult
+    private func startQueued() -> Bool {
+        var started = false
         var index = 0
         while index < queued.count, active.count < limits.total {
             let transfer = queued[index]
@@ -70,7 +76,9 @@ final class MultiLoop {
             }
             queued.remove(at: index)
             start(transfer)
+            started = true
         }
+        return started
     }
 
     private func start(_ transfer: Transfer) {

@@ -23,8 +23,7 @@ enum TransferCallbacks {
     static let header: curl_write_callback = { data, size, count, userdata in
         guard let transfer = transfer(userdata), let data else { return 0 }
         let length = size * count
-        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
-        return transfer.handleHeaderLine(line) == .proceed ? length : 0
+        return transfer.handleHeaderLine(UnsafeRawBufferPointer(start: data, count: length)) == .proceed ? length : 0
     }
 
     /// CURLOPT_OPENSOCKETFUNCTION: the one place every connection is made,
@@ -68,20 +67,32 @@ extension Transfer {
         return bytes.count
     }
 
-    func handleHeaderLine(_ line: String) -> TransferDecision {
-        if line.hasPrefix("HTTP/") {
-            let parts = line.split(separator: " ", maxSplits: 2)
-            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+    /// One header line, as bytes: a status line starts a new response, an
+    /// empty line ends one, anything else is a field. (Bytes, not Foundation
+    /// string trimming: this runs for every header of every response.)
+    func handleHeaderLine(_ line: UnsafeRawBufferPointer) -> TransferDecision {
+        let line = Self.trimmed(line[...])
+        if line.isEmpty { return endOfHeaderBlock() }
+        if line.starts(with: "HTTP/".utf8) {
+            let afterVersion = line.drop { $0 != UInt8(ascii: " ") }.dropFirst()
+            status = Int(String(decoding: afterVersion.prefix { (48...57).contains($0) }, as: UTF8.self)) ?? 0
             fields = [:]
             return .proceed
         }
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.isEmpty { return endOfHeaderBlock() }
-        if let colon = trimmed.firstIndex(of: ":") {
-            let name = trimmed[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            fields[name] = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+            let name = String(decoding: Self.trimmed(line[..<colon]), as: UTF8.self).lowercased()
+            fields[name] = String(decoding: Self.trimmed(line[(colon + 1)...]), as: UTF8.self)
         }
         return .proceed
+    }
+
+    /// `bytes` without leading and trailing spaces, tabs, CR and LF.
+    static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }),
+            let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return bytes[bytes.startIndex..<bytes.startIndex] }
+        return bytes[first...last]
     }
 
     private func endOfHeaderBlock() -> TransferDecision {

@@ -65,7 +65,10 @@ final class ElementCollector {
         depth += 1
         switch name {
         case "html":
-            if document.htmlLang == nil, let lang = attributes.value(of: "lang") { document.htmlLang = lang }
+            // XHTML pages may carry only the XML spelling.
+            if document.htmlLang == nil, let lang = attributes.value(of: "lang") ?? attributes.value(of: "xml:lang") {
+                document.htmlLang = lang
+            }
         case "body", "frameset":
             document.headComplete = true
         case "svg", "math":
@@ -110,12 +113,13 @@ final class ElementCollector {
         for position in captures.indices {
             let room = captures[position].limit - captures[position].bytes.count
             guard room > 0 else { continue }
-            var slice = bytes[...]
+            var start = 0
             if captures[position].kind == .trimmed, captures[position].bytes.isEmpty {
                 // Leading whitespace would only eat the small budget.
-                slice = slice.drop { ByteCursor.isSpace($0) }
+                while start < bytes.count, ByteCursor.isSpace(bytes[start]) { start += 1 }
             }
-            captures[position].bytes.append(contentsOf: slice.prefix(room))
+            let end = min(bytes.count, start + room)
+            captures[position].bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
         }
     }
 

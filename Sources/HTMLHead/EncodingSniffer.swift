@@ -1,13 +1,15 @@
 /// WHATWG encoding sniffing, as pure functions over raw bytes: byte order
 /// mark, then the HTTP charset, then a `<meta>` prescan of the first 1,024
-/// bytes, then UTF-8 if the bytes are valid UTF-8, else windows-1252.
+/// bytes (and, failing that, an XHTML page's `<?xml ... encoding=...?>`, as
+/// the HTML standard now also does), then UTF-8 if the bytes are valid
+/// UTF-8, else windows-1252.
 public enum EncodingSniffer {
     /// How many bytes the `<meta>` prescan looks at.
     public static let prescanLength = 1024
 
     /// Where a decision came from.
     public enum Source: Sendable, Equatable {
-        case byteOrderMark, httpHeader, metaTag, validUTF8, fallback
+        case byteOrderMark, httpHeader, metaTag, xmlDeclaration, validUTF8, fallback
     }
 
     /// The outcome of sniffing.
@@ -31,6 +33,9 @@ public enum EncodingSniffer {
         }
         if let encoding = MetaPrescan.encoding(in: bytes) {
             return Result(encoding: encoding, source: .metaTag, bomLength: 0)
+        }
+        if let encoding = MetaPrescan.xmlDeclarationEncoding(in: bytes) {
+            return Result(encoding: encoding, source: .xmlDeclaration, bomLength: 0)
         }
         if isValidUTF8Prefix(bytes) {
             return Result(encoding: .utf8, source: .validUTF8, bomLength: 0)

@@ -7,6 +7,15 @@
 /// settles it), decodes to UTF-8 and drives a libxml2 HTML push parser.
 ///
 /// Deliberately not `Sendable`: one owner feeds it, from one thread at a time.
+///
+/// For contributors, the pipeline: `EncodingSniffer` (with `MetaPrescan` and
+/// the `WHATWGEncoding` label table) picks the encoding; `StreamDecoder`
+/// turns raw chunks into clean UTF-8 (`IconvDecoder`, `SingleByteDecoder`,
+/// `UTF8Sanitizer`); `PushParser` owns the libxml2 context and works around
+/// its push-mode quirks; `ElementCollector` keeps what matters. Everything
+/// except `PushParser` is pure Swift and tested directly on bytes; parser
+/// behaviour is tested through `HeadScanner`, always also fed in small
+/// chunks, since libxml2's bugs live at chunk boundaries.
 public final class HeadScanner {
     /// How many raw bytes are decoded and parsed at a time, which is also how
     /// precisely `bytesAfterHead` is counted.
@@ -39,7 +48,10 @@ public final class HeadScanner {
         guard !finished, !bytes.isEmpty else { return }
         guard decoder != nil else {
             undecided.append(contentsOf: bytes)
-            if let result = readySniffResult() { start(with: result) }
+            // A `<meta>` can only have completed if a `>` just arrived; this
+            // keeps byte-sized feeding from rerunning the prescan each time.
+            let tagMayHaveEnded = bytes.contains(UInt8(ascii: ">"))
+            if let result = readySniffResult(prescan: tagMayHaveEnded) { start(with: result) }
             return
         }
         process(bytes)
@@ -70,12 +82,12 @@ public final class HeadScanner {
     /// The sniffing result once the bytes seen so far settle the encoding:
     /// 1,024 bytes are in, or a byte order mark, a usable HTTP charset or a
     /// complete `<meta>` declaration decides it earlier.
-    private func readySniffResult() -> EncodingSniffer.Result? {
+    private func readySniffResult(prescan: Bool) -> EncodingSniffer.Result? {
         if undecided.count < EncodingSniffer.prescanLength {
             if EncodingSniffer.couldBecomeByteOrderMark(undecided) { return nil }
             let decided = EncodingSniffer.byteOrderMark(undecided) != nil
                 || httpCharset.flatMap(WHATWGEncoding.init(label:)) != nil
-                || MetaPrescan.encoding(in: undecided) != nil
+                || (prescan && MetaPrescan.encoding(in: undecided) != nil)
             guard decided else { return nil }
         }
         return EncodingSniffer.sniff(prefix: undecided, httpCharset: httpCharset)
@@ -104,3 +116,7 @@ public final class HeadScanner {
         }
     }
 }
+
+/// One owner feeds a scanner; the compiler keeps it on that owner's side.
+@available(*, unavailable)
+extension HeadScanner: Sendable {}

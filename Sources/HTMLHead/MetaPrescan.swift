@@ -10,6 +10,28 @@ enum MetaPrescan {
         return scanner.prescan()
     }
 
+    /// The HTML standard's "get an XML encoding": the `encoding` in an XML
+    /// declaration at the very start, if any (UTF-16 labels read as UTF-8,
+    /// since the declaration itself was readable as ASCII).
+    static func xmlDeclarationEncoding(in bytes: [UInt8]) -> WHATWGEncoding? {
+        guard bytes.starts(with: Array("<?xml".utf8)),
+              let end = bytes.firstIndex(of: UInt8(ascii: ">")) else { return nil }
+        let declaration = Array(bytes[..<end])
+        guard let found = ByteCursor.find(Array("encoding".utf8), in: declaration, from: 5, caseInsensitive: false) else { return nil }
+        var position = found + 8
+        while position < declaration.count, declaration[position] <= 0x20 { position += 1 }
+        guard position < declaration.count, declaration[position] == UInt8(ascii: "=") else { return nil }
+        position += 1
+        while position < declaration.count, declaration[position] <= 0x20 { position += 1 }
+        guard position < declaration.count else { return nil }
+        let quote = declaration[position]
+        guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'"),
+              let close = declaration[(position + 1)...].firstIndex(of: quote) else { return nil }
+        let label = String(decoding: declaration[(position + 1)..<close], as: UTF8.self)
+        guard let encoding = WHATWGEncoding(label: label) else { return nil }
+        return encoding == .utf16BE || encoding == .utf16LE ? .utf8 : encoding
+    }
+
     /// "Extracting a character encoding from a meta element": the label after
     /// `charset=` in a `content` attribute value.
     static func charsetLabel(inContent content: [UInt8]) -> String? {

@@ -122,6 +122,14 @@ final class PushParser {
 
     private func push(_ bytes: UnsafeRawBufferPointer) {
         guard !stalled, let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        // libxml2 2.9 caches how far a look-ahead (for `</` after script or
+        // style content, `<`, `>`) has scanned in `checkIndex`, and does not
+        // always clear it when the parser moves on: a stale index skips past
+        // the `</head>` it should find, and the parser then stalls until the
+        // input ends (seen on pages with several scripts and styles in the
+        // head). The index is only a cache: clearing it costs a rescan of the
+        // pending input, never correctness.
+        context.pointee.checkIndex = 0
         htmlParseChunk(context, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), 0)
         if let input = context.pointee.input?.pointee, let current = input.cur, let end = input.end,
            end - current > PushParser.maxPendingBytes {

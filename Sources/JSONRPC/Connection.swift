@@ -79,8 +79,10 @@ public final class Connection: Sendable {
         queue.close()
         let done = writerDone
         return await withCheckedContinuation { continuation in
-            // The wait blocks a dispatch thread, not the cooperative pool.
-            DispatchQueue.global().async {
+            // The wait blocks a thread of its own: neither the cooperative
+            // pool nor a global dispatch queue (on Linux the concurrency
+            // runtime runs on those, so a few blocked waits could starve it).
+            Thread.detachNewThread {
                 continuation.resume(returning: done.wait(timeout: .now() + timeout) == .success)
             }
         }

@@ -7,17 +7,22 @@ public struct FetchOptions: Sendable, Equatable {
     public var fetchSubresources: Bool
     /// Include the subresources' bytes (base64) in the metadata.
     public var includeData: Bool
+    /// Send `.partial` events (the metadata known once the head is parsed).
+    /// Off when nobody listens, since each costs a run of the rules.
+    public var reportsPartialResults: Bool
 
     public init(
         timeout: Double? = nil,
         cachePolicy: CachePolicy = .default,
         fetchSubresources: Bool = true,
-        includeData: Bool = false
+        includeData: Bool = false,
+        reportsPartialResults: Bool = true
     ) {
         self.timeout = timeout
         self.cachePolicy = cachePolicy
         self.fetchSubresources = fetchSubresources
         self.includeData = includeData
+        self.reportsPartialResults = reportsPartialResults
     }
 }
 

@@ -5,7 +5,7 @@ extension LinkPeekEngine {
     /// Fetches the page itself and turns it into metadata; also returns the
     /// response's `Cache-Control`, for the cache lifetime.
     func loadPage(
-        url: String, timeout: Double, events: @escaping @Sendable (ProviderEvent) -> Void
+        url: String, timeout: Double, partials: Bool, events: @escaping @Sendable (ProviderEvent) -> Void
     ) async throws(FetchError) -> (LinkMetadata, String?) {
         events(.progress(stage: .resolving, bytes: 0))
         let request = transferRequest(url: url, timeout: timeout, maxBytes: settings.maxBodyBytes)
@@ -19,6 +19,7 @@ extension LinkPeekEngine {
                 // The final URL is not known here yet; the original resolves the same relative links
                 // unless there were redirects, and the final answer corrects it.
                 events(.progress(stage: .parsing, bytes: bytes))
+                guard partials else { return }
                 var partial = MetadataRules.extract(from: document, pageURL: url)
                 partial.originalURL = url
                 events(.partial(partial))

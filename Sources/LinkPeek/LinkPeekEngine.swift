@@ -38,7 +38,9 @@ public final class LinkPeekEngine: MetadataService {
             coalescer.leave(waiter: waiter, with: .timedOut)
         }
         defer { timer.cancel() }
-        let key = "\(options.fetchSubresources ? 1 : 0)\(options.includeData ? 1 : 0) \(url)"
+        // Fetches share a flight only when they want the same work done.
+        let flags = [options.fetchSubresources, options.includeData, options.reportsPartialResults]
+        let key = flags.map { $0 ? "1" : "0" }.joined() + " " + url
         let outcome = await coalescer.run(key: key, waiter: waiter, events: events) { events in
             await self.load(url: url, options: options, timeout: timeout, events: events)
         }
@@ -79,7 +81,8 @@ public final class LinkPeekEngine: MetadataService {
         url: String, options: FetchOptions, timeout: Double, events: @escaping @Sendable (ProviderEvent) -> Void
     ) async -> Result<LinkMetadata, FetchError> {
         do throws(FetchError) {
-            var (metadata, cacheControl) = try await loadPage(url: url, timeout: timeout, events: events)
+            var (metadata, cacheControl) = try await loadPage(
+                url: url, timeout: timeout, partials: options.reportsPartialResults, events: events)
             if options.fetchSubresources {
                 metadata = await loadSubresources(of: metadata, options: options, events: events)
             }

@@ -69,8 +69,7 @@ extension PageConsumer {
         // Re-check only when the scanner found something new.
         guard document.elements.count != elementsChecked else { return .proceed }
         elementsChecked = document.elements.count
-        let found = MetadataRules.extract(from: document, pageURL: "http://localhost/")
-        return found.title != nil && found.summary != nil && found.image != nil ? .stop : .proceed
+        return document.hasMainFields ? .stop : .proceed
     }
 
     static func isHTML(_ type: String) -> Bool {

@@ -25,20 +25,30 @@ extension Server {
             timeout: params.timeout,
             cachePolicy: CachePolicy(rawValue: (params.cachePolicy ?? .default).rawValue) ?? .default,
             fetchSubresources: params.fetchSubresources ?? true,
-            includeData: params.includeData ?? false)
+            includeData: params.includeData ?? false,
+            reportsPartialResults: params.partialResultToken != nil)
         let service = currentService()
         let url = params.url
         let task = Task {
-            let result: Result<JSONValue, ResponseError>
-            do throws(FetchError) {
-                let metadata = try await service.fetch(url: url, options: options, events: reporter.handle)
-                result = encodeResult(metadata)
-            } catch {
-                result = .failure(ResponseError(error))
-            }
+            let result = await Self.runFetch(service: service, url: url, options: options, reporter: reporter)
             // The task inherits the actor, so this runs after `fetch` has put it in the table.
             self.complete(id, with: result)
         }
         requests[id] = InFlight(task: task, provider: provider, reporter: reporter, responder: responder)
+    }
+}
+
+extension Server {
+    /// One fetch as the response it gets. (Kept out of the `Task` closure:
+    /// Swift 6.3.1 miscompiled a `do throws(FetchError)` block inside a
+    /// task-group closure in release builds, and this is the same shape.)
+    static func runFetch(
+        service: any MetadataService, url: String, options: FetchOptions, reporter: ProgressReporter
+    ) async -> Result<JSONValue, ResponseError> {
+        do {
+            return encodeResult(try await service.fetch(url: url, options: options, events: reporter.handle))
+        } catch {
+            return .failure(ResponseError(error))
+        }
     }
 }

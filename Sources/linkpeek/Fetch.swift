@@ -66,7 +66,8 @@ struct Fetch: AsyncParsableCommand {
         settings.maxConcurrency = max(concurrency, 1)
         let engine = LinkPeekEngine(settings: settings)
         let options = FetchOptions(
-            timeout: timeout, fetchSubresources: !noSubresources, includeData: includeData)
+            timeout: timeout, fetchSubresources: !noSubresources, includeData: includeData,
+            reportsPartialResults: false)
         let source = URLSource(arguments: urls, readStdin: stdin)
         let progress = ProgressLine(enabled: isatty(STDERR_FILENO) == 1 && (stdin || urls.count > 1))
         let failures = await FetchRunner(engine: engine, options: options, concurrency: concurrency)

@@ -32,6 +32,19 @@ struct FetchRunner {
     let options: FetchOptions
     let concurrency: Int
 
+    /// One fetch as a `Result`. (A `do throws(FetchError)` block written
+    /// inside the task-group closure was miscompiled by Swift 6.3.1 in
+    /// release builds and crashed; a plain function is fine.)
+    static func fetchOne(_ url: String, engine: LinkPeekEngine, options: FetchOptions) async
+        -> Result<LinkMetadata, FetchError>
+    {
+        do {
+            return .success(try await engine.fetch(url: url, options: options) { _ in })
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// Returns how many fetches failed.
     func run(source: URLSource, printer: ResultPrinter, progress: ProgressLine) async -> Int {
         let urls = source.makeIterator()
@@ -45,11 +58,7 @@ struct FetchRunner {
                 let index = started
                 started += 1
                 group.addTask { [engine, options] in
-                    do throws(FetchError) {
-                        return (index, url, .success(try await engine.fetch(url: url, options: options) { _ in }))
-                    } catch {
-                        return (index, url, .failure(error))
-                    }
+                    (index, url, await Self.fetchOne(url, engine: engine, options: options))
                 }
                 return true
             }

@@ -57,6 +57,15 @@ import Testing
         #expect(sniff("<meta charset=x-user-defined>").encoding == .windows1252)
     }
 
+    @Test func xmlDeclarationAfterMeta() {
+        let declared = sniff(#"<?xml version="1.0" encoding="ISO-8859-2"?><html>"#)
+        #expect(declared.encoding.name == "ISO-8859-2")
+        #expect(declared.source == .xmlDeclaration)
+        #expect(sniff(#"<?xml version="1.0" encoding="UTF-16"?>"#).encoding == .utf8)
+        let both = sniff(#"<?xml version="1.0" encoding="ISO-8859-2"?><meta charset=koi8-r>"#)
+        #expect(both.encoding.name == "KOI8-R")
+    }
+
     @Test func fallbackDependsOnUTF8Validity() {
         #expect(sniff("plain ascii").encoding == .utf8)
         #expect(EncodingSniffer.sniff(prefix: Array("café".utf8), httpCharset: nil).source == .validUTF8)
@@ -80,5 +89,14 @@ import Testing
         }
         #expect(WHATWGEncoding(label: "utf-7") == nil)
         #expect(WHATWGEncoding(label: "") == nil)
+    }
+
+    /// Every encoding decoded by iconv has its preferred converter in the C
+    /// library (a missing one would silently fall back to windows-1252).
+    @Test func everyIconvConverterOpens() {
+        for encoding in Set(WHATWGEncoding.byLabel.values) {
+            guard case .iconv(let names, let unit) = encoding.decoder, let preferred = names.first else { continue }
+            #expect(IconvDecoder(names: [preferred], unit: unit) != nil, "\(encoding.name) via \(preferred)")
+        }
     }
 }

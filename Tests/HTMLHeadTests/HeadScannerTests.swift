@@ -40,6 +40,7 @@ import Testing
         #expect(document.meta("description") == "x")
         #expect(document.all("link").count == 1)
         #expect(document.htmlLang == "fr")
+        #expect(scan(#"<html xmlns="http://www.w3.org/1999/xhtml" xml:lang="nl"><title>t</title>"#).htmlLang == "nl")
     }
 
     @Test func ignoresTitleInsideSVGAndMath() {

@@ -79,10 +79,10 @@ import Testing
         let start = ContinuousClock.now
         let cancel = try await client.request(2, "cancel", ["providerId": "p"])
         #expect(cancel["result"] == ["cancelled": true])
-        // "Promptly" = far below the slow fetch's own duration; the margin
+        // "Promptly" = long before never (the slow fetch runs until cancelled); the margin
         // absorbs a loaded 2-core machine running tests in parallel.
-        let cancelled = try await client.response(1, timeout: 5)
-        #expect(ContinuousClock.now - start < .seconds(5))
+        let cancelled = try await client.response(1)
+        #expect(ContinuousClock.now - start < .seconds(10))
         #expect(cancelled.errorCode == -32800)
         #expect(cancelled.errorMessage == "Metadata fetch cancelled.")
         #expect(cancelled["error"]?["data"] == ["kind": "cancelled"])
@@ -96,7 +96,7 @@ import Testing
         client.send(.request(id: "s", method: "fetch", params: ["url": "https://stubborn/"]))
         try await Task.sleep(for: .milliseconds(20))
         client.notify("$/cancelRequest", ["id": "s"])
-        let cancelled = try await client.response("s", timeout: 5)
+        let cancelled = try await client.response("s")
         #expect(cancelled.errorCode == -32800)
         // The stubborn fetch returns 300 ms later: its result is dropped, and
         // cancelling a finished id again is ignored quietly.

@@ -81,7 +81,7 @@ final class TestClient: Sendable {
     }
 
     /// Removes and returns the first message read that matches, waiting up to `timeout` seconds.
-    func next(timeout: Double = 5, where matches: @escaping (JSONValue) -> Bool = { _ in true }) async throws -> JSONValue {
+    func next(timeout: Double = 30, where matches: @escaping (JSONValue) -> Bool = { _ in true }) async throws -> JSONValue {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let found = inbox.withLock { inbox -> JSONValue? in
@@ -95,12 +95,12 @@ final class TestClient: Sendable {
     }
 
     /// The response to request `id`.
-    func response(_ id: RequestID, timeout: Double = 5) async throws -> JSONValue {
+    func response(_ id: RequestID, timeout: Double = 30) async throws -> JSONValue {
         try await next(timeout: timeout) { $0["id"] == id.jsonValue && $0["method"] == nil }
     }
 
     /// Sends a request and waits for its response.
-    func request(_ id: RequestID, _ method: String, _ params: JSONValue? = nil, timeout: Double = 5) async throws -> JSONValue {
+    func request(_ id: RequestID, _ method: String, _ params: JSONValue? = nil, timeout: Double = 30) async throws -> JSONValue {
         send(.request(id: id, method: method, params: params))
         return try await response(id, timeout: timeout)
     }
@@ -114,13 +114,13 @@ final class TestClient: Sendable {
     }
 
     /// Closes the server's input and waits for the session's exit code.
-    func closeInput(timeout: Double = 10) async throws -> Int32 {
+    func closeInput(timeout: Double = 30) async throws -> Int32 {
         close(toServer.write)
         return try await exitCode(timeout: timeout)
     }
 
     /// The session's exit code, within `timeout` seconds.
-    func exitCode(timeout: Double = 10) async throws -> Int32 {
+    func exitCode(timeout: Double = 30) async throws -> Int32 {
         let session = self.session
         let code = try await withThrowingTaskGroup(of: Int32?.self) { group in
             group.addTask { await session.value }
