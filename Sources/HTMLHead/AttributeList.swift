@@ -66,3 +66,48 @@ struct AttributeList {
         return String(decoding: ElementCollector.droppingCutCharacter(bytes[...]), as: UTF8.self)
     }
 }
+
+extension AttributeList {
+    /// True when the value of attribute `name` contains one of `needles`
+    /// (ASCII lowercase), ignoring ASCII case. Reads the C strings in place,
+    /// so testing every body element's `class` allocates nothing.
+    func value(of name: StaticString, containsLowercased needles: StaticString...) -> Bool {
+        guard let value = cString(of: name) else { return false }
+        return needles.contains { AttributeList.find($0, in: value) }
+    }
+
+    private static func find(_ needle: StaticString, in value: UnsafePointer<UInt8>) -> Bool {
+        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        guard let first = pattern.first else { return true }
+        var cursor = value
+        while cursor.pointee != 0 {
+            if ByteCursor.lower(cursor.pointee) == first {
+                var offset = 1
+                while offset < pattern.count, cursor[offset] != 0, ByteCursor.lower(cursor[offset]) == pattern[offset] {
+                    offset += 1
+                }
+                if offset == pattern.count { return true }
+            }
+            cursor += 1
+        }
+        return false
+    }
+
+    /// The raw C string of attribute `name`'s first value, nil when absent
+    /// or written without a value.
+    private func cString(of name: StaticString) -> UnsafePointer<UInt8>? {
+        guard var cursor = pairs else { return nil }
+        let length = name.utf8CodeUnitCount
+        while let key = cursor.pointee {
+            // Bounded by the name's length (a StaticString need not end in
+            // NUL); strncmp stops at the key's NUL, so a shorter key is safe.
+            let keyChars = UnsafeRawPointer(key).assumingMemoryBound(to: CChar.self)
+            let nameChars = UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+            if strncmp(keyChars, nameChars, length) == 0, key[length] == 0 {
+                return cursor.advanced(by: 1).pointee
+            }
+            cursor = cursor.advanced(by: 2)
+        }
+        return nil
+    }
+}

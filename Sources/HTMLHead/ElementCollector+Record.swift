@@ -6,6 +6,13 @@ extension ElementCollector {
         "meta", "param", "source", "track", "wbr",
     ]
 
+    /// Elements that start a new line of text where they begin and end.
+    static let blockElements: Set<String> = [
+        "address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt", "figcaption", "figure",
+        "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p",
+        "section", "table", "td", "th", "tr", "ul",
+    ]
+
     /// True for `application/ld+json`, ignoring case, whitespace and parameters.
     static func isJSONLD(_ type: String?) -> Bool {
         guard let type else { return false }

@@ -15,6 +15,7 @@ final class ElementCollector {
         var elements = 10_000
         var totalBytes = 16 << 20
         var openCaptures = 32
+        var fallbacks = FallbackLimits()
     }
 
     /// An element whose text is being collected until its end tag.
@@ -35,6 +36,14 @@ final class ElementCollector {
     private var foreignDepth = 0
     private var captures: [Capture] = []
     private var recordedBytes = 0
+    /// How many `<script>`/`<style>` elements are open: their code is not
+    /// text a reader sees, so trimmed captures skip it.
+    private var codeDepth = 0
+    /// Open `<video>`/`<audio>` elements, and whether the innermost was
+    /// recorded (only then are its `<source>` children kept).
+    private var playerDepth = 0
+    private var playerRecorded = false
+    private var fallbackCounts: [FallbackKind: Int] = [:]
 
     init(limits: Limits = Limits()) {
         self.limits = limits
@@ -62,6 +71,7 @@ final class ElementCollector {
     }
 
     func start(_ name: String, _ attributes: AttributeList) {
+        separateBlocks(name)
         depth += 1
         switch name {
         case "html":
@@ -73,6 +83,8 @@ final class ElementCollector {
             document.headComplete = true
         case "svg", "math":
             foreignDepth += 1
+        case "script", "style":
+            codeDepth += 1
         default:
             break
         }
@@ -85,14 +97,48 @@ final class ElementCollector {
         case "script" where ElementCollector.isJSONLD(attributes.value(of: "type")):
             record(name, attributes, capture: .raw, limit: limits.jsonLDBytes)
         default:
-            guard attributes.contains("itemprop") else { return }
+            guard attributes.contains("itemprop") else {
+                recordFallback(name, attributes)
+                return
+            }
             // Void elements have no text; their value is in an attribute.
             let isVoid = ElementCollector.voidElements.contains(name)
             record(name, attributes, capture: isVoid ? nil : .trimmed, limit: limits.itempropBytes)
         }
     }
 
+    /// Records a body element the rules may fall back on, within its kind's cap.
+    /// Block elements and line breaks separate words where a reader sees
+    /// them separated (`<div>Ann</div><div>News</div>` reads "Ann News"),
+    /// so trimmed captures get a space at their edges.
+    private func separateBlocks(_ name: String) {
+        guard !captures.isEmpty, ElementCollector.blockElements.contains(name) else { return }
+        for position in captures.indices where captures[position].kind == .trimmed {
+            guard let last = captures[position].bytes.last, !ByteCursor.isSpace(last),
+                  captures[position].bytes.count < captures[position].limit else { continue }
+            captures[position].bytes.append(UInt8(ascii: " "))
+        }
+    }
+
+    private func recordFallback(_ name: String, _ attributes: AttributeList) {
+        let isPlayer = name == "video" || name == "audio"
+        if isPlayer {
+            playerDepth += 1
+            playerRecorded = false
+        }
+        guard document.headComplete, foreignDepth == 0, codeDepth == 0,
+              let kind = ElementCollector.fallbackKind(
+                  name, attributes, insidePlayer: playerDepth > 0 && playerRecorded,
+                  bylinesFull: fallbackCounts[.byline, default: 0] >= limits.fallbacks.bylines),
+              fallbackCounts[kind, default: 0] < limits.fallbacks.cap(kind) else { return }
+        fallbackCounts[kind, default: 0] += 1
+        if isPlayer { playerRecorded = true }
+        let hasText = !ElementCollector.voidElements.contains(name) && !isPlayer
+        record(name, attributes, capture: hasText ? .trimmed : nil, limit: limits.fallbacks.textBytes, isFallback: true)
+    }
+
     func end(_ name: String) {
+        separateBlocks(name)
         while let last = captures.last, last.depth >= depth {
             finish(captures.removeLast())
         }
@@ -101,6 +147,11 @@ final class ElementCollector {
             document.headComplete = true
         case "svg", "math":
             foreignDepth = max(0, foreignDepth - 1)
+        case "script", "style":
+            codeDepth = max(0, codeDepth - 1)
+        case "video", "audio":
+            playerDepth = max(0, playerDepth - 1)
+            if playerDepth == 0 { playerRecorded = false }
         default:
             break
         }
@@ -111,6 +162,8 @@ final class ElementCollector {
     func text(_ bytes: UnsafeRawBufferPointer) {
         guard !captures.isEmpty else { return }
         for position in captures.indices {
+            // Code inside a byline or an itemprop element is not its text.
+            if codeDepth > 0, captures[position].kind == .trimmed { continue }
             let room = captures[position].limit - captures[position].bytes.count
             guard room > 0 else { continue }
             var start = 0
@@ -123,10 +176,13 @@ final class ElementCollector {
         }
     }
 
-    private func record(_ name: String, _ attributes: AttributeList, capture kind: Capture.Kind? = nil, limit: Int = 0) {
+    private func record(
+        _ name: String, _ attributes: AttributeList, capture kind: Capture.Kind? = nil, limit: Int = 0, isFallback: Bool = false
+    ) {
         let values = attributes.dictionary(maxValueBytes: limits.attributeValueBytes)
         recordedBytes += values.reduce(name.utf8.count) { $0 + $1.key.utf8.count + $1.value.utf8.count }
-        document.elements.append(HTMLElement(name: name, attributes: values, inBody: document.headComplete))
+        document.elements.append(
+            HTMLElement(name: name, attributes: values, inBody: document.headComplete, isFallback: isFallback))
         guard let kind, captures.count < limits.openCaptures else { return }
         captures.append(Capture(index: document.elements.count - 1, depth: depth, kind: kind, limit: limit))
     }

@@ -8,6 +8,8 @@ public struct HeadDocument: Sendable, Equatable {
     /// `<link>`, `<base>`, the text of `<title>` elements outside `<svg>`,
     /// `<script type="application/ld+json">` bodies, and any element with an
     /// `itemprop` attribute (with its text, trimmed, at most 1,024 bytes).
+    /// From the body also a bounded set of fallback elements, marked
+    /// `isFallback` (see `ElementCollector+Body`).
     public var elements: [HTMLElement]
     /// `<html lang>`, as written.
     public var htmlLang: String?
@@ -37,16 +39,29 @@ public struct HTMLElement: Sendable, Equatable {
     /// Attributes with lowercased names; values decoded (entities resolved),
     /// not trimmed. When a name repeats, the first value wins.
     public var attributes: [String: String]
-    /// Text content, for `title`, JSON-LD `script` and `itemprop` elements.
+    /// Text content, for `title`, JSON-LD `script` and `itemprop` elements,
+    /// and for fallback elements that have text (trimmed, at most 1,024 bytes).
     public var text: String?
     /// True when the element came after the head ended (in the body).
     public var inBody: Bool
+    /// True when the element was recorded only as a body fallback (media,
+    /// images, bylines, the first headings and paragraphs, `<time>`), not
+    /// because it declares metadata. Such elements say what a page shows,
+    /// which is weaker evidence than what it declares.
+    public var isFallback: Bool
 
-    public init(name: String, attributes: [String: String] = [:], text: String? = nil, inBody: Bool = false) {
+    public init(
+        name: String,
+        attributes: [String: String] = [:],
+        text: String? = nil,
+        inBody: Bool = false,
+        isFallback: Bool = false
+    ) {
         self.name = name
         self.attributes = attributes
         self.text = text
         self.inBody = inBody
+        self.isFallback = isFallback
     }
 
     public subscript(attribute: String) -> String? { attributes[attribute] }

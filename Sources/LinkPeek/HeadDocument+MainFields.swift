@@ -7,10 +7,10 @@ extension HeadDocument {
     /// A quick look at the tags, not the full rules: it runs after every
     /// chunk once the head is complete, on the curl thread, so it must stay
     /// cheap. It only decides when to stop reading; the rules still choose
-    /// the values.
+    /// the values. Body fallbacks (`HTMLElement.isFallback`) do not count.
     var hasMainFields: Bool {
         var title = false, summary = false, image = false
-        for element in elements {
+        for element in elements where !element.isFallback {
             switch element.name {
             case "title":
                 title = title || !(element.text ?? "").allSatisfy(\.isWhitespace)

@@ -12,7 +12,7 @@ extension MetadataRules {
         for key in ["headline", "name"] {
             if let text = JSONLDGraph.text(key, in: nodes) { return Picked(value: text, source: "json-ld:\(key)") }
         }
-        return page.microdataText(["headline", "name"])
+        return page.microdataText(["headline", "name"]) ?? headingTitle(in: page)
     }
 
     static func summary(in page: PageIndex) -> Picked<String>? {
@@ -22,7 +22,7 @@ extension MetadataRules {
         if let text = JSONLDGraph.text("description", in: page.jsonLD.contentNodes) {
             return Picked(value: text, source: "json-ld:description")
         }
-        return page.microdataText(["description"])
+        return page.microdataText(["description"]) ?? firstParagraph(in: page)
     }
 
     /// The site's own name. Never invented from the host: a label the page
@@ -31,6 +31,9 @@ extension MetadataRules {
         if let picked = page.metaText(["og:site_name", "application-name", "apple-mobile-web-app-title"]) {
             return picked
         }
+        // Who publishes the page, the way Dublin Core and plain `<meta
+        // name=publisher>` say it: the site's organisation, so its name.
+        if let picked = page.metaText(["publisher", "dc.publisher", "dcterms.publisher"]) { return picked }
         for node in page.jsonLD.contentNodes {
             if let name = page.jsonLD.names(node["publisher"]).first {
                 return Picked(value: name, source: "json-ld:publisher.name")
@@ -41,8 +44,11 @@ extension MetadataRules {
         }
         if let picked = page.microdataText(["publisher"]) { return picked }
         // The name of the site's own app is its name too, when nothing else says so.
-        return page.metaText(["twitter:app:name:iphone", "twitter:app:name:ipad", "twitter:app:name:googleplay",
-                              "al:ios:app_name", "al:android:app_name"])
+        if let picked = page.metaText(["twitter:app:name:iphone", "twitter:app:name:ipad", "twitter:app:name:googleplay",
+                                       "al:ios:app_name", "al:android:app_name"]) {
+            return picked
+        }
+        return titleAffixSiteName(in: page)
     }
 
     /// The author's name. Open Graph's `article:author` is often a profile
@@ -63,7 +69,7 @@ extension MetadataRules {
         if let picked = page.microdataText(["author"]), let name = authorName(picked.value) {
             return Picked(value: name, source: picked.source)
         }
-        return nil
+        return bylineAuthor(in: page)
     }
 
     /// A person's name from a byline: cleaned, without a leading "By",
@@ -96,7 +102,7 @@ extension MetadataRules {
         for property in page.properties where property.name == "datepublished" {
             if let date = dateText(property.value) { return Picked(value: date, source: "microdata:datepublished") }
         }
-        return nil
+        return timeElementDate(in: page)
     }
 
     static func dateText(_ raw: String?) -> String? {
@@ -109,9 +115,9 @@ extension MetadataRules {
         return nil
     }
 
-    /// The page's declared canonical address; when it declares none, the
-    /// page is its own canonical address (RFC 6596), marked "page URL".
-    static func canonicalURL(in page: PageIndex, pageURL: String) -> Picked<String>? {
+    /// The page's declared canonical address, or nil: `canonicalURL` says
+    /// what the page declares, and `url` already says where it was found.
+    static func canonicalURL(in page: PageIndex) -> Picked<String>? {
         for meta in page.metaValues("og:url") {
             if let url = page.resolver.resolveWeb(meta.content) { return Picked(value: url, source: "og:url") }
         }
@@ -121,11 +127,12 @@ extension MetadataRules {
         for meta in page.metaValues("twitter:url") {
             if let url = page.resolver.resolveWeb(meta.content) { return Picked(value: url, source: "twitter:url") }
         }
-        return page.resolver.resolveWeb(pageURL).map { Picked(value: $0, source: "page URL") }
+        return nil
     }
 
     /// `<html lang>`, else `og:locale` as a BCP 47 tag, else the
-    /// Content-Language header (or its `http-equiv` stand-in), else JSON-LD.
+    /// Content-Language header (or its `http-equiv` stand-in), else JSON-LD,
+    /// else microdata.
     static func lang(in page: PageIndex, contentLanguage: String?) -> Picked<String>? {
         // BCP 47 separates subtags with "-"; pages write "en_US" too.
         if let lang = cleanText(page.htmlLang) {
@@ -142,6 +149,9 @@ extension MetadataRules {
         }
         if let text = JSONLDGraph.text("inLanguage", in: page.jsonLD.contentNodes) {
             return Picked(value: text, source: "json-ld:inLanguage")
+        }
+        if let picked = page.microdataText(["inlanguage"]) {
+            return Picked(value: picked.value.replacingOccurrences(of: "_", with: "-"), source: picked.source)
         }
         return nil
     }

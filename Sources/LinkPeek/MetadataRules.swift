@@ -6,6 +6,9 @@ import HTMLHead
 /// Twitter cards (`twitter:*`, also in `property=`), plain HTML (`<title>`,
 /// `<meta name=description>`, `<link rel=icon|canonical>`, …), then JSON-LD
 /// (schema.org) and microdata. Empty values fall through to the next source.
+/// Last come fallbacks from what the body shows (players, images, bylines,
+/// the first heading and paragraph; `+Body*`, `+TitleAffix`), used only when
+/// the page declares nothing for that field.
 /// Every field set is recorded in `sources` with the tag or rule that gave it.
 ///
 /// Pure and synchronous: the same document and URL give the same metadata.
@@ -43,7 +46,7 @@ public enum MetadataRules {
         metadata.title = record("title", title(in: page))
         metadata.summary = record("summary", summary(in: page))
         metadata.siteName = record("siteName", siteName(in: page))
-        metadata.canonicalURL = record("canonicalURL", canonicalURL(in: page, pageURL: pageURL))
+        metadata.canonicalURL = record("canonicalURL", canonicalURL(in: page))
         metadata.type = record("type", page.metaText(["og:type"]))
         metadata.author = record("author", author(in: page))
         metadata.publishedTime = record("publishedTime", publishedTime(in: page))
@@ -51,7 +54,13 @@ public enum MetadataRules {
         metadata.lang = record("lang", lang(in: page, contentLanguage: contentLanguage))
         metadata.locale = record("locale", page.metaText(["og:locale"]))
 
-        let images = imageCandidates(in: page)
+        // What the body shows counts only when the page declares nothing of
+        // that kind: a declared source is the page's own choice for previews.
+        var images = imageCandidates(in: page)
+        let declaresImage = images.contains { !$0.isData }
+        if !declaresImage {
+            images += [videoPoster(in: page)].compactMap { $0 } + bodyImageCandidates(in: page).prefix(1)
+        }
         metadata.image = record("image", best(images).map { Picked(value: $0.resource, source: $0.source) })
         metadata.images = pageOrdered(images)
 
@@ -63,14 +72,20 @@ public enum MetadataRules {
             metadata.icon = record("icon", Picked(value: MediaResource(url: fallback), source: "favicon.ico fallback"))
         }
 
-        let videos = videoCandidates(in: page)
+        var videos = videoCandidates(in: page)
+        if videos.isEmpty {
+            // A link to a video file is a download somewhere on the page: it
+            // must not turn a page that names its own image into a video preview.
+            videos = bodyMediaCandidates(.video, in: page).filter { !declaresImage || $0.source != "video link" }
+        }
         if let video = videos.first(where: { isDirectlyPlayable($0.resource) }) {
             metadata.video = record("video", Picked(value: video.resource, source: video.source))
             metadata.remoteVideoURL = record("remoteVideoURL", Picked(value: video.resource.url, source: video.source))
         } else if let player = videos.first {
             metadata.video = record("video", Picked(value: player.resource, source: player.source))
         }
-        metadata.audio = record("audio", best(audioCandidates(in: page)).map { Picked(value: $0.resource, source: $0.source) })
+        let audio = best(audioCandidates(in: page)) ?? bodyMediaCandidates(.audio, in: page).first
+        metadata.audio = record("audio", audio.map { Picked(value: $0.resource, source: $0.source) })
 
         metadata.richness = richness(of: metadata)
         metadata.sources = sources.isEmpty ? nil : sources

@@ -66,7 +66,9 @@ extension PageConsumer {
             onEvent(.headParsed(document, bytes: bytesSeen))
         }
         if scanner.bytesAfterHead >= bodyScanBytes { return .stop }
-        // Re-check only when the scanner found something new.
+        // Re-check only when the scanner found something new. Body
+        // fallbacks (an `<img>`, a heading) do not count as main fields: the
+        // reading goes on for what the page declares late, such as body JSON-LD.
         guard document.elements.count != elementsChecked else { return .proceed }
         elementsChecked = document.elements.count
         return document.hasMainFields ? .stop : .proceed

@@ -38,6 +38,9 @@ struct PageIndex {
     var titles: [(text: String, inBody: Bool)] = []
     var jsonLD: JSONLDGraph
     var properties: [Property] = []
+    /// Body elements the scanner kept as fallbacks (`HTMLElement.isFallback`),
+    /// in document order; the rules use them only when nothing is declared.
+    var fallbacks: [(element: HTMLElement, order: Int)] = []
     let resolver: URLResolver
     let htmlLang: String?
 
@@ -45,6 +48,10 @@ struct PageIndex {
         var baseHref: String?
         var scripts: [String] = []
         for (order, element) in document.elements.enumerated() {
+            if element.isFallback {
+                fallbacks.append((element, order))
+                continue
+            }
             switch element.name {
             case "base":
                 // Only the first <base href> counts, as in browsers.

@@ -78,7 +78,9 @@ import Testing
             </body></html>
             """
         let whole = scan(html)
-        #expect(whole.elements.count == 8)
+        #expect(whole.elements.filter { !$0.isFallback }.count == 8)
+        // The first ten paragraphs are kept as fallbacks, the rest dropped.
+        #expect(whole.elements.filter(\.isFallback).map(\.name) == Array(repeating: "p", count: 10))
         #expect(whole.title == "日本語 & English — \u{1F600}")
         #expect(whole.all("script").first?.text == #"{"name": "x</y", "list": [1, 2]}"#)
         for chunk in [1, 2, 5, 64, 1000] {

@@ -31,15 +31,16 @@ import Testing
         #expect(extract([], url: "http://[2001:db8::1]:8080/x").icon?.url == "http://[2001:db8::1]:8080/favicon.ico")
     }
 
-    @Test func canonicalFromOpenGraphThenLinkThenThePageItself() {
+    @Test func canonicalFromOpenGraphThenLinkAndOnlyWhenDeclared() {
         let both = extract([Tag.link(rel: "canonical", "/canon"), Tag.meta(property: "og:url", "https://example.com/og")])
         #expect(both.canonicalURL == "https://example.com/og")
         let link = extract([Tag.link(rel: "canonical", "/canon")])
         #expect(link.canonicalURL == "https://example.com/canon")
         #expect(link.sources?["canonicalURL"] == "link:canonical")
         let none = extract([])
-        #expect(none.canonicalURL == pageURL)
-        #expect(none.sources?["canonicalURL"] == "page URL")
+        #expect(none.canonicalURL == nil, "canonicalURL is what the page declares; url says where it was found")
+        #expect(none.sources?["canonicalURL"] == nil)
+        #expect(none.url == pageURL)
     }
 
     @Test func originalURLAndURLAreThePageURL() {

@@ -1,0 +1,135 @@
+import Foundation
+import HTMLHead
+
+/// Text fields the page shows without declaring them: its byline, its
+/// first heading and paragraph, a `<time datetime>`. Each is the last
+/// source of its field, used only when no tag, JSON-LD or microdata gave one.
+extension MetadataRules {
+    /// Labels of bylines that are no names ("About the author", "Authors").
+    static let bylineLabels: Set<String> = [
+        "author", "authors", "about the author", "about author", "by", "posted by", "written by",
+        "contributor", "contributors", "more from author", "all posts", "view all posts",
+    ]
+
+    /// The author a byline shows: a `rel=author` link, else an element
+    /// marked author/byline by its class or id, else a link to an author
+    /// page (`/author/…`, `/author-bio?id=…`).
+    static func bylineAuthor(in page: PageIndex) -> Picked<String>? {
+        let tiers: [(String, (HTMLElement) -> Bool)] = [
+            ("rel=author link", { $0.name == "a" && hasRelAuthor($0) }),
+            ("byline", isMarkedByline),
+            ("author page link", linksToAuthorPage),
+        ]
+        for (source, isTier) in tiers {
+            for (position, (element, _)) in page.fallbacks.enumerated() where isTier(element) {
+                guard let text = cleanText(element.text), let name = bylineName(text) else { continue }
+                return Picked(value: innermostByline(after: position, in: text, page: page) ?? name, source: source)
+            }
+        }
+        return nil
+    }
+
+    /// A byline box often wraps the name's own element (`<div class=author>
+    /// By <a class=author-name>Ann</a> · 5 min</div>`): the innermost is the
+    /// name without the box's other words. The elements nested in the box
+    /// follow it, their text inside its text.
+    private static func innermostByline(after position: Int, in text: String, page: PageIndex) -> String? {
+        var found: String?
+        for (inner, _) in page.fallbacks[(position + 1)...] {
+            guard let innerText = cleanText(inner.text) else { continue }
+            guard text.contains(innerText) else { break }
+            if isMarkedByline(inner) || linksToAuthorPage(inner), let name = bylineName(innerText) { found = name }
+        }
+        return found
+    }
+
+    /// A link to an author page: a path segment starting "author"
+    /// (`/author/ann`, `/authors/ann`, `/author-bio?id=3`) or an author
+    /// query parameter. A word in a title (`Gray_(author)`) or a longer
+    /// word (`/authorities/`) is not enough.
+    static func linksToAuthorPage(_ element: HTMLElement) -> Bool {
+        guard element.name == "a", let href = element["href"]?.lowercased() else { return false }
+        let path = href.prefix { $0 != "?" && $0 != "#" }
+        let segments = path.split(separator: "/")
+        let authorSegment = segments.contains { segment in
+            segment == "author" || segment == "authors" || ["author-", "author_", "author."].contains { segment.hasPrefix($0) }
+        }
+        return authorSegment || href.dropFirst(path.count).contains("author=")
+    }
+
+    /// A person's name from a byline's text, or nil when the text is a
+    /// label, a sentence or a URL rather than a name.
+    static func bylineName(_ raw: String?) -> String? {
+        guard var text = authorName(raw) else { return nil }
+        for prefix in ["written by ", "posted by ", "author: ", "author:", "by: "]
+        where text.lowercased().hasPrefix(prefix) {
+            text = String(text.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+        }
+        text = firstBylineSegment(text)
+        let words = text.split(separator: " ")
+        // Names are mostly letters; identifiers and dates are not.
+        let letters = text.filter(\.isLetter).count
+        guard !text.isEmpty, text.count <= 80, words.count <= 8, letters * 2 >= text.filter({ !$0.isWhitespace }).count,
+              !text.hasSuffix(":"), !bylineLabels.contains(text.lowercased()) else { return nil }
+        return text
+    }
+
+    /// A byline without what follows the name: after "•", "|" or "·"
+    /// come dates, read times and links; after a dash, a role stays
+    /// ("Ann Lee - Editor") but a date or count goes ("Ann Lee - 31.05.2022").
+    static func firstBylineSegment(_ text: String) -> String {
+        var result = text
+        for hard in [" • ", " | ", " · "] {
+            if let range = result.range(of: hard) { result = String(result[..<range.lowerBound]) }
+        }
+        for soft in [" - ", " – ", " — "] {
+            if let range = result.range(of: soft), result[range.upperBound...].contains(where: \.isNumber) {
+                result = String(result[..<range.lowerBound])
+            }
+        }
+        let trailing = CharacterSet.whitespaces.union(CharacterSet(charactersIn: "-–—•|·,:"))
+        return result.trimmingCharacters(in: trailing)
+    }
+
+    static func hasRelAuthor(_ element: HTMLElement) -> Bool {
+        (element["rel"] ?? "").lowercased().split(whereSeparator: \.isWhitespace).contains("author")
+    }
+
+    /// True when `class`, `id` or `rel` says author or byline, and not a
+    /// comment's (`class="comment-author"` names a commenter, not the author).
+    static func isMarkedByline(_ element: HTMLElement) -> Bool {
+        let values = ["class", "id", "rel"].compactMap { element[$0]?.lowercased() }
+        guard !values.contains(where: { $0.contains("comment") }) else { return false }
+        return values.contains { $0.contains("author") || $0.contains("byline") }
+    }
+
+    /// The page's first `<h1>`: the title it shows its readers.
+    static func headingTitle(in page: PageIndex) -> Picked<String>? {
+        for (element, _) in page.fallbacks where element.name == "h1" {
+            if let text = cleanText(element.text) { return Picked(value: text, source: "h1") }
+        }
+        return nil
+    }
+
+    /// The shortest paragraph text that reads as a summary: shorter ones
+    /// are captions, buttons and notices.
+    static let minimumSummaryLength = 40
+
+    /// The page's first paragraph long enough to be prose (the scanner
+    /// keeps at most 1 KiB of it; clients shorten it to fit).
+    static func firstParagraph(in page: PageIndex) -> Picked<String>? {
+        for (element, _) in page.fallbacks where element.name == "p" && !isMarkedByline(element) {
+            guard let text = cleanText(element.text), text.count >= minimumSummaryLength else { continue }
+            return Picked(value: text, source: "first paragraph")
+        }
+        return nil
+    }
+
+    /// The first `<time datetime>` that holds a date.
+    static func timeElementDate(in page: PageIndex) -> Picked<String>? {
+        for (element, _) in page.fallbacks where element.name == "time" {
+            if let date = dateText(element["datetime"]) { return Picked(value: date, source: "time element") }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,104 @@
+import Testing
+@testable import HTMLHead
+
+/// Body elements kept as fallbacks: which ones, and that they stay bounded.
+@Suite struct BodyFallbackTests {
+    private func fallbacks(_ html: String, chunk: Int? = nil) -> [HTMLElement] {
+        scan(html, chunk: chunk).elements.filter(\.isFallback)
+    }
+
+    @Test func playersAndTheirSourcesAreKept() {
+        let html = """
+            <head><title>t</title></head><body>
+            <video poster="/p.jpg" width="640"><source src="/v.mp4" type="video/mp4"><track src="/c.vtt"></video>
+            <audio src="/a.mp3"></audio>
+            <picture><source srcset="/i.webp"><img src="/i.jpg" alt="A" width="800" height="600"></picture>
+            """
+        for chunk in [nil, 7] {
+            let kept = fallbacks(html, chunk: chunk)
+            #expect(kept.map(\.name) == ["video", "source", "track", "audio", "img"])
+            #expect(kept[0]["poster"] == "/p.jpg")
+            #expect(kept[1]["type"] == "video/mp4")
+            #expect(kept[4]["alt"] == "A")
+            #expect(kept.allSatisfy { $0.inBody && $0.text == nil })
+        }
+    }
+
+    @Test func headElementsAreNotFallbacks() {
+        let document = scan("<head><meta property=og:title content=x><title>t</title></head><body><h1>H</h1>")
+        #expect(document.elements.filter(\.isFallback).map(\.name) == ["h1"])
+        #expect(document.elements.filter { !$0.isFallback }.map(\.name) == ["meta", "title"])
+    }
+
+    @Test func linksToMediaFilesAndAuthorsKeepTheirText() {
+        let kept = fallbacks("""
+            <body><a href="/nav">Home</a>
+            <a href="https://cdn.example/ep1.MP3?dl=1">Download <b>MP3</b></a>
+            <a rel="author" href="/u/jo">Jo Doe</a>
+            <a href="/author/ann-lee/">Ann Lee</a>
+            <a href="/page.html#x.mp3">not media</a>
+            """)
+        #expect(kept.map(\.text) == ["Download MP3", "Jo Doe", "Ann Lee"])
+    }
+
+    @Test func bylinesByClassIdOrRel() {
+        let kept = fallbacks("""
+            <body><div class="post-Author"> By <span>Kim Park</span> </div>
+            <span id="byline">Lee</span><p class="x">Para</p>
+            <div class="byline">Sam<script>var author = 1;</script></div>
+            """)
+        #expect(kept.map(\.name) == ["div", "span", "p", "div"])
+        #expect(kept.map(\.text) == ["By Kim Park", "Lee", "Para", "Sam"])
+    }
+
+    @Test func blockElementsSeparateWords() {
+        let kept = fallbacks("<body><div class=author-box><div>Kim Park</div><div>News</div>Ann<br>Lee <b>x</b>y</div>")
+        // Inline elements (`<b>`) join their text as written.
+        #expect(kept.first?.text == "Kim Park News Ann Lee xy")
+    }
+
+    @Test func headingsParagraphsAndTimes() {
+        let kept = fallbacks("""
+            <body><h1> Big  title </h1><p>First <a href=/x>para</a>.</p>
+            <time datetime="2024-05-01">May 1</time><time>no datetime</time>
+            """)
+        #expect(kept.map(\.name) == ["h1", "p", "time"])
+        #expect(kept[1].text == "First para.")
+        #expect(kept[2]["datetime"] == "2024-05-01")
+    }
+
+    @Test func nothingInsideSVGOrScripts() {
+        let kept = fallbacks("<body><svg><image href=x/><p>in svg</p></svg><script>document.write('<img src=a>')</script>")
+        #expect(kept.isEmpty)
+    }
+
+    @Test func eachKindIsCapped() {
+        let images = String(repeating: "<img src=/a.png>", count: 200)
+        let paragraphs = String(repeating: "<p>text</p>", count: 200)
+        let headings = String(repeating: "<h1>h</h1>", count: 20)
+        let bylines = String(repeating: "<span class=author>a</span>", count: 200)
+        let players = String(repeating: "<video src=/v.mp4></video>", count: 100)
+        let document = scan("<body>" + images + paragraphs + headings + bylines + players)
+        let limits = ElementCollector.FallbackLimits()
+        #expect(document.all("img").count == limits.images)
+        #expect(document.all("p").count == limits.paragraphs)
+        #expect(document.all("h1").count == limits.headings)
+        #expect(document.all("span").count == limits.bylines)
+        #expect(document.all("video").count == limits.players)
+    }
+
+    @Test func sourcesOfUnrecordedPlayersAreDropped() {
+        let players = String(repeating: "<audio><source src=/a.ogg></audio>", count: 30)
+        let document = scan("<body>" + players)
+        #expect(document.all("audio").count == 20)
+        #expect(document.all("source").count == 20)
+    }
+
+    @Test func fallbackTextIsCappedAtOneKibibyte() {
+        let long = String(repeating: "é", count: 2000)
+        let text = fallbacks("<body><p>\(long)</p>").first?.text ?? ""
+        #expect(text.utf8.count <= 1024)
+        #expect(text.utf8.count >= 1022)
+        #expect(text.allSatisfy { $0 == "é" })
+    }
+}
