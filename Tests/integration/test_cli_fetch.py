@@ -361,6 +361,13 @@ def test_host_that_does_not_resolve(fetch):
     assert_error(res.one, "failed", "dns", res)
 
 
+def test_tls_failure(server, fetch):
+    """https:// to a server that speaks plain HTTP: the handshake fails."""
+    res = fetch(f"https://127.0.0.1:{server.port}/page", "--timeout", "10", timeout=30)
+    assert res.returncode == 1, res.describe()
+    assert_error(res.one, "failed", "tls", res)
+
+
 def test_connection_refused(fetch):
     with socket.socket() as s:  # a port that was free a moment ago, nobody listening
         s.bind(("127.0.0.1", 0))

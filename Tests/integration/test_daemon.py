@@ -116,6 +116,15 @@ def test_allow_private_network_by_initialization_option(make_client, server):
     assert c.fetch(server.url("/page?title=opt"), fetch_subresources=False)["title"] == "opt"
 
 
+def test_initialization_options_user_agent_and_timeout(make_client, server):
+    c = make_client(init_options={"userAgent": "InitOptionsAgent/2.0", "timeout": 1})
+    assert c.fetch(server.url(f"/ua?u={uniq()}"), fetch_subresources=False)["title"] == "InitOptionsAgent/2.0"
+    t0 = time.monotonic()
+    e = error_of(c.fetch_async(server.url(f"/never?u={uniq()}")))
+    assert e.kind == "timedOut", e.data
+    assert time.monotonic() - t0 < 1 + 2.0, "the session timeout from initializationOptions was not used"
+
+
 def test_private_network_refused_by_default(make_client, server):
     c = make_client(private=False)
     before = server.total_hits()
