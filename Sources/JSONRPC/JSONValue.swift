@@ -11,6 +11,8 @@ public enum JSONValue: Sendable, Hashable {
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
+    /// Pre-encoded JSON, written verbatim; only ever built for output (see `RawJSON`).
+    case raw(RawJSON)
 }
 
 extension JSONValue: Codable {
@@ -43,6 +45,7 @@ extension JSONValue: Codable {
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
+        case .raw(let raw): try container.encode(try raw.parsed())
         }
     }
 }
@@ -50,8 +53,11 @@ extension JSONValue: Codable {
 extension JSONValue {
     /// The member `key` of an object, or nil for a missing key or a non-object.
     public subscript(key: String) -> JSONValue? {
-        if case .object(let members) = self { return members[key] }
-        return nil
+        switch self {
+        case .object(let members): members[key]
+        case .raw(let raw): (try? raw.parsed())?[key]
+        default: nil
+        }
     }
 
     /// A short name for the value's JSON type, for error messages.
@@ -63,6 +69,7 @@ extension JSONValue {
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"
+        case .raw(let raw): (try? raw.parsed())?.typeName ?? "invalid JSON"
         }
     }
 }

@@ -53,6 +53,13 @@ public final class LinkPeekEngine: MetadataService {
         return metadata
     }
 
+    public func cachedJSON(url: String) async -> [UInt8]? {
+        guard let entry = cache.entry(for: url), case .metadata(var metadata) = entry.value else { return nil }
+        if let json = entry.servedJSON { return json }
+        metadata.fromCache = true
+        return try? metadata.jsonBytes()
+    }
+
     /// A fresh cached outcome when the policy allows one.
     private func servedFromCache(url: String, policy: CachePolicy) throws(FetchError) -> LinkMetadata? {
         switch policy {

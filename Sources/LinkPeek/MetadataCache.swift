@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where fetched previews are kept. The in-memory LRU below is the default;
 /// a persistent store implements the same protocol.
@@ -18,10 +18,19 @@ public struct CacheEntry: Sendable, Equatable {
 
     public var value: Value
     public var expiresAt: Date
+    /// The preview as a cache hit serves it (`fromCache: true`), encoded
+    /// once here so that a hit costs a copy, not an encoding: a daemon can
+    /// answer tens of thousands of `getCached` a second this way, against a
+    /// few thousand when each hit encodes the metadata again. Nil for failures.
+    public private(set) var servedJSON: [UInt8]?
 
     public init(value: Value, expiresAt: Date) {
         self.value = value
         self.expiresAt = expiresAt
+        if case .metadata(var metadata) = value {
+            metadata.fromCache = true
+            servedJSON = try? metadata.jsonBytes()
+        }
     }
 
     public func isFresh(at now: Date = Date()) -> Bool { now < expiresAt }
@@ -40,11 +49,11 @@ public enum CacheLifetime {
         var maxAge: TimeInterval?
         for directive in cacheControl.lowercased().split(separator: ",") {
             let parts = directive.split(separator: "=", maxSplits: 1).map {
-                $0.trimmingCharacters(in: .whitespaces)
+                $0.trimmedWhitespace
             }
             if parts.first == "no-store" || parts.first == "no-cache" { return minimum }
             if parts.count == 2, parts[0] == "max-age" || parts[0] == "s-maxage",
-                let value = TimeInterval(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
+                let value = TimeInterval(parts[1].trimming("\""))
             {
                 maxAge = max(maxAge ?? 0, value)
             }

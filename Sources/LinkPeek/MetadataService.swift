@@ -16,4 +16,14 @@ public protocol MetadataService: Sendable {
 
     /// The cached preview for `url`, or nil; never touches the network.
     func cached(url: String) async -> LinkMetadata?
+
+    /// The same as `cached(url:)`, already encoded as JSON (`LinkMetadata.jsonBytes()`).
+    func cachedJSON(url: String) async -> [UInt8]?
+}
+
+extension MetadataService {
+    /// Encodes `cached(url:)`; an implementation that keeps the bytes does better.
+    public func cachedJSON(url: String) async -> [UInt8]? {
+        try? await cached(url: url)?.jsonBytes()
+    }
 }

@@ -18,3 +18,12 @@ extension StringProtocol {
         return scalar.properties.isWhitespace
     }
 }
+
+extension String {
+    /// The text without `character` repeated at either end (`"3600"` → `3600`).
+    func trimming(_ character: Character) -> Substring {
+        let start = firstIndex { $0 != character } ?? endIndex
+        let end = lastIndex { $0 != character }.map(index(after:)) ?? start
+        return self[start..<max(start, end)]
+    }
+}

@@ -94,11 +94,11 @@ final class ProgressReporter: Sendable {
     }
 
     private func partial(_ metadata: LinkMetadata) {
-        guard let token = partialResultToken, let value = try? JSONValue(encoding: metadata) else { return }
+        guard let token = partialResultToken, let value = try? RawJSON(encoding: metadata) else { return }
         state.withLock { state in
             guard !state.closed, !state.partialSent else { return }
             state.partialSent = true
-            let params: JSONValue = ["token": JSONValue(token), "value": value]
+            let params: JSONValue = ["token": JSONValue(token), "value": .raw(value)]
             connection.send(.notification(method: "$/progress", params: params), priority: .droppable)
         }
     }
@@ -118,8 +118,8 @@ final class ProgressReporter: Sendable {
     }
 
     private func send(_ token: ProgressToken, _ value: WorkDoneProgress, priority: SendPriority) {
-        guard let params = try? JSONValue(encoding: ProgressParams(token: token, value: value)) else { return }
-        connection.send(.notification(method: "$/progress", params: params), priority: priority)
+        guard let params = try? RawJSON(encoding: ProgressParams(token: token, value: value)) else { return }
+        connection.send(.notification(method: "$/progress", params: .raw(params)), priority: priority)
     }
 }
 

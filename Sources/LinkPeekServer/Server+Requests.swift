@@ -50,8 +50,9 @@ extension Server {
         }
         let service = currentService()
         let task = Task {
-            let metadata = await service.cached(url: url)
-            self.complete(id, with: metadata.map(encodeResult) ?? .success(.null))
+            // The bytes kept in the cache entry are spliced into the response as they are.
+            let json = await service.cachedJSON(url: url)
+            self.complete(id, with: .success(json.map { .raw(RawJSON(trusted: $0)) } ?? .null))
         }
         requests[id] = InFlight(task: task, provider: nil, reporter: nil, responder: responder)
     }
@@ -87,10 +88,12 @@ extension Server {
     }
 }
 
-/// `value` as a result, or an internal error if it cannot be encoded.
+/// `value` as a result, or an internal error if it cannot be encoded. It is
+/// encoded straight to bytes, not to a `JSONValue` tree that the writer would
+/// walk again.
 func encodeResult(_ value: some Encodable) -> Result<JSONValue, ResponseError> {
     do {
-        return .success(try JSONValue(encoding: value))
+        return .success(.raw(try RawJSON(encoding: value)))
     } catch {
         return .failure(.internalError("Internal error: could not encode the result"))
     }

@@ -37,6 +37,14 @@ struct CacheTests {
         #expect(cache.entry(for: "0") == nil)
     }
 
+    @Test func aPreviewIsEncodedOnceAsAHitServesIt() throws {
+        var served = LinkMetadata(originalURL: "https://example.com/a")
+        served.title = "a"
+        served.fromCache = true
+        #expect(entry("a").servedJSON == (try served.jsonBytes()))
+        #expect(CacheEntry(value: .failure(.timedOut), expiresAt: Date()).servedJSON == nil)
+    }
+
     @Test func lifetimeFollowsCacheControlWithinBounds() {
         #expect(CacheLifetime.seconds(cacheControl: nil) == 24 * 3600)
         #expect(CacheLifetime.seconds(cacheControl: "max-age=60") == 3600)
@@ -45,6 +53,8 @@ struct CacheTests {
         #expect(CacheLifetime.seconds(cacheControl: "s-maxage=10000, max-age=5000") == 10000)
         #expect(CacheLifetime.seconds(cacheControl: "no-store") == 3600)
         #expect(CacheLifetime.seconds(cacheControl: "max-age=banana") == 24 * 3600)
+        #expect(CacheLifetime.seconds(cacheControl: "max-age=\"7200\"") == 7200)
+        #expect(CacheLifetime.seconds(cacheControl: " max-age = 7200 ") == 7200)
     }
 
     @Test func freshnessIsJudgedAgainstExpiry() {

@@ -1,0 +1,18 @@
+import FoundationEssentials
+
+extension LinkMetadata {
+    /// The preview as the wire spells it (CLI and daemon): compact UTF-8
+    /// JSON, keys sorted, slashes unescaped, absent fields omitted.
+    public func jsonBytes() throws -> [UInt8] {
+        Array(try JSONEncoder.wire.encode(self))
+    }
+}
+
+extension JSONEncoder {
+    /// Sorted keys keep output stable; unescaped slashes keep URLs readable.
+    static var wire: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}
