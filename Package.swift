@@ -13,11 +13,12 @@ let package = Package(
     ],
     targets: [
         // MARK: CCurl
-        // Typed wrappers for libcurl's variadic functions; nothing else.
+        // Typed wrappers for libcurl's variadic functions, and the loader that
+        // opens libcurl on first use (loader.c says why it is not linked).
         .target(
             name: "CCurl",
             linkerSettings: [
-                .linkedLibrary("curl"),
+                .linkedLibrary("dl", .when(platforms: [.linux])),
             ]
         ),
 
@@ -30,11 +31,18 @@ let package = Package(
             ]
         ),
 
+        // MARK: Threading
+        // Named detached pthreads, so that no target needs full Foundation for `Thread`.
+        .target(
+            name: "Threading"
+        ),
+
         // MARK: Curl
         .target(
             name: "Curl",
             dependencies: [
                 "CCurl",
+                "Threading",
             ]
         ),
         .testTarget(
@@ -81,7 +89,10 @@ let package = Package(
 
         // MARK: JSONRPC
         .target(
-            name: "JSONRPC"
+            name: "JSONRPC",
+            dependencies: [
+                "Threading",
+            ]
         ),
         .testTarget(
             name: "JSONRPCTests",

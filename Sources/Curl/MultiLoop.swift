@@ -1,5 +1,5 @@
 internal import CCurl
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The curl thread's loop: takes commands from the inbox, starts queued

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One transfer's state on the curl thread: the request, the type-erased
 /// consumer, and what the header and body callbacks learned so far.

@@ -1,5 +1,5 @@
 internal import CCurl
-import Foundation
+import Threading
 import Synchronization
 
 /// Runs HTTP transfers on libcurl's multi interface, on one dedicated thread.
@@ -44,11 +44,9 @@ public final class TransferEngine: Sendable {
         let multi = MultiPointer(curl_multi_init())
         self.multi = multi
         let inbox = self.inbox
-        let thread = Thread {
+        DetachedThread.start(name: "linkpeek.curl") {
             MultiLoop(multi: multi.raw, inbox: inbox, limits: limits).run()
         }
-        thread.name = "linkpeek.curl"
-        thread.start()
     }
 
     deinit {

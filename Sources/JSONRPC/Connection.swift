@@ -1,6 +1,6 @@
 import Dispatch
-import Foundation
 import Synchronization
+import Threading
 
 /// What the connection reports to its handler.
 public enum ConnectionEvent: Sendable {
@@ -51,12 +51,8 @@ public final class Connection: Sendable {
             return !started
         }
         precondition(first, "Connection.start called twice")
-        let reader = Thread { [self] in readLoop(handler) }
-        reader.name = "jsonrpc-reader"
-        reader.start()
-        let writer = Thread { [self] in writeLoop() }
-        writer.name = "jsonrpc-writer"
-        writer.start()
+        DetachedThread.start(name: "jsonrpc-reader") { [self] in readLoop(handler) }
+        DetachedThread.start(name: "jsonrpc-writer") { [self] in writeLoop() }
     }
 
     /// Queues `payload` for writing; false when it was dropped (a droppable
@@ -82,7 +78,7 @@ public final class Connection: Sendable {
             // The wait blocks a thread of its own: neither the cooperative
             // pool nor a global dispatch queue (on Linux the concurrency
             // runtime runs on those, so a few blocked waits could starve it).
-            Thread.detachNewThread {
+            DetachedThread.start(name: "jsonrpc-close") {
                 continuation.resume(returning: done.wait(timeout: .now() + timeout) == .success)
             }
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension JSONValue {
     /// `value` as JSON, through its `Encodable` conformance (absent optionals omitted).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The decode-failure policy, exhaustive (after sourcekit-lsp's
 /// `decodeJSONRPCMessage`). A request whose id can be recovered always gets

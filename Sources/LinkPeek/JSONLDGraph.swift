@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The schema.org nodes of a page's `application/ld+json` blocks, flattened:
 /// top-level arrays, `@graph` arrays and `mainEntity` objects all become
@@ -44,12 +44,12 @@ struct JSONLDGraph {
         }
         if text.hasSuffix(";") { text.removeLast() }
         guard !text.isEmpty else { return nil }
-        if let value = try? JSONSerialization.jsonObject(with: Data(text.utf8)) { return value }
+        if let value = try? AnyJSON.parse(text) { return value }
         // Control characters are invalid inside JSON strings but harmless as spaces.
         let repaired = String(String.UnicodeScalarView(text.unicodeScalars.map {
             $0.value < 0x20 ? " " : $0
         }))
-        return try? JSONSerialization.jsonObject(with: Data(repaired.utf8))
+        return try? AnyJSON.parse(repaired)
     }
 
     /// Types that describe the site, people or page furniture rather than the

@@ -1,5 +1,5 @@
 import Curl
-import Foundation
+import FoundationEssentials
 
 extension LinkPeekEngine {
     /// Fetches the chosen icon and image side by side and fills in their

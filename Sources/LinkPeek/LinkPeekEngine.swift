@@ -1,5 +1,5 @@
 import Curl
-import Foundation
+import FoundationEssentials
 
 /// The real `MetadataService`: fetches pages with the transfer engine,
 /// extracts metadata, fetches the icon and image, and caches the outcome.

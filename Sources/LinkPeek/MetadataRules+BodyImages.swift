@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTMLHead
 
 /// The image a page shows without declaring one: the first `<img>` in its

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTMLHead
 
 /// Video and audio the page plays without declaring them: `<video>` and
@@ -81,7 +81,7 @@ extension MetadataRules {
     private static func bodyMedia(_ href: String?, type: String?, source: String, order: Int,
                                   resolver: URLResolver) -> [MediaCandidate] {
         guard let url = resolver.resolveWeb(href) else { return [] }
-        let essence = type?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let essence = type?.split(separator: ";").first.map { $0.trimmedSpaces.lowercased() }
         let resource = MediaResource(url: url, type: essence.flatMap { $0.isEmpty ? nil : $0 })
         return [MediaCandidate(resource: resource, source: source, order: order)]
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTMLHead
 
 /// Text fields the page shows without declaring them: its byline, its
@@ -63,7 +63,7 @@ extension MetadataRules {
         guard var text = authorName(raw) else { return nil }
         for prefix in ["written by ", "posted by ", "author: ", "author:", "by: "]
         where text.lowercased().hasPrefix(prefix) {
-            text = String(text.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+            text = String(text.dropFirst(prefix.count)).trimmedSpaces
         }
         text = firstBylineSegment(text)
         let words = text.split(separator: " ")
@@ -80,15 +80,14 @@ extension MetadataRules {
     static func firstBylineSegment(_ text: String) -> String {
         var result = text
         for hard in [" • ", " | ", " · "] {
-            if let range = result.range(of: hard) { result = String(result[..<range.lowerBound]) }
+            if let range = result.firstRange(of: hard) { result = String(result[..<range.lowerBound]) }
         }
         for soft in [" - ", " – ", " — "] {
-            if let range = result.range(of: soft), result[range.upperBound...].contains(where: \.isNumber) {
+            if let range = result.firstRange(of: soft), result[range.upperBound...].contains(where: \.isNumber) {
                 result = String(result[..<range.lowerBound])
             }
         }
-        let trailing = CharacterSet.whitespaces.union(CharacterSet(charactersIn: "-–—•|·,:"))
-        return result.trimmingCharacters(in: trailing)
+        return result.trimmingScalars { String.isSpace($0) || "-–—•|·,:".unicodeScalars.contains($0) }
     }
 
     static func hasRelAuthor(_ element: HTMLElement) -> Bool {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One icon the page declares with `<link rel=…>`.
 struct IconCandidate {
@@ -81,7 +81,7 @@ extension MetadataRules {
             let size = declaredSize(link.element["sizes"])
             let resource = MediaResource(
                 url: resolved.url,
-                type: link.element["type"].map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.flatMap { $0.isEmpty ? nil : $0 },
+                type: link.element["type"].map { $0.trimmedSpaces.lowercased() }.flatMap { $0.isEmpty ? nil : $0 },
                 width: size == Int.max ? nil : size,
                 height: size == Int.max ? nil : size
             )

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One image, video or audio the page offers, before the rules choose.
 struct MediaCandidate {

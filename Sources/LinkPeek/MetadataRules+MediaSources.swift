@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension MetadataRules {
     /// Image candidates, best source first: Open Graph, Twitter cards,
@@ -78,7 +78,7 @@ extension MetadataRules {
     /// type, or, with no type, a file extension that says so. Player pages
     /// (`text/html`) and Flash are not playable.
     static func isDirectlyPlayable(_ resource: MediaResource) -> Bool {
-        if let type = resource.type?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces), !type.isEmpty {
+        if let type = resource.type?.split(separator: ";").first?.trimmedSpaces, !type.isEmpty {
             return type.hasPrefix("video/") || type == "application/x-mpegurl" || type == "application/vnd.apple.mpegurl"
         }
         let path = URL(string: resource.url)?.path.lowercased() ?? ""

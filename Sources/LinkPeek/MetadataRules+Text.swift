@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Text clean-up shared by every text field: what a page writes is rarely what
 /// a preview should show.
@@ -67,7 +67,7 @@ extension MetadataRules {
     /// Parses a declared pixel dimension ("600", "600px", " 600 ") leniently.
     static func pixels(_ raw: String?) -> Int? {
         guard let raw else { return nil }
-        let digits = raw.trimmingCharacters(in: .whitespaces).prefix(while: \.isASCIIDigit)
+        let digits = raw.trimmedSpaces.prefix(while: \.isASCIIDigit)
         guard let value = Int(digits), value > 0 else { return nil }
         return value
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The text fields. Each rule lists its sources best first: Open Graph,
 /// Twitter cards, plain HTML, then JSON-LD and microdata; an empty value
@@ -77,7 +77,7 @@ extension MetadataRules {
     static func authorName(_ raw: String?) -> String? {
         guard var text = cleanText(raw), !looksLikeURL(text) else { return nil }
         if text.lowercased().hasPrefix("by "), text.count > 3 {
-            text = String(text.dropFirst(3)).trimmingCharacters(in: .whitespaces)
+            text = String(text.dropFirst(3)).trimmedSpaces
         }
         return text.isEmpty ? nil : text
     }
@@ -136,10 +136,10 @@ extension MetadataRules {
     static func lang(in page: PageIndex, contentLanguage: String?) -> Picked<String>? {
         // BCP 47 separates subtags with "-"; pages write "en_US" too.
         if let lang = cleanText(page.htmlLang) {
-            return Picked(value: lang.replacingOccurrences(of: "_", with: "-"), source: "html:lang")
+            return Picked(value: lang.replacing("_", with: "-"), source: "html:lang")
         }
         if let locale = page.metaRaw(["og:locale"]) {
-            return Picked(value: locale.value.replacingOccurrences(of: "_", with: "-"), source: "og:locale")
+            return Picked(value: locale.value.replacing("_", with: "-"), source: "og:locale")
         }
         if let header = contentLanguage.flatMap(firstLanguage) {
             return Picked(value: header, source: "Content-Language")
@@ -151,7 +151,7 @@ extension MetadataRules {
             return Picked(value: text, source: "json-ld:inLanguage")
         }
         if let picked = page.microdataText(["inlanguage"]) {
-            return Picked(value: picked.value.replacingOccurrences(of: "_", with: "-"), source: picked.source)
+            return Picked(value: picked.value.replacing("_", with: "-"), source: picked.source)
         }
         return nil
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTMLHead
 
 /// The site name a page writes into its `<title>`: "Article | Site" or
@@ -14,7 +14,7 @@ extension MetadataRules {
         guard let title = page.titleText(), let separator = titleSeparators.first(where: { title.contains($0) }) else {
             return nil
         }
-        let parts = title.components(separatedBy: separator).map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = title.split(separator: separator, omittingEmptySubsequences: false).map(\.trimmedSpaces)
         guard parts.count >= 2, let first = parts.first, let last = parts.last, !first.isEmpty, !last.isEmpty else {
             return nil
         }

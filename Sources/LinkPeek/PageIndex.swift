@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTMLHead
 
 /// A value the rules chose, with the tag or rule that gave it (for `sources`).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Checks a URL before any work is done on it.
 enum URLCheck {

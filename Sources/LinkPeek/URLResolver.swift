@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Resolves the URLs a page writes (relative, protocol-relative, with spaces
 /// or non-ASCII characters) against `<base href>` and the page URL.

@@ -34,7 +34,7 @@ private func describe(_ error: DecodingError) -> String {
 
 private func path(_ keys: [any CodingKey]) -> String {
     let parts = keys.map { key in key.intValue.map { "[\($0)]" } ?? key.stringValue }
-    return parts.isEmpty ? "params" : parts.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+    return parts.isEmpty ? "params" : parts.joined(separator: ".").replacing(".[", with: "[")
 }
 
 private func expectation(_ type: Any.Type) -> String {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LinkPeek
 
 /// URLs from the arguments, then stdin (one per line, blank lines skipped).
@@ -16,11 +16,21 @@ struct URLSource: Sendable {
                     stdinDone = true
                     return nil
                 }
-                let url = line.trimmingCharacters(in: .whitespaces)
+                let url = Self.trimmingSpaces(line)
                 if !url.isEmpty { return url }
             }
             return nil
         }
+    }
+
+    /// `line` without leading and trailing spaces and tabs (tab and the
+    /// Unicode space separators, as Foundation's `.whitespaces`).
+    static func trimmingSpaces(_ line: String) -> String {
+        let isSpace = { (scalar: Unicode.Scalar) in scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
+        let scalars = line.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(scalars[first...last])
     }
 }
 
@@ -85,11 +95,11 @@ struct ProgressLine {
 
     func show(done: Int, failed: Int, started: Int) {
         guard enabled else { return }
-        FileHandle.standardErrorWrite("\r\u{1B}[K\(done) done, \(failed) failed, \(started - done) running")
+        StandardIO.writeError("\r\u{1B}[K\(done) done, \(failed) failed, \(started - done) running")
     }
 
     func clear() {
         guard enabled else { return }
-        FileHandle.standardErrorWrite("\r\u{1B}[K")
+        StandardIO.writeError("\r\u{1B}[K")
     }
 }

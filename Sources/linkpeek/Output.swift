@@ -1,11 +1,9 @@
-import Foundation
+import FoundationEssentials
 import LinkPeek
 
-extension FileHandle {
-    static func standardErrorWrite(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
-    }
-}
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes results to stdout: one JSON object per line (or pretty-printed),
 /// or a short human summary on a terminal when asked.
@@ -47,6 +45,6 @@ struct ResultPrinter {
 
     func emit(_ outcome: Result<LinkMetadata, FetchError>, url: String) {
         let text = line(for: outcome, url: url) + "\n"
-        FileHandle.standardOutput.write(Data(text.utf8))
+        StandardIO.write(text, to: STDOUT_FILENO)
     }
 }

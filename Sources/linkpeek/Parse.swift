@@ -1,7 +1,11 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import HTMLHead
 import LinkPeek
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `linkpeek parse`: the same extraction on HTML the caller already has.
 struct Parse: AsyncParsableCommand {
@@ -28,15 +32,15 @@ struct Parse: AsyncParsableCommand {
 
     func run() async throws {
         let printer = ResultPrinter(pretty: pretty)
-        let bytes: Data
+        let bytes: [UInt8]
         do {
             if let file, file != "-" {
-                bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+                bytes = try StandardIO.readFile(file)
             } else {
-                bytes = FileHandle.standardInput.readDataToEndOfFile()
+                bytes = try StandardIO.readAll(from: STDIN_FILENO)
             }
         } catch {
-            printer.emit(.failure(.failed(.invalidURL, "cannot read \(file ?? "stdin"): \(error.localizedDescription)")), url: url)
+            printer.emit(.failure(.failed(.invalidURL, "cannot read \(file ?? "stdin"): \(error)")), url: url)
             throw ExitCode(1)
         }
         let scanner = HeadScanner(contentType: contentType)

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -28,7 +28,7 @@ do {
     let code = Linkpeek.exitCode(for: error)
     let message = Linkpeek.fullMessage(for: error)
     if !message.isEmpty {
-        if code == .success { print(message) } else { FileHandle.standardErrorWrite(message + "\n") }
+        if code == .success { print(message) } else { StandardIO.writeError(message + "\n") }
     }
     exit(code == .validationFailure ? 2 : code.rawValue)
 }

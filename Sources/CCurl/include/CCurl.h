@@ -4,6 +4,8 @@
 // functions, which Swift cannot call. Each wrapper below fixes the type of the
 // variadic argument so the call becomes an ordinary, type-checked function.
 // Nothing else belongs here: everything that Swift can do lives in `Curl`.
+// (The one other C file, loader.c, opens libcurl on first use instead of at
+// start-up; Swift calls libcurl's functions by their usual names.)
 #ifndef LINKPEEK_CCURL_H
 #define LINKPEEK_CCURL_H
 
