@@ -8,8 +8,10 @@ extension JSONValue {
     }
 
     /// This JSON read as a `T`; throws the `DecodingError` that says which field is wrong.
+    /// (Written with `JSONWriter`, which costs a fraction of `JSONEncoder`: every request's params come through here.)
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
-        let data = try JSONEncoder().encode(self)
-        return try JSONDecoder().decode(type, from: data)
+        var writer = JSONWriter()
+        try writer.write(self)
+        return try JSONDecoder().decode(type, from: Data(writer.bytes))
     }
 }

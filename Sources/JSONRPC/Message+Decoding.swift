@@ -25,10 +25,15 @@ extension Message {
             return .single(.invalid(id: nil, error: .parseError("Parse error: the message is not valid UTF-8")))
         }
         let value: JSONValue
-        do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(body))
-        } catch {
-            return .single(.invalid(id: nil, error: .parseError("Parse error: the message is not valid JSON")))
+        if let parsed = body.withContiguousStorageIfAvailable(JSONParser.parse) ?? nil {
+            value = parsed
+        } else {
+            // The fast parser declined: `JSONDecoder` has the last word on what is JSON.
+            do {
+                value = try JSONDecoder().decode(JSONValue.self, from: Data(body))
+            } catch {
+                return .single(.invalid(id: nil, error: .parseError("Parse error: the message is not valid JSON")))
+            }
         }
         if case .array(let elements) = value {
             if elements.isEmpty {
