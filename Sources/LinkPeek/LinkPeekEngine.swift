@@ -53,7 +53,7 @@ public final class LinkPeekEngine: MetadataService {
         return metadata
     }
 
-    public func cachedJSON(url: String) async -> [UInt8]? {
+    nonisolated(nonsending) public func cachedJSON(url: String) async -> [UInt8]? {
         guard let entry = cache.entry(for: url), case .metadata(var metadata) = entry.value else { return nil }
         if let json = entry.servedJSON { return json }
         metadata.fromCache = true

@@ -18,12 +18,18 @@ public protocol MetadataService: Sendable {
     func cached(url: String) async -> LinkMetadata?
 
     /// The same as `cached(url:)`, already encoded as JSON (`LinkMetadata.jsonBytes()`).
-    func cachedJSON(url: String) async -> [UInt8]?
+    ///
+    /// It runs on the caller's executor (`nonisolated(nonsending)`): a hit in
+    /// memory is a lookup and a copy, and hopping to the global executor and
+    /// back around it would cost more than the lookup (each hop can wake a
+    /// thread). An implementation that may block, a disk read, should move
+    /// that work off the caller (`@concurrent`).
+    nonisolated(nonsending) func cachedJSON(url: String) async -> [UInt8]?
 }
 
 extension MetadataService {
     /// Encodes `cached(url:)`; an implementation that keeps the bytes does better.
-    public func cachedJSON(url: String) async -> [UInt8]? {
+    nonisolated(nonsending) public func cachedJSON(url: String) async -> [UInt8]? {
         try? await cached(url: url)?.jsonBytes()
     }
 }

@@ -49,12 +49,18 @@ extension Server {
         case .failure(let error): return responder.respond(.error(id, error))
         }
         let service = currentService()
-        let task = Task {
+        // In the table first: the task below may complete the request before it returns.
+        requests[id] = InFlight(task: nil, provider: nil, reporter: nil, responder: responder)
+        // `Task.immediate` runs on this actor at once, up to its first
+        // suspension: a hit in memory is answered here and now, instead of as
+        // one more job on the actor (which cost a thread wake-up per request).
+        let task = Task.immediate {
             // The bytes kept in the cache entry are spliced into the response as they are.
             let json = await service.cachedJSON(url: url)
             self.complete(id, with: .success(json.map { .raw(RawJSON(trusted: $0)) } ?? .null))
         }
-        requests[id] = InFlight(task: task, provider: nil, reporter: nil, responder: responder)
+        // Still running (the cache suspended): keep the task so that it can be cancelled.
+        requests[id]?.task = task
     }
 
     /// Answers the running request `id` with `result`, once: removes it from
@@ -77,7 +83,7 @@ extension Server {
     @discardableResult
     func cancelRequest(_ id: RequestID) -> Bool {
         guard let entry = requests[id] else { return false }
-        entry.task.cancel()
+        entry.task?.cancel()
         complete(id, with: .failure(entry.provider == nil ? .cancelled : ResponseError(FetchError.cancelled)))
         return true
     }

@@ -54,23 +54,13 @@ extension Server {
         let connection = Connection(input: input, output: output)
         let server = Server(connection: connection, settings: settings, logger: logger, makeService: makeService)
 
-        let (events, continuation) = AsyncStream.makeStream(of: Event.self)
-        let signalSources = handleSignals ? installSignalSources { continuation.yield(.signal($0)) } : []
+        let events = EventInbox<Event>()
+        let signalSources = handleSignals ? installSignalSources { events.yield(.signal($0)) } : []
         defer { signalSources.forEach { $0.cancel() } }
-        connection.start { continuation.yield(.connection($0)) }
+        connection.start { events.yield(.connection($0)) }
 
-        var exitCode: Int32 = 0
-        for await event in events {
-            switch event {
-            case .connection(let event):
-                guard let code = await server.handle(event) else { continue }
-                exitCode = code
-            case .signal(let number):
-                logger.info("signal \(number): shutting down")
-            }
-            break
-        }
-        continuation.finish()
+        let exitCode = await server.run(until: events)
+        events.finish()
         await server.cancelAll()
         if await !connection.close(timeout: 5) {
             logger.warning("output not flushed: the client is not reading")
@@ -80,6 +70,25 @@ extension Server {
         }
         logger.info("exiting with code \(exitCode)")
         return exitCode
+    }
+
+    /// Handles events in input order until the session ends; returns the exit code.
+    ///
+    /// The loop runs on the actor itself, so an event is handled where it
+    /// resumes, without a hop from a loop task to the actor (each hop is a
+    /// job that may wake another thread: latency with one request
+    /// outstanding is mostly such wake-ups).
+    func run(until events: EventInbox<Event>) async -> Int32 {
+        while let event = await events.next() {
+            switch event {
+            case .connection(let event):
+                if let code = handle(event) { return code }
+            case .signal(let number):
+                logger.info("signal \(number): shutting down")
+                return 0
+            }
+        }
+        return 0
     }
 
     private static func installSignalSources(_ handler: @escaping @Sendable (Int32) -> Void) -> [any DispatchSourceSignal] {

@@ -21,7 +21,8 @@ public actor Server {
 
     /// A request that is running: its task, and what answering it involves.
     struct InFlight {
-        var task: Task<Void, Never>
+        /// Nil only while a request that started immediately has not suspended yet.
+        var task: Task<Void, Never>?
         var provider: ProviderID?
         var reporter: ProgressReporter?
         var responder: Responder
