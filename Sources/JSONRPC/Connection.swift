@@ -60,6 +60,7 @@ public final class Connection: Sendable {
     @discardableResult
     public func send(_ payload: Payload, priority: SendPriority = .required) -> Bool {
         let bytes = framing.withLock { $0 }.frame(payload.encoded())
+        if writeInline(bytes) { return true }
         return queue.enqueue(bytes, priority: priority)
     }
 

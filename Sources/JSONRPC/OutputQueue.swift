@@ -40,6 +40,9 @@ final class OutputQueue: Sendable {
         var closing = false
         var broken = false
         var readerWaiting = false
+        /// The output is being written, by the writer thread (a taken batch)
+        /// or by a sender writing inline (see `claimInline`): nobody else may start.
+        var writing = false
     }
 
     let limits: OutputLimits
@@ -84,11 +87,16 @@ final class OutputQueue: Sendable {
     /// queue is closing. Returns nil when closing and drained, or broken.
     /// Called on the writer thread only.
     func takeAll() -> [[UInt8]]? {
+        // Called again only once the previous batch is written.
+        state.withLock { $0.writing = false }
         while true {
             available.wait()
             let taken = state.withLock { state -> [[UInt8]]?? in
                 if state.broken { return .some(nil) }
+                // An inline write is under way; its end signals again.
+                if state.writing { return .none }
                 if !state.chunks.isEmpty {
+                    state.writing = true
                     defer { state.chunks.removeAll() }
                     return .some(state.chunks)
                 }
@@ -119,6 +127,8 @@ final class OutputQueue: Sendable {
             return state.readerWaiting
         }
         if wakeReader { belowHardLimit.signal() }
+        // Found by an inline write, the writer thread must hear it too, and stop.
+        available.signal()
     }
 
     /// No more messages: the writer drains what is queued, then stops.
