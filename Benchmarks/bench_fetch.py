@@ -34,6 +34,7 @@ import gen_pages  # noqa: E402
 import netlink  # noqa: E402
 import nginx_server  # noqa: E402
 from fixture_server import FixtureServer  # noqa: E402
+from procinfo import vm_hwm_kb  # noqa: E402
 
 KiB = 1024
 SCAN = 64 * KiB
@@ -76,17 +77,6 @@ def run_measured(cmd: list, stdin: bytes | None, timeout: float) -> tuple[int, b
     p.returncode = os.waitstatus_to_exitcode(status)
     reader.join(timeout=10)
     return p.returncode, b"".join(out), wall, peak
-
-
-def vm_hwm_kb(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
 
 
 def run_linkpeek(binary: str, urls: list[str], timeout: float, prefix: list[str]):
