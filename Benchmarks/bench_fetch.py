@@ -13,6 +13,7 @@ It builds nothing: build the release binary first (`swift build -c release`).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -30,7 +31,10 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(REPO / "Tests" / "integration"))
 
 import gen_pages  # noqa: E402
+import netlink  # noqa: E402
+import nginx_server  # noqa: E402
 from fixture_server import FixtureServer  # noqa: E402
+from procinfo import vm_hwm_kb  # noqa: E402
 
 KiB = 1024
 SCAN = 64 * KiB
@@ -75,28 +79,17 @@ def run_measured(cmd: list, stdin: bytes | None, timeout: float) -> tuple[int, b
     return p.returncode, b"".join(out), wall, peak
 
 
-def vm_hwm_kb(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
-
-
-def run_linkpeek(binary: str, urls: list[str], timeout: float):
-    cmd = [binary, "fetch", "--stdin", "--concurrency", "16", "--no-subresources", "--allow-private-network"]
+def run_linkpeek(binary: str, urls: list[str], timeout: float, prefix: list[str]):
+    cmd = prefix + [binary, "fetch", "--stdin", "--concurrency", "16", "--no-subresources", "--allow-private-network"]
     rc, out, wall, rss = run_measured(cmd, ("\n".join(urls) + "\n").encode(), timeout)
     results = [json.loads(line) for line in out.splitlines() if line.strip()]
     return rc, results, wall, rss
 
 
-def run_curl(curl: str, urls: list[str], timeout: float, cfg_dir: str):
+def run_curl(curl: str, urls: list[str], timeout: float, cfg_dir: str, prefix: list[str]):
     cfg = Path(cfg_dir) / "urls.curlrc"
     cfg.write_text("".join(f'url = "{u}"\noutput = "/dev/null"\n' for u in urls))
-    cmd = [curl, "--parallel", "--parallel-max", "16", "--silent", "--show-error", "--config", str(cfg)]
+    cmd = prefix + [curl, "--parallel", "--parallel-max", "16", "--silent", "--show-error", "--config", str(cfg)]
     rc, _, wall, rss = run_measured(cmd, None, timeout)
     return rc, wall, rss
 
@@ -109,7 +102,20 @@ def main() -> int:
     ap.add_argument("--hosts", type=int, default=1,
                     help="spread the pages over this many loopback servers (127.0.0.1, .2, …); linkpeek "
                          "runs at most 6 transfers per host, curl --parallel has no per-host limit")
+    ap.add_argument("--server", choices=("python", "nginx"), default="python",
+                    help="the page server: the integration tests' Python fixture server (default), or nginx "
+                         "serving the same pages as files (a server whose own cost does not dominate)")
+    ap.add_argument("--link", metavar="RATE",
+                    help="run the clients across a link limited to RATE each way (tc syntax, e.g. 1gbit), "
+                         "in a network namespace of their own, instead of over loopback")
     args = ap.parse_args()
+    if args.link and args.hosts != 1:
+        ap.error("--link serves from one address; leave --hosts at 1")
+    for why in [nginx_server.available() if args.server == "nginx" else None,
+                netlink.available() if args.link else None]:
+        if why:
+            print(f"cannot run this benchmark here: {why}", file=sys.stderr)
+            return 2
 
     binary = os.environ.get("LINKPEEK_BIN") or str(REPO / ".build" / "release" / "linkpeek")
     if not os.access(binary, os.X_OK):
@@ -121,47 +127,67 @@ def main() -> int:
         return 2
 
     pages = gen_pages.generate(args.pages)
-    servers = [FixtureServer(host=f"127.0.0.{i + 1}").start() for i in range(args.hosts)]
-    for s in servers:
-        gen_pages.install(s, pages)
-    urls = [servers[i % len(servers)].url(p.path) for i, p in enumerate(pages)]
+    with contextlib.ExitStack() as stack:
+        prefix: list[str] = []
+        hosts = [f"127.0.0.{i + 1}" for i in range(args.hosts)]
+        if args.link:
+            prefix = stack.enter_context(netlink.shaped_link(args.link))
+            hosts = [netlink.SERVER_IP]
+        if args.server == "nginx":
+            block = gen_pages.shared_block()
+            bases = [stack.enter_context(nginx_server.nginx_serving(pages, block, host)) for host in hosts]
+        else:
+            servers = [stack.enter_context(_fixture(host, pages)) for host in hosts]
+            bases = [s.base_url for s in servers]
+        return measure(args, binary, curl, pages, bases, prefix)
+
+
+@contextlib.contextmanager
+def _fixture(host: str, pages):
+    server = FixtureServer(host=host).start()
+    try:
+        gen_pages.install(server, pages)
+        yield server
+    finally:
+        server.stop()
+
+
+def measure(args, binary: str, curl: str, pages, bases: list[str], prefix: list[str]) -> int:
+    urls = [bases[i % len(bases)] + p.path for i, p in enumerate(pages)]
     by_url = dict(zip(urls, pages))
     total_bytes = sum(p.size for p in pages)
     print(f"{len(pages)} pages, heads {min(len(p.head) for p in pages) // KiB}–{max(len(p.head) for p in pages) // KiB} KB, "
           f"bodies {min(p.body_len for p in pages) // KiB} KB–{max(p.body_len for p in pages) // KiB // 1024} MB, "
-          f"{total_bytes / 1e6:.0f} MB in all, on {args.hosts} host(s); {args.rounds} rounds; {binary}")
+          f"{total_bytes / 1e6:.0f} MB in all, on {len(bases)} host(s), {args.server} server, "
+          f"{'link ' + args.link if args.link else 'loopback'}; {args.rounds} rounds; {binary}")
 
     lp_rate, curl_rate, lp_rss, curl_rss, over, failures, per_page = [], [], [], [], [], [], []
-    try:
-        with tempfile.TemporaryDirectory() as tmp:
-            for r in range(args.rounds):
-                order = ("linkpeek", "curl") if r % 2 == 0 else ("curl", "linkpeek")
-                for who in order:
-                    if who == "linkpeek":
-                        rc, results, wall, rss = run_linkpeek(binary, urls, args.timeout)
-                        if rc not in (0, 1):
-                            print(f"  round {r + 1}: linkpeek exited with status {rc} after {len(results)} results"
-                                  + (f" (signal {-rc})" if rc < 0 else ""))
-                        ok = sum(1 for o in results if "error" not in o)
-                        lp_rate.append(ok / wall)  # previews per second: failures and crashes count for nothing
-                        lp_rss.append(rss / 1024)
-                        bad = [o for o in results if "error" in o]
-                        failures.append(len(bad) + (len(urls) - len(results)))
-                        read = [o.get("bytesRead", 0) for o in results if "error" not in o]
-                        per_page.append(statistics.mean(read) if read else 0)
-                        over.append(sum(1 for o in results if "error" not in o
-                                        and o.get("bytesRead", 0) > len(by_url[o["originalURL"]].head) + SCAN + SLACK))
-                        if bad and r == 0:
-                            print(f"  linkpeek errors, e.g. {bad[0]}")
-                    else:
-                        rc, wall, rss = run_curl(curl, urls, args.timeout, tmp)
-                        curl_rate.append(len(urls) / wall)
-                        curl_rss.append(rss / 1024)
-                        if rc != 0:
-                            print(f"  curl exit {rc}")
-    finally:
-        for s in servers:
-            s.stop()
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(args.rounds):
+            order = ("linkpeek", "curl") if r % 2 == 0 else ("curl", "linkpeek")
+            for who in order:
+                if who == "linkpeek":
+                    rc, results, wall, rss = run_linkpeek(binary, urls, args.timeout, prefix)
+                    if rc not in (0, 1):
+                        print(f"  round {r + 1}: linkpeek exited with status {rc} after {len(results)} results"
+                              + (f" (signal {-rc})" if rc < 0 else ""))
+                    ok = sum(1 for o in results if "error" not in o)
+                    lp_rate.append(ok / wall)  # previews per second: failures and crashes count for nothing
+                    lp_rss.append(rss / 1024)
+                    bad = [o for o in results if "error" in o]
+                    failures.append(len(bad) + (len(urls) - len(results)))
+                    read = [o.get("bytesRead", 0) for o in results if "error" not in o]
+                    per_page.append(statistics.mean(read) if read else 0)
+                    over.append(sum(1 for o in results if "error" not in o
+                                    and o.get("bytesRead", 0) > len(by_url[o["originalURL"]].head) + SCAN + SLACK))
+                    if bad and r == 0:
+                        print(f"  linkpeek errors, e.g. {bad[0]}")
+                else:
+                    rc, wall, rss = run_curl(curl, urls, args.timeout, tmp, prefix)
+                    curl_rate.append(len(urls) / wall)
+                    curl_rss.append(rss / 1024)
+                    if rc != 0:
+                        print(f"  curl exit {rc}")
 
     med = statistics.median
     head_mean = statistics.mean(len(p.head) for p in pages)

@@ -102,6 +102,18 @@ def generate(n: int = 500, seed: int = 1234) -> list[Page]:
     return pages
 
 
+def page_chunks(page: Page, block: bytes):
+    """The page's bytes in pieces of at most 64 KiB: its head, then its body
+    taken from the shared block (wrapping around at the end)."""
+    yield page.head
+    left, off = page.body_len, page.body_offset
+    while left > 0:
+        n = min(left, 65536, BLOCK_LEN - off)
+        yield block[off:off + n]
+        left -= n
+        off = (off + n) % BLOCK_LEN
+
+
 def install(server: FixtureServer, pages: list[Page]) -> None:
     """Serve every page at its path on `server` (plus a small PNG for og:image)."""
     from fixture_server import png_bytes
@@ -114,15 +126,7 @@ def install(server: FixtureServer, pages: list[Page]) -> None:
         if page is None:
             return h.send(404, b"no such page")
 
-        def chunks():
-            yield page.head
-            left, off = page.body_len, page.body_offset
-            while left > 0:
-                n = min(left, 65536, BLOCK_LEN - off)
-                yield block[off:off + n]
-                left -= n
-                off = (off + n) % BLOCK_LEN
-        h.stream(chunks(), page.size)
+        h.stream(page_chunks(page, block), page.size)
 
     server.add_prefix_route("/bench/", serve_page)
     server.add_prefix_route("/bench-img/", lambda h, path, q: h.send(200, png, "image/png"))

@@ -24,6 +24,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(REPO / "protocol" / "python"))
 
 from fixture_server import FixtureServer  # noqa: E402
+from procinfo import vm_hwm_kb  # noqa: E402
 
 KNOWN_KINDS = {"cancelled", "timedOut", "failed", "unknown"}
 KNOWN_REASONS = {"invalidURL", "unsupportedScheme", "blockedAddress", "dns", "connect", "tls", "httpStatus",
@@ -120,18 +121,6 @@ def run_process(cmd: list, stdin: bytes | None = None, timeout: float = 60.0) ->
     if timed_out:
         pytest.fail(f"{cmd} did not finish within {timeout}s (killed)\nstdout={out[:2000]!r}\nstderr={err[-2000:]!r}")
     return p.returncode, out, err, elapsed, peak
-
-
-def vm_hwm_kb(pid: int) -> int:
-    """The process's peak resident set (KB), 0 if it is gone."""
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
 
 
 def parse_json_lines(text: str) -> list:

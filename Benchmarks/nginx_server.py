@@ -1,0 +1,78 @@
+"""nginx serving the benchmark pages as static files, for a server whose own
+cost does not dominate (the Python fixture server pays for a thread per
+connection, which penalises a client that closes connections early).
+Needs the `nginx` binary (apt-get install nginx); nothing is left behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from gen_pages import page_chunks
+
+CONF = """worker_processes 1;
+daemon off;
+pid {root}/nginx.pid;
+error_log {root}/error.log;
+events {{ worker_connections 4096; }}
+http {{
+  access_log off;
+  default_type text/html;
+  keepalive_requests 100000;
+  server {{ listen {host}:{port}; root {root}/www; }}
+}}
+"""
+
+
+def available() -> str | None:
+    return None if shutil.which("nginx") or Path("/usr/sbin/nginx").exists() else "needs nginx (apt-get install nginx)"
+
+
+def _free_port(host: str) -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def nginx_serving(pages, block: bytes, host: str = "127.0.0.1"):
+    """Writes every page under a temporary root, starts nginx on `host`, and
+    yields the base URL (`http://host:port`)."""
+    binary = shutil.which("nginx") or "/usr/sbin/nginx"
+    with tempfile.TemporaryDirectory(prefix="lpbench-nginx-") as tmp:
+        root = Path(tmp)
+        root.chmod(0o755)  # nginx's workers run as an unprivileged user
+        for page in pages:
+            path = root / "www" / page.path.lstrip("/")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "wb") as f:
+                for chunk in page_chunks(page, block):
+                    f.write(chunk)
+        port = _free_port(host)
+        (root / "nginx.conf").write_text(CONF.format(root=root, host=host, port=port))
+        proc = subprocess.Popen([binary, "-c", str(root / "nginx.conf"), "-p", str(root)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 10
+            while True:
+                try:
+                    socket.create_connection((host, port), timeout=1).close()
+                    break
+                except OSError:
+                    if time.monotonic() > deadline or proc.poll() is not None:
+                        raise RuntimeError("nginx did not start")
+                    time.sleep(0.05)
+            yield f"http://{host}:{port}"
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Curl
+import LinkPeek
+
+/// The flags `fetch` and `serve` share: how linkpeek reaches the network.
+/// They end up in the one `Settings` value the engine takes (which the
+/// daemon's `initializationOptions` also fill).
+struct NetworkOptions: ParsableArguments {
+    @Option(name: .long, help: "Seconds before a fetch fails with timedOut.")
+    var timeout: Double = 30
+
+    @Flag(name: .long, help: "Allow loopback, private, link-local and similar addresses.")
+    var allowPrivateNetwork = false
+
+    @Option(name: .customLong("allow-network"), help: ArgumentHelp(
+        "Allow this non-public network all the same (CIDR, e.g. 10.1.2.3/32); repeatable.", valueName: "cidr"))
+    var allowedNetworks: [String] = []
+
+    @Option(name: .long, help: "The User-Agent header.")
+    var userAgent: String = Settings.defaultUserAgent
+
+    func validate() throws {
+        for network in allowedNetworks where IPNetwork(network) == nil {
+            throw ValidationError("--allow-network \(network) is not an address or CIDR range.")
+        }
+        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds.") }
+        guard !userAgent.contains(where: \.isNewline) else { throw ValidationError("--user-agent must be one line.") }
+    }
+
+    /// Settings with these flags applied.
+    var settings: Settings {
+        var settings = Settings()
+        settings.timeout = timeout
+        settings.allowPrivateNetwork = allowPrivateNetwork
+        settings.allowedNetworks = allowedNetworks
+        settings.userAgent = userAgent
+        return settings
+    }
+}
