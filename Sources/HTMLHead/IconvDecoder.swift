@@ -13,8 +13,7 @@ import Darwin
 final class IconvDecoder {
     private let descriptor: iconv_t
     private let unit: Int
-    private var tail: [UInt8] = []
-    private var joined: [UInt8] = []
+    private var tail = CarryOver()
     private var output: UnsafeMutableRawBufferPointer
 
     /// Opens a converter from the first of `names` the C library knows.
@@ -35,16 +34,11 @@ final class IconvDecoder {
     /// Decodes `input`; `sink` receives UTF-8 (possibly containing U+0000,
     /// which the caller's sanitizer replaces).
     func decode(_ input: UnsafeRawBufferPointer, isFinal: Bool, _ sink: (UnsafeRawBufferPointer) -> Void) {
-        if tail.isEmpty {
+        if let joined = tail.take(prependingTo: input) {
+            joined.withUnsafeBytes { convert($0, isFinal: isFinal, sink) }
+        } else {
             convert(input, isFinal: isFinal, sink)
-            return
         }
-        joined.removeAll(keepingCapacity: true)
-        joined.append(contentsOf: tail)
-        joined.append(contentsOf: input)
-        tail.removeAll(keepingCapacity: true)
-        let scratch = joined
-        scratch.withUnsafeBytes { convert($0, isFinal: isFinal, sink) }
     }
 
     private func convert(_ input: UnsafeRawBufferPointer, isFinal: Bool, _ sink: (UnsafeRawBufferPointer) -> Void) {
@@ -80,7 +74,7 @@ final class IconvDecoder {
             case EINVAL where !isFinal:
                 // An incomplete sequence at the end: wait for more bytes.
                 if let pointer = inPointer {
-                    tail.append(contentsOf: UnsafeRawBufferPointer(start: pointer, count: inLeft))
+                    tail.keep(UnsafeRawBufferPointer(start: pointer, count: inLeft))
                 }
                 inLeft = 0
             default:

@@ -23,8 +23,7 @@ final class PushParser {
     /// dropped, since nothing useful follows such a construct in practice.
     private(set) var stalled = false
     /// A cut-off end tag waiting for the rest of itself (see `parseHoldingBack`).
-    private var heldBack: [UInt8] = []
-    private var joined: [UInt8] = []
+    private var heldBack = CarryOver()
 
     init?(collector: ElementCollector) {
         _ = libxml2Initialized
@@ -72,24 +71,19 @@ final class PushParser {
     /// delivered before this returns.
     func parse(_ bytes: UnsafeRawBufferPointer) {
         guard !stalled, !bytes.isEmpty else { return }
-        if !heldBack.isEmpty {
-            joined.removeAll(keepingCapacity: true)
-            joined.append(contentsOf: heldBack)
-            joined.append(contentsOf: bytes)
-            heldBack.removeAll(keepingCapacity: true)
-            let scratch = joined
-            scratch.withUnsafeBytes { parseHoldingBack($0) }
-            return
+        if let joined = heldBack.take(prependingTo: bytes) {
+            joined.withUnsafeBytes { parseHoldingBack($0) }
+        } else {
+            parseHoldingBack(bytes)
         }
-        parseHoldingBack(bytes)
     }
 
     /// Ends the input: libxml2 closes every open element.
     func finish() {
-        if !heldBack.isEmpty, !stalled {
-            heldBack.withUnsafeBytes { push($0) }
+        let rest = heldBack.takeAll()
+        if !rest.isEmpty, !stalled {
+            rest.withUnsafeBytes { push($0) }
         }
-        heldBack = []
         htmlParseChunk(context, nil, 0, 1)
     }
 
@@ -104,7 +98,7 @@ final class PushParser {
         let keep = PushParser.cutEndTagLength(bytes)
         push(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - keep)]))
         if keep > 0 {
-            heldBack.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - keep)...]))
+            heldBack.keep(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - keep)...]))
         }
     }
 

@@ -6,8 +6,7 @@
 /// it. So invalid sequences and NUL become U+FFFD here, and a sequence cut
 /// by a chunk boundary waits in `tail` for the next chunk.
 struct UTF8Sanitizer {
-    private var tail: [UInt8] = []
-    private var joined: [UInt8] = []
+    private var tail = CarryOver()
     private var output: [UInt8] = []
 
     static let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
@@ -15,18 +14,11 @@ struct UTF8Sanitizer {
     /// Sanitizes `input`; `sink` receives valid UTF-8 without NUL, possibly
     /// the caller's own bytes (no copy when nothing needed fixing).
     mutating func sanitize(_ input: UnsafeRawBufferPointer, isFinal: Bool, _ sink: (UnsafeRawBufferPointer) -> Void) {
-        if tail.isEmpty {
+        if let joined = tail.take(prependingTo: input) {
+            joined.withUnsafeBytes { run($0, isFinal: isFinal, sink) }
+        } else {
             run(input, isFinal: isFinal, sink)
-            return
         }
-        joined.removeAll(keepingCapacity: true)
-        joined.append(contentsOf: tail)
-        joined.append(contentsOf: input)
-        tail.removeAll(keepingCapacity: true)
-        let scratch = joined
-        joined = []
-        scratch.withUnsafeBytes { run($0, isFinal: isFinal, sink) }
-        joined = scratch
     }
 
     private mutating func run(_ input: UnsafeRawBufferPointer, isFinal: Bool, _ sink: (UnsafeRawBufferPointer) -> Void) {
@@ -61,7 +53,7 @@ struct UTF8Sanitizer {
             }
             output.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[runStart..<index]))
             if step == 0 && !isFinal {
-                tail.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[index..<count]))
+                tail.keep(UnsafeRawBufferPointer(rebasing: input[index..<count]))
                 index = count
             } else {
                 output.append(contentsOf: UTF8Sanitizer.replacement)
