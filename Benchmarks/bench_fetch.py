@@ -18,11 +18,8 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -34,7 +31,7 @@ import gen_pages  # noqa: E402
 import netlink  # noqa: E402
 import nginx_server  # noqa: E402
 from fixture_server import FixtureServer  # noqa: E402
-from procinfo import vm_hwm_kb  # noqa: E402
+from procinfo import run_measured  # noqa: E402
 
 KiB = 1024
 SCAN = 64 * KiB
@@ -42,46 +39,15 @@ SLACK = 32 * KiB  # one curl write block past the limit
 RSS_TARGET_MB = 50
 
 
-def run_measured(cmd: list, stdin: bytes | None, timeout: float) -> tuple[int, bytes, float, int]:
-    """(exit code, stdout, wall seconds, peak RSS KB of the child).
-
-    The peak is the kernel's high-water mark (VmHWM in /proc/PID/status),
-    polled every 2 ms until the child exits; wait4's ru_maxrss would include
-    this (forking) Python process's own RSS, which Linux carries over."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    out: list = []
-    reader = threading.Thread(target=lambda: out.extend(iter(lambda: p.stdout.read(1 << 16), b"")), daemon=True)
-    reader.start()
-
-    def feed():
-        try:
-            if stdin:
-                p.stdin.write(stdin)
-            p.stdin.close()
-        except OSError:
-            pass
-    threading.Thread(target=feed, daemon=True).start()
-    peak = 0
-    while True:
-        peak = max(peak, vm_hwm_kb(p.pid))
-        pid, status, usage = os.wait4(p.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.perf_counter() - t0 > timeout:
-            p.kill()
-            pid, status, usage = os.wait4(p.pid, 0)
-            break
-        time.sleep(0.002)
-    wall = time.perf_counter() - t0
-    p.returncode = os.waitstatus_to_exitcode(status)
-    reader.join(timeout=10)
-    return p.returncode, b"".join(out), wall, peak
+def measured(cmd: list, stdin: bytes | None, timeout: float) -> tuple[int, bytes, float, int]:
+    """(exit code, stdout, wall seconds, peak RSS KB of the child, read every 2 ms)."""
+    m = run_measured(cmd, stdin, timeout, poll=0.002)
+    return m.returncode, m.stdout, m.seconds, m.peak_rss_kb
 
 
 def run_linkpeek(binary: str, urls: list[str], timeout: float, prefix: list[str]):
     cmd = prefix + [binary, "fetch", "--stdin", "--concurrency", "16", "--no-subresources", "--allow-private-network"]
-    rc, out, wall, rss = run_measured(cmd, ("\n".join(urls) + "\n").encode(), timeout)
+    rc, out, wall, rss = measured(cmd, ("\n".join(urls) + "\n").encode(), timeout)
     results = [json.loads(line) for line in out.splitlines() if line.strip()]
     return rc, results, wall, rss
 
@@ -90,7 +56,7 @@ def run_curl(curl: str, urls: list[str], timeout: float, cfg_dir: str, prefix: l
     cfg = Path(cfg_dir) / "urls.curlrc"
     cfg.write_text("".join(f'url = "{u}"\noutput = "/dev/null"\n' for u in urls))
     cmd = prefix + [curl, "--parallel", "--parallel-max", "16", "--silent", "--show-error", "--config", str(cfg)]
-    rc, _, wall, rss = run_measured(cmd, None, timeout)
+    rc, _, wall, rss = measured(cmd, None, timeout)
     return rc, wall, rss
 
 

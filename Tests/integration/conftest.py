@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
-import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,7 +21,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(REPO / "protocol" / "python"))
 
 from fixture_server import FixtureServer  # noqa: E402
-from procinfo import vm_hwm_kb  # noqa: E402
+from procinfo import run_measured  # noqa: E402
 
 KNOWN_KINDS = {"cancelled", "timedOut", "failed", "unknown"}
 KNOWN_REASONS = {"invalidURL", "unsupportedScheme", "blockedAddress", "dns", "connect", "tls", "httpStatus",
@@ -73,54 +70,13 @@ class CLIResult:
 def run_process(cmd: list, stdin: bytes | None = None, timeout: float = 60.0) -> tuple[int, bytes, bytes, float, int]:
     """Run cmd; return (returncode, stdout, stderr, elapsed, peak RSS in KB of that child).
 
-    The peak is the kernel's high-water mark (VmHWM in /proc/PID/status), read
-    every 10 ms while the child runs: wait4's ru_maxrss cannot be used, since
-    Linux carries the forking parent's (pytest's) RSS over into it. A child
-    still running after `timeout` is killed (by its pid) and the test fails.
+    A child still running after `timeout` is killed (by its pid) and the test fails.
     """
-    start = time.monotonic()
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    bufs = {"out": [], "err": []}
-
-    def drain(stream, key):
-        for chunk in iter(lambda: stream.read(65536), b""):
-            bufs[key].append(chunk)
-
-    readers = [threading.Thread(target=drain, args=(p.stdout, "out"), daemon=True),
-               threading.Thread(target=drain, args=(p.stderr, "err"), daemon=True)]
-    for t in readers:
-        t.start()
-
-    def feed():
-        try:
-            if stdin:
-                p.stdin.write(stdin)
-            p.stdin.close()
-        except (BrokenPipeError, OSError):
-            pass
-    threading.Thread(target=feed, daemon=True).start()
-
-    timed_out = False
-    peak = 0
-    while True:
-        peak = max(peak, vm_hwm_kb(p.pid))
-        pid, status, usage = os.wait4(p.pid, os.WNOHANG)
-        if pid == p.pid:
-            break
-        if time.monotonic() - start > timeout:
-            timed_out = True
-            p.kill()
-            pid, status, usage = os.wait4(p.pid, 0)
-            break
-        time.sleep(0.01)
-    elapsed = time.monotonic() - start
-    p.returncode = os.waitstatus_to_exitcode(status)
-    for t in readers:
-        t.join(timeout=5)
-    out, err = b"".join(bufs["out"]), b"".join(bufs["err"])
-    if timed_out:
-        pytest.fail(f"{cmd} did not finish within {timeout}s (killed)\nstdout={out[:2000]!r}\nstderr={err[-2000:]!r}")
-    return p.returncode, out, err, elapsed, peak
+    m = run_measured(cmd, stdin, timeout, poll=0.01)
+    if m.timed_out:
+        pytest.fail(f"{cmd} did not finish within {timeout}s (killed)\n"
+                    f"stdout={m.stdout[:2000]!r}\nstderr={m.stderr[-2000:]!r}")
+    return m.returncode, m.stdout, m.stderr, m.seconds, m.peak_rss_kb
 
 
 def parse_json_lines(text: str) -> list:
