@@ -2,100 +2,90 @@ internal import CCurl
 import FoundationEssentials
 import Synchronization
 
-/// The curl thread's loop: takes commands from the inbox, starts queued
-/// transfers within the limits, drives `curl_multi_perform`, reports
-/// finished transfers and sleeps in `curl_multi_poll` until there is work.
+/// One curl thread's loop: takes the transfers the shared admission handed
+/// to it (and cancellations), drives `curl_multi_perform`, reports finished
+/// transfers, gives their slots back, and sleeps in `curl_multi_poll` until
+/// there is work.
 ///
-/// - Important: lives on the curl thread only, from `run()` to its end.
+/// - Important: lives on its curl thread only, from `run()` to its end; the
+///   `CURLM*` and every `CURL*` it starts never leave that thread.
 final class MultiLoop {
+    private let index: Int
     private let multi: UnsafeMutableRawPointer
-    private let inbox: TransferEngine.Mailbox
-    private let limits: TransferEngine.Limits
+    private let admission: Admission
 
-    private var queued: [Transfer] = []
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
-    private var activePerHost: [String: Int] = [:]
+    /// Transfers ended (or never started) this turn, whose slots go back to the admission.
+    private var ended: [(id: UInt64, hostKey: String)] = []
 
-    init(multi: UnsafeMutableRawPointer, inbox: TransferEngine.Mailbox, limits: TransferEngine.Limits) {
-        self.multi = multi
-        self.inbox = inbox
-        self.limits = limits
+    init(index: Int, admission: Admission) {
+        self.index = index
+        self.multi = admission.multi(index)
+        self.admission = admission
     }
 
     func run() {
+        var pollMilliseconds: Int32 = 1000
         while true {
-            let (commands, stopping) = inbox.state.withLock { inbox in
-                defer { inbox.commands.removeAll(keepingCapacity: true) }
-                return (inbox.commands, inbox.stopping)
+            let (commands, stopping, expiry) = admission.take(loop: index)
+            if stopping {
+                let stopped = CurlError(kind: .engineStopped, detail: "the transfer engine has stopped")
+                for transfer in expiry.expired { transfer.complete(.failure(stopped)) }
+                for command in commands {
+                    switch command {
+                    case .add(let transfer), .dropQueued(let transfer): transfer.complete(.failure(stopped))
+                    case .cancel: break
+                    }
+                }
+                break
             }
+            let timedOut = CurlError(kind: .timedOut, detail: "timed out while queued")
+            for transfer in expiry.expired { transfer.complete(.failure(timedOut)) }
+            pollMilliseconds = expiry.nextMilliseconds
             for command in commands {
                 switch command {
-                case .add(let transfer): queued.append(transfer)
+                case .add(let transfer): start(transfer)
                 case .cancel(let id): end(id: id, with: .failure(.cancelled))
+                case .dropQueued(let transfer): transfer.complete(.failure(.cancelled))
                 }
             }
-            if stopping { break }
-            expireQueued()
-            startQueued()
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             drainFinished()
-            // Finished transfers freed slots: start the queued ones now,
-            // not after the poll below times out.
-            if startQueued() { continue }
+            // Finished transfers freed slots: when queued ones came to this
+            // loop, start them now, not after the poll below times out.
+            if releaseEnded() { continue }
             curl_multi_poll(multi, nil, 0, pollMilliseconds, nil)
         }
         let stopped = CurlError(kind: .engineStopped, detail: "the transfer engine has stopped")
-        for transfer in queued + Array(active.values) { end(id: transfer.id, with: .failure(stopped)) }
+        for transfer in Array(active.values) { end(id: transfer.id, with: .failure(stopped)) }
+        _ = releaseEnded()
         curl_multi_cleanup(multi)
     }
 
-    /// Wake at least once a second, sooner when a queued transfer's deadline comes.
-    private var pollMilliseconds: Int32 {
-        let soonest = queued.map(\.remainingMilliseconds).min() ?? 1000
-        return Int32(min(1000, max(1, soonest)))
-    }
-
-    private func expireQueued() {
-        let now = ContinuousClock.now
-        for transfer in queued where transfer.deadline <= now {
-            end(id: transfer.id, with: .failure(CurlError(kind: .timedOut, detail: "timed out while queued")))
-        }
-    }
-
-    /// Starts queued transfers while the limits allow; true when any started.
-    @discardableResult
-    private func startQueued() -> Bool {
-        var started = false
-        var index = 0
-        while index < queued.count, active.count < limits.total {
-            let transfer = queued[index]
-            guard activePerHost[transfer.hostKey, default: 0] < limits.perHost else {
-                index += 1
-                continue
-            }
-            queued.remove(at: index)
-            start(transfer)
-            started = true
-        }
-        return started
+    /// Gives the ended transfers' slots back; true when queued ones came to this loop.
+    private func releaseEnded() -> Bool {
+        guard !ended.isEmpty else { return false }
+        defer { ended.removeAll(keepingCapacity: true) }
+        return admission.release(ended, from: index)
     }
 
     private func start(_ transfer: Transfer) {
         guard let easy = EasyHandle() else {
+            ended.append((transfer.id, transfer.hostKey))
             transfer.complete(.failure(CurlError(kind: .network, detail: "curl_easy_init failed")))
             return
         }
         transfer.easy = easy
         let userdata = Unmanaged.passUnretained(transfer).toOpaque()
         if case .failure(let error) = easy.configure(for: transfer, userdata: userdata) {
+            ended.append((transfer.id, transfer.hostKey))
             transfer.complete(.failure(error))
             transfer.easy = nil
             return
         }
         curl_multi_add_handle(multi, easy.raw)
         active[easy.raw] = transfer
-        activePerHost[transfer.hostKey, default: 0] += 1
     }
 
     private func drainFinished() {
@@ -109,17 +99,12 @@ final class MultiLoop {
         }
     }
 
-    /// Removes a queued or active transfer and reports its outcome.
+    /// Removes an active transfer and reports its outcome.
     private func end(id: UInt64, with outcome: Result<Void, CurlError>) {
-        if let index = queued.firstIndex(where: { $0.id == id }) {
-            queued.remove(at: index).complete(outcome)
-            return
-        }
         guard let (handle, transfer) = active.first(where: { $0.value.id == id }) else { return }
         curl_multi_remove_handle(multi, handle)
         active[handle] = nil
-        activePerHost[transfer.hostKey, default: 1] -= 1
-        if activePerHost[transfer.hostKey] == 0 { activePerHost[transfer.hostKey] = nil }
+        ended.append((transfer.id, transfer.hostKey))
         transfer.complete(outcome)
         transfer.easy = nil
     }

@@ -1,11 +1,14 @@
 import FoundationEssentials
 
-/// One transfer's state on the curl thread: the request, the type-erased
+/// One transfer's state on its curl thread: the request, the type-erased
 /// consumer, and what the header and body callbacks learned so far.
 ///
 /// - Important: created by `TransferEngine.perform` and then handed over to
-///   the curl thread (through the inbox); from then on only that thread
-///   touches it. That hand-over is why it may be `@unchecked Sendable`.
+///   the shared admission. While queued, only its constants (`id`,
+///   `hostKey`, `deadline`) are read, under the admission's lock; then it
+///   goes to one loop, to run or to be ended, and from then on only that
+///   loop's curl thread touches it. That hand-over is why it may be
+///   `@unchecked Sendable`.
 final class Transfer: @unchecked Sendable {
     let id: UInt64
     let request: TransferRequest
@@ -14,7 +17,7 @@ final class Transfer: @unchecked Sendable {
     /// When the transfer fails with `timedOut`, counted from queueing.
     let deadline: ContinuousClock.Instant
 
-    // The consumer, type-erased into closures (curl thread only).
+    // The consumer, type-erased into closures (its curl thread only).
     let connecting: () -> Void
     let responseStarted: (ResponseHead) -> TransferDecision
     let received: (UnsafeRawBufferPointer) -> TransferDecision

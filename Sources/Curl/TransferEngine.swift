@@ -2,13 +2,22 @@ internal import CCurl
 import Threading
 import Synchronization
 
-/// Runs HTTP transfers on libcurl's multi interface, on one dedicated thread.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs HTTP transfers on libcurl's multi interface, on a few dedicated
+/// threads: one multi loop per core (at most four), each with its own
+/// `CURLM*`, so parsing the pages the transfers feed does not queue behind
+/// one thread.
 ///
-/// The thread owns the `CURLM*` and every `CURL*`. Other threads only put
-/// commands into a locked inbox and call `curl_multi_wakeup` (the one multi
-/// call libcurl allows from any thread). Transfers beyond the total or
-/// per-host limits wait in a queue, in order; their timeout runs from when
-/// they were queued. Cancelling one transfer never disturbs the others.
+/// Each loop's thread owns its `CURLM*` and every `CURL*` it runs. Other
+/// threads only go through the one shared admission (a lock) and call
+/// `curl_multi_wakeup` (the one multi call libcurl allows from any thread).
+/// The total and per-host limits count across all loops; transfers beyond
+/// them wait in one queue, in order, and go to the least-busy loop when a
+/// slot frees; their timeout runs from when they were queued. Cancelling one
+/// transfer never disturbs the others.
 public final class TransferEngine: Sendable {
     /// Limits on transfers running at once.
     public struct Limits: Sendable {
@@ -21,31 +30,25 @@ public final class TransferEngine: Sendable {
     }
 
     enum Command {
+        /// Start this admitted transfer.
         case add(Transfer)
+        /// Cancel this admitted transfer.
         case cancel(UInt64)
+        /// End this transfer, cancelled while it was still queued.
+        case dropQueued(Transfer)
     }
 
-    struct Inbox {
-        var commands: [Command] = []
-        var stopping = false
-        var nextID: UInt64 = 1
-    }
-
-    /// The inbox, shared by reference between callers and the curl thread.
-    final class Mailbox: Sendable {
-        let state = Mutex(Inbox())
-    }
-
-    let inbox = Mailbox()
-    private let multi: MultiPointer
+    private let admission: Admission
 
     public init(limits: Limits = Limits()) {
         Self.globalInit
-        let multi = MultiPointer(curl_multi_init())
-        self.multi = multi
-        let inbox = self.inbox
-        DetachedThread.start(name: "linkpeek.curl") {
-            MultiLoop(multi: multi.raw, inbox: inbox, limits: limits).run()
+        let multis = (0..<Self.loopCount).map { _ in MultiPointer(curl_multi_init()) }
+        let admission = Admission(multis: multis, limits: limits)
+        self.admission = admission
+        for index in multis.indices {
+            DetachedThread.start(name: multis.count == 1 ? "linkpeek.curl" : "linkpeek.curl\(index)") {
+                MultiLoop(index: index, admission: admission).run()
+            }
         }
     }
 
@@ -53,7 +56,7 @@ public final class TransferEngine: Sendable {
         shutdown()
     }
 
-    /// Runs one transfer, feeding its body to `consumer` on the curl thread.
+    /// Runs one transfer, feeding its body to `consumer` on a curl thread.
     ///
     /// Cancelling the calling task removes the transfer at once and throws
     /// `CurlError.cancelled`.
@@ -61,45 +64,33 @@ public final class TransferEngine: Sendable {
         _ request: TransferRequest,
         consumer: sending Consumer
     ) async throws(CurlError) -> TransferResult<Consumer.Output> {
-        let id = inbox.state.withLock { inbox in
-            defer { inbox.nextID += 1 }
-            return inbox.nextID
-        }
+        let id = admission.nextID()
+        let admission = self.admission
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let transfer = Transfer(id: id, request: request, consumer: consumer) {
                     continuation.resume(returning: $0)
                 }
-                submit(.add(transfer), orFail: transfer)
+                if !admission.submit(transfer) {
+                    transfer.complete(.failure(CurlError(kind: .engineStopped, detail: "the transfer engine has stopped")))
+                }
             }
         } onCancel: {
-            submit(.cancel(id), orFail: nil)
+            admission.cancel(id)
         }
         return try outcome.get()
     }
 
-    /// Stops the loop: every transfer still queued or running ends with
+    /// Stops the loops: every transfer still queued or running ends with
     /// `engineStopped`. Later transfers fail at once.
     public func shutdown() {
-        let wasRunning = inbox.state.withLock { inbox in
-            defer { inbox.stopping = true }
-            return !inbox.stopping
-        }
-        if wasRunning { curl_multi_wakeup(multi.raw) }
+        _ = admission.stop()
     }
 
-    private func submit(_ command: Command, orFail transfer: Transfer?) {
-        let accepted = inbox.state.withLock { inbox in
-            if inbox.stopping { return false }
-            inbox.commands.append(command)
-            return true
-        }
-        if accepted {
-            curl_multi_wakeup(multi.raw)
-        } else {
-            transfer?.complete(.failure(CurlError(kind: .engineStopped, detail: "the transfer engine has stopped")))
-        }
-    }
+    /// One loop per online core, at least one and at most four.
+    private static let loopCount: Int = {
+        min(4, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }()
 
     private static let globalInit: Void = {
         curl_global_init(Int(CURL_GLOBAL_ALL))

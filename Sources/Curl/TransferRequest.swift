@@ -92,9 +92,10 @@ public enum TransferDecision: Sendable {
 
 /// Receives a transfer's bytes as they arrive.
 ///
-/// - Important: every method is called on the curl thread only, one call at a
-///   time. The consumer is handed over to that thread when the transfer
-///   starts, and `finish()` is its last call.
+/// - Important: every method is called on one of the engine's curl threads
+///   only, one call at a time. The consumer is handed over to the thread of
+///   the loop that runs the transfer (or ends it while queued), and
+///   `finish()` is its last call.
 public protocol TransferConsumer: AnyObject {
     associatedtype Output: Sendable
 

@@ -482,6 +482,17 @@ def test_concurrency_runs_in_parallel(server, fetch):
     assert res.elapsed < 8, f"12 one-second pages took {res.elapsed:.1f}s at --concurrency 12"
 
 
+def test_per_host_limit_holds_across_curl_threads(server, fetch):
+    # Six transfers per host in all, however many curl threads share them: the
+    # seventh one-second page waits for a slot, so the run takes two seconds.
+    urls = [server.url(f"/slow?ms=1000&title=h{i}") for i in range(7)]
+    res = fetch("--no-subresources", "--concurrency", "7", *urls, timeout=60)
+    assert res.returncode == 0, res.describe()
+    assert [o["title"] for o in res.objects] == [f"h{i}" for i in range(7)]
+    assert res.elapsed >= 1.9, f"7 one-second pages on one host took {res.elapsed:.2f}s: more than 6 ran at once"
+    assert res.elapsed < 6, res.describe()
+
+
 def test_all_ok_exit_0(server, fetch):
     res = fetch("--no-subresources", server.url("/page?title=a"), server.url("/html"))
     assert res.returncode == 0, res.describe()
