@@ -66,17 +66,23 @@ public final class TransferEngine: Sendable {
     ) async throws(CurlError) -> TransferResult<Consumer.Output> {
         let id = admission.nextID()
         let admission = self.admission
+        // A cancel can come before the transfer is submitted (the task was
+        // cancelled already, or is cancelled concurrently); the admission
+        // would not know the id yet. Whichever of the two comes second acts.
+        let race = SubmitRace()
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let transfer = Transfer(id: id, request: request, consumer: consumer) {
                     continuation.resume(returning: $0)
                 }
-                if !admission.submit(transfer) {
+                if race.markSubmitted() {
+                    transfer.complete(.failure(.cancelled))
+                } else if !admission.submit(transfer) {
                     transfer.complete(.failure(CurlError(kind: .engineStopped, detail: "the transfer engine has stopped")))
                 }
             }
         } onCancel: {
-            admission.cancel(id)
+            if race.markCancelled() { admission.cancel(id) }
         }
         return try outcome.get()
     }
@@ -104,5 +110,26 @@ struct MultiPointer: @unchecked Sendable {
     init(_ raw: UnsafeMutableRawPointer?) {
         guard let raw else { fatalError("curl_multi_init failed: out of memory") }
         self.raw = raw
+    }
+}
+
+/// Orders a transfer's submission against its cancellation.
+final class SubmitRace: Sendable {
+    private let state = Mutex((submitted: false, cancelled: false))
+
+    /// Records the submission; true when a cancel came first (do not submit).
+    func markSubmitted() -> Bool {
+        state.withLock { state in
+            state.submitted = true
+            return state.cancelled
+        }
+    }
+
+    /// Records the cancel; true when the transfer was submitted already (cancel it there).
+    func markCancelled() -> Bool {
+        state.withLock { state in
+            state.cancelled = true
+            return state.submitted
+        }
     }
 }

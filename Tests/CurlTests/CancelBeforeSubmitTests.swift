@@ -1,0 +1,71 @@
+import Glibc
+import Testing
+
+@testable import Curl
+
+/// Counts the bytes it is given; nothing else.
+final class CountingConsumer: TransferConsumer {
+    private var count = 0
+    func responseStarted(_ head: ResponseHead) -> TransferDecision { .proceed }
+    func received(_ bytes: UnsafeRawBufferPointer) -> TransferDecision {
+        count += bytes.count
+        return .proceed
+    }
+    func finish() -> Int { count }
+}
+
+/// A loopback TCP socket that listens and never accepts: a client that
+/// connects would wait there until its timeout.
+final class SilentListener {
+    let fd: Int32
+    let port: UInt16
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
+                bind(fd, pointer, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else {
+            close(fd)
+            throw ListenerError()
+        }
+        self.fd = fd
+        port = UInt16(bigEndian: address.sin_port)
+    }
+
+    /// True when a connection waits to be accepted.
+    var hasPendingConnection: Bool {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, 200) > 0
+    }
+
+    deinit { close(fd) }
+}
+
+struct ListenerError: Error {}
+
+struct CancelBeforeSubmitTests {
+    @Test func aTaskCancelledBeforeItsTransferStartsNeverConnects() async throws {
+        let listener = try SilentListener()
+        let engine = TransferEngine()
+        defer { engine.shutdown() }
+        let request = TransferRequest(
+            url: "http://127.0.0.1:\(listener.port)/", userAgent: "test", timeout: 20,
+            policy: AddressPolicy(allowPrivateNetwork: true))
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await engine.perform(request, consumer: CountingConsumer())
+        }
+        let start = ContinuousClock.now
+        await #expect(throws: CurlError.cancelled) { try await task.value }
+        #expect(ContinuousClock.now - start < .seconds(10), "it must end at once, not at the 20 s timeout")
+        let connected = listener.hasPendingConnection
+        #expect(!connected, "no connection may be made for a cancelled transfer")
+    }
+}
