@@ -21,26 +21,20 @@ extension PageConsumer {
     /// Decides once the first bytes are in (or the body ended sooner).
     func decideFromSniffBuffer() -> TransferDecision {
         let declaredHTML = body == .html
-        if Self.looksBinary(sniffBuffer, contentType: contentType) {
-            let sniffed = ContentSniffer.sniff(sniffBuffer)
-            if !declaredHTML, let sniffed, !Self.isHTML(sniffed) {
-                body = nil
-                let decision = decide(declared: sniffed)
-                if case .media = body { return feedMedia() ?? decision }
-                return decision
-            }
+        let binary = Self.looksBinary(sniffBuffer, contentType: contentType)
+        // Undeclared bodies are what their bytes say; text that is not
+        // recognisably anything else is read as HTML.
+        let sniffed = declaredHTML ? nil : ContentSniffer.sniff(sniffBuffer)
+        if let sniffed, !Self.isHTML(sniffed), binary || sniffed != "text/plain" {
+            body = nil
+            let decision = decide(declared: sniffed)
+            if case .media = body { return feedMedia() ?? decision }
+            return decision
+        }
+        if binary {
             body = .unsupported(
                 declaredHTML ? "the page says it is HTML but its content is binary" : "the content is binary, not a web page")
             return .stop
-        }
-        if !declaredHTML {
-            let sniffed = ContentSniffer.sniff(sniffBuffer) ?? "text/html"
-            if !Self.isHTML(sniffed) && sniffed != "text/plain" {
-                body = nil
-                let decision = decide(declared: sniffed)
-                if case .media = body { return feedMedia() ?? decision }
-                return decision
-            }
         }
         body = .html
         let scanner = HeadScanner(contentType: contentType)
