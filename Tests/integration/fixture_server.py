@@ -225,6 +225,15 @@ FILLER = ("<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do ei
           "incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam.</p>\n") * 64
 FILLER_BYTES = FILLER.encode()
 
+
+def repeated(block: bytes, count: int):
+    """`count` bytes of `block` repeated, in pieces of at most len(block)."""
+    sent = 0
+    while sent < count:
+        piece = block[: count - sent]
+        sent += len(piece)
+        yield piece
+
 BIG3MB_HEAD = b"""<!DOCTYPE html><html><head><meta charset="utf-8">
 <title>Big Page</title>
 <meta name="description" content="A page with a 3 MB body.">
@@ -501,11 +510,7 @@ def _route_table() -> tuple[dict[str, Callable], list[tuple[str, Callable]]]:
 
         def gen():
             yield start
-            sent = len(start)
-            while sent < total:
-                c = chunk[: total - sent]
-                sent += len(c)
-                yield c
+            yield from repeated(chunk, total - len(start))
         h.stream(gen(), total)
 
     @route("/gzipbomb")
@@ -550,11 +555,7 @@ def _route_table() -> tuple[dict[str, Callable], list[tuple[str, Callable]]]:
 
         def gen():
             yield BIG3MB_HEAD
-            sent = 0
-            while sent < body_len:
-                c = FILLER_BYTES[: body_len - sent]
-                sent += len(c)
-                yield c
+            yield from repeated(FILLER_BYTES, body_len)
         h.stream(gen(), len(BIG3MB_HEAD) + body_len)
 
     @route("/manytags")
@@ -570,11 +571,7 @@ def _route_table() -> tuple[dict[str, Callable], list[tuple[str, Callable]]]:
 
         def gen():
             yield head
-            sent = 0
-            while sent < body_len:
-                c = FILLER_BYTES[: body_len - sent]
-                sent += len(c)
-                yield c
+            yield from repeated(FILLER_BYTES, body_len)
         h.stream(gen(), len(head) + body_len, headers={"X-Head-Length": str(len(head))})
 
     @route("/late-meta")
@@ -589,11 +586,7 @@ def _route_table() -> tuple[dict[str, Callable], list[tuple[str, Callable]]]:
             yield LATE_HEAD
             yield pre
             yield tag
-            sent = 0
-            while sent < rest_len:
-                c = FILLER_BYTES[: rest_len - sent]
-                sent += len(c)
-                yield c
+            yield from repeated(FILLER_BYTES, rest_len)
         h.stream(gen(), len(LATE_HEAD) + len(pre) + len(tag) + rest_len)
 
     @route("/base")
