@@ -124,6 +124,7 @@ let package = Package(
             dependencies: [
                 "Curl",
                 "LinkPeek",
+                "LinkPeekProtocol",
                 "LinkPeekServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -10,7 +10,7 @@ extension LinkPeekEngine {
         of metadata: LinkMetadata, options: FetchOptions, events: @escaping @Sendable (ProviderEvent) -> Void
     ) async -> LinkMetadata {
         var metadata = metadata
-        let timeout = options.timeout ?? settings.timeout
+        let timeout = Self.clampedTimeout(options.timeout ?? settings.timeout)
         // Progress keeps counting page bytes: the subresources come after them.
         let pageBytes = metadata.bytesRead ?? 0
         let declaredIcon = metadata.icon

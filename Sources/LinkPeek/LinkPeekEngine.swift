@@ -30,10 +30,12 @@ public final class LinkPeekEngine: MetadataService {
         if Task.isCancelled { throw .cancelled }
         if let served = try servedFromCache(url: url, policy: options.cachePolicy) { return served }
 
-        let timeout = options.timeout ?? settings.timeout
+        // Clamped: the library takes any Double, and a Duration from 1e20 s traps.
+        let timeout = Self.clampedTimeout(options.timeout ?? settings.timeout)
         let waiter = coalescer.makeWaiterID()
         // Each caller keeps its own deadline, even while sharing a transfer.
         let timer = Task { [coalescer] in
+            // Safe: `timeout` is clamped to (0, 3600], so the product fits Int64.
             try await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
             coalescer.leave(waiter: waiter, with: .timedOut)
         }
@@ -46,6 +48,15 @@ public final class LinkPeekEngine: MetadataService {
         }
         return try outcome.get()
     }
+
+    /// Timeouts the engine works with: NaN, negatives and zero become the
+    /// shortest, anything past `maximumTimeout` the longest.
+    static func clampedTimeout(_ seconds: Double) -> Double {
+        guard seconds.isFinite else { return seconds.isNaN ? minimumTimeout : maximumTimeout }
+        return min(max(seconds, minimumTimeout), maximumTimeout)
+    }
+    static let minimumTimeout = 0.001
+    static let maximumTimeout = 3600.0
 
     public func cached(url: String) async -> LinkMetadata? {
         guard let entry = cache.entry(for: url), case .metadata(var metadata) = entry.value else { return nil }

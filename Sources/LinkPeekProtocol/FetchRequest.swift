@@ -11,7 +11,7 @@ public struct FetchParams: Codable, Sendable, Equatable {
     public var url: String
     /// Defaults to the request id.
     public var providerId: ProviderID?
-    /// Seconds, > 0; defaults to the session's timeout.
+    /// Seconds (`ParamRanges.timeout`); defaults to the session's timeout.
     public var timeout: Double?
     public var cachePolicy: FetchCachePolicy?
     /// Default true.
@@ -38,8 +38,7 @@ public struct FetchParams: Codable, Sendable, Equatable {
 
     /// The first rule these params break beyond their types, naming the field.
     public func validationError() -> String? {
-        if let timeout, !(timeout > 0) { return "timeout must be greater than 0" }
-        return nil
+        ParamRanges.timeout.check(timeout, field: "timeout")
     }
 }
 

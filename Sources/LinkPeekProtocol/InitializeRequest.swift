@@ -30,15 +30,16 @@ public struct ClientInfo: Codable, Sendable, Equatable {
 public struct InitializationOptions: Codable, Sendable, Equatable {
     public var allowPrivateNetwork: Bool?
     public var userAgent: String?
-    /// Seconds, > 0.
+    /// Seconds (`ParamRanges.timeout`).
     public var timeout: Double?
     public var cacheDir: String?
-    /// ≥ 1.
-    public var maxConcurrency: Int?
+    /// `ParamRanges.maxConcurrency`; read as a number so that `1.5` or `1e300`
+    /// is refused by the range check, naming the field, not by the decoder.
+    public var maxConcurrency: Double?
 
     public init(
         allowPrivateNetwork: Bool? = nil, userAgent: String? = nil, timeout: Double? = nil,
-        cacheDir: String? = nil, maxConcurrency: Int? = nil
+        cacheDir: String? = nil, maxConcurrency: Double? = nil
     ) {
         self.allowPrivateNetwork = allowPrivateNetwork
         self.userAgent = userAgent
@@ -49,8 +50,7 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
 
     /// The first rule these options break, as a sentence naming the field.
     public func validationError() -> String? {
-        if let timeout, !(timeout > 0) { return "initializationOptions.timeout must be greater than 0" }
-        if let maxConcurrency, maxConcurrency < 1 { return "initializationOptions.maxConcurrency must be at least 1" }
-        return nil
+        ParamRanges.timeout.check(timeout, field: "initializationOptions.timeout")
+            ?? ParamRanges.maxConcurrency.check(maxConcurrency, field: "initializationOptions.maxConcurrency")
     }
 }

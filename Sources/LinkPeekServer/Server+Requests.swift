@@ -111,6 +111,7 @@ extension Settings {
         if let value = options.userAgent { userAgent = value }
         if let value = options.timeout { timeout = value }
         if let value = options.cacheDir { cacheDir = value }
-        if let value = options.maxConcurrency { maxConcurrency = value }
+        // Checked against `ParamRanges.maxConcurrency` before this runs.
+        if let value = options.maxConcurrency.flatMap(ParamRanges.maxConcurrency.integer) { maxConcurrency = value }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import LinkPeek
+import LinkPeekProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -37,7 +38,9 @@ struct Fetch: AsyncParsableCommand {
 
     func validate() throws {
         guard !urls.isEmpty || stdin else { throw ValidationError("Give at least one URL, or --stdin.") }
-        guard (1...1024).contains(concurrency) else { throw ValidationError("--concurrency must be 1 to 1024.") }
+        if let problem = ParamRanges.maxConcurrency.check(Double(concurrency), field: "--concurrency") {
+            throw ValidationError(problem + ".")
+        }
     }
 
     func run() async throws {

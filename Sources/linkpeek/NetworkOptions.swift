@@ -1,6 +1,7 @@
 import ArgumentParser
 import Curl
 import LinkPeek
+import LinkPeekProtocol
 
 /// The flags `fetch` and `serve` share: how linkpeek reaches the network.
 /// They end up in the one `Settings` value the engine takes (which the
@@ -23,7 +24,7 @@ struct NetworkOptions: ParsableArguments {
         for network in allowedNetworks where IPNetwork(network) == nil {
             throw ValidationError("--allow-network \(network) is not an address or CIDR range.")
         }
-        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds.") }
+        if let problem = ParamRanges.timeout.check(timeout, field: "--timeout") { throw ValidationError(problem + ".") }
         guard !userAgent.contains(where: \.isNewline) else { throw ValidationError("--user-agent must be one line.") }
     }
 

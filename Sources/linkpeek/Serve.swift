@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import LinkPeek
+import LinkPeekProtocol
 import LinkPeekServer
 
 #if canImport(Glibc)
@@ -32,7 +33,9 @@ struct Serve: AsyncParsableCommand {
     var logLevel: LogLevel = .warning
 
     func validate() throws {
-        guard (1...1024).contains(maxConcurrency) else { throw ValidationError("--max-concurrency must be 1 to 1024.") }
+        if let problem = ParamRanges.maxConcurrency.check(Double(maxConcurrency), field: "--max-concurrency") {
+            throw ValidationError(problem + ".")
+        }
     }
 
     func run() async throws {

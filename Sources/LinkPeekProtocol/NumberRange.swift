@@ -1,0 +1,60 @@
+/// The documented range of one number a client may send: a param, an
+/// `initializationOptions` key or a CLI flag. Every such number is checked
+/// against its range here, before anything converts it, so that no value a
+/// client can write — `1e20`, `2^63`, `-0`, `1.5` where a count is meant —
+/// reaches an `Int(…)`, a `Duration` or an allocation size. The daemon
+/// answers a failed check with -32602 and the sentence `check` returns; the
+/// CLI exits with it. `protocol/README.md` lists the ranges (`ParamRanges`).
+public struct NumberRange: Sendable, Equatable {
+    public let minimum: Double
+    public let maximum: Double
+    /// Whole numbers only (counts, sizes, offsets, pixels).
+    public let integral: Bool
+    /// Said after the range in messages, e.g. "seconds".
+    public let unit: String?
+
+    public init(_ range: ClosedRange<Double>, integral: Bool = false, unit: String? = nil) {
+        minimum = range.lowerBound
+        maximum = range.upperBound
+        self.integral = integral
+        self.unit = unit
+    }
+
+    /// nil when `value` is in range, else a sentence naming `field` and the
+    /// range, e.g. "timeout must be a number from 0.001 to 3600 (seconds)".
+    /// NaN and infinities are out of every range.
+    public func check(_ value: Double, field: String) -> String? {
+        let inRange = value.isFinite && value >= minimum && value <= maximum
+        if inRange && (!integral || value.rounded(.towardZero) == value) { return nil }
+        let kind = integral ? "an integer" : "a number"
+        let unitText = unit.map { " (\($0))" } ?? ""
+        return "\(field) must be \(kind) from \(Self.format(minimum)) to \(Self.format(maximum))\(unitText)"
+    }
+
+    /// `value` as an `Int` when it passes `check`, else nil. Safe: a value in
+    /// range is finite and within the range's bounds, which are all far
+    /// inside `Int`'s.
+    public func integer(_ value: Double) -> Int? {
+        guard check(value, field: "") == nil else { return nil }
+        return Int(exactly: value.rounded(.towardZero))
+    }
+
+    /// `check` over an optional: an absent value is always fine.
+    public func check(_ value: Double?, field: String) -> String? {
+        value.flatMap { check($0, field: field) }
+    }
+
+    private static func format(_ value: Double) -> String {
+        if let whole = Int(exactly: value) { return String(whole) }
+        return String(value)
+    }
+}
+
+/// Every client number's range, in one place. The daemon's params, its
+/// `initializationOptions` and the CLI's flags all check these.
+public enum ParamRanges {
+    /// A fetch's timeout, per request or for the session.
+    public static let timeout = NumberRange(0.001...3600, unit: "seconds")
+    /// Transfers running at once in all.
+    public static let maxConcurrency = NumberRange(1...1024, integral: true)
+}
