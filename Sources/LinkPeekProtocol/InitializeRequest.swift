@@ -4,14 +4,23 @@
 public struct InitializeParams: Codable, Sendable, Equatable {
     public static let method = "initialize"
 
-    public var processId: Int?
+    /// The client's process id (`ParamRanges.processId`); read as a number
+    /// so that an absurd one is refused by name, not by the decoder.
+    public var processId: Double?
     public var clientInfo: ClientInfo?
     public var initializationOptions: InitializationOptions?
 
-    public init(processId: Int? = nil, clientInfo: ClientInfo? = nil, initializationOptions: InitializationOptions? = nil) {
+    public init(processId: Double? = nil, clientInfo: ClientInfo? = nil, initializationOptions: InitializationOptions? = nil) {
         self.processId = processId
         self.clientInfo = clientInfo
         self.initializationOptions = initializationOptions
+    }
+}
+
+extension InitializeParams {
+    /// The first rule these params break beyond their types, naming the field.
+    public func validationError() -> String? {
+        ParamRanges.processId.check(processId, field: "processId") ?? initializationOptions?.validationError()
     }
 }
 
