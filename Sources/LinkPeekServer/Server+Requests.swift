@@ -69,6 +69,7 @@ extension Server {
     /// after a cancel).
     func complete(_ id: RequestID, with result: Result<JSONValue, ResponseError>) {
         guard let entry = requests.removeValue(forKey: id) else { return }
+        noteCompletion()
         if let provider = entry.provider { providers.finish(provider) }
         switch result {
         case .success: entry.reporter?.end(message: "done")

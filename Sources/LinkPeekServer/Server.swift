@@ -37,6 +37,9 @@ public actor Server {
     var lifecycle = Lifecycle.running(initialized: false)
     var requests: [RequestID: InFlight] = [:]
     var providers = ProviderRegistry()
+    /// Answers since memory was last given back, and whether an idle check is scheduled (`Server+Idle`).
+    var completionsSinceTrim = 0
+    var trimCheckPending = false
 
     init(
         connection: Connection, settings: Settings, logger: Logger,
