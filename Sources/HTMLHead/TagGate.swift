@@ -110,6 +110,13 @@ struct TagGate {
     /// within the current limit; returns where the copy stopped.
     private mutating func copyRun(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
         guard !droppingAttributes else { return start }
+        if case .tag(afterEquals: false) = state, tagNameDone, attributeNameOpen {
+            // The rest of an attribute's name: up to a space, `=`, `/`, `>` or a quote.
+            var index = start
+            while index < bytes.count, !Self.endsAttributeName(bytes[index]) { index += 1 }
+            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+            return index
+        }
         let stop: UInt8
         var end = bytes.count
         switch state {
@@ -323,6 +330,11 @@ struct TagGate {
             dropping = true
         }
         return Keep(byte: false)
+    }
+
+    private static func endsAttributeName(_ byte: UInt8) -> Bool {
+        isSpace(byte) || byte == UInt8(ascii: "=") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/")
+            || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {
