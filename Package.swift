@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // MARK: CCurl
@@ -72,6 +73,7 @@ let package = Package(
             dependencies: [
                 "Curl",
                 "HTMLHead",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
