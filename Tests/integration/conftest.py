@@ -25,7 +25,7 @@ from procinfo import run_measured  # noqa: E402
 
 KNOWN_KINDS = {"cancelled", "timedOut", "failed", "unknown"}
 KNOWN_REASONS = {"invalidURL", "unsupportedScheme", "blockedAddress", "dns", "connect", "tls", "httpStatus",
-                 "tooManyRedirects", "tooLarge", "unsupportedContentType", "emptyBody", "network"}
+                 "tooManyRedirects", "tooLarge", "unsupportedContentType", "emptyBody", "network", "notCached"}
 
 
 def binary_path() -> Path:
@@ -38,6 +38,16 @@ def linkpeek_bin() -> str:
     if not (path.is_file() and os.access(path, os.X_OK)):
         pytest.skip(f"linkpeek binary not built at {path} (run `swift build` or set LINKPEEK_BIN)")
     return str(path)
+
+
+@pytest.fixture(autouse=True)
+def private_cache_home(tmp_path_factory, monkeypatch):
+    """Every test gets its own empty XDG_CACHE_HOME, so no test reads or
+    writes the real ~/.cache/linkpeek, and no test sees another's cache hits
+    (a test that counts server hits would otherwise count cached answers)."""
+    home = tmp_path_factory.mktemp("xdg-cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    return home
 
 
 @pytest.fixture(scope="session")

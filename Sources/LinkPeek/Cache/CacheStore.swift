@@ -30,6 +30,7 @@ public final class CacheStore: Sendable {
     public let sizeLimit: Int
     let report: @Sendable (String) -> Void
     let state = Mutex(State())
+    private let opening = Mutex(())
 
     struct State {
         var writer: (any DatabaseWriter)?
@@ -72,11 +73,16 @@ public final class CacheStore: Sendable {
 
     /// The database, opened (or made) on first use.
     func writer() -> any DatabaseWriter {
-        state.withLock { state in
-            if let writer = state.writer { return writer }
-            let opened = open(inMemory: state.inMemory)
-            state.writer = opened.writer
-            state.inMemory = opened.inMemory
+        if let writer = state.withLock({ $0.writer }) { return writer }
+        // One opener at a time; `state` stays free meanwhile, since opening reports through it.
+        return opening.withLock { _ in
+            let (current, inMemory) = state.withLock { ($0.writer, $0.inMemory) }
+            if let current { return current }
+            let opened = open(inMemory: inMemory)
+            state.withLock { state in
+                state.writer = opened.writer
+                state.inMemory = opened.inMemory
+            }
             return opened.writer
         }
     }
