@@ -12,7 +12,7 @@ struct CacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
         abstract: "The preview cache on disk: stats, get, clear, prune.",
-        subcommands: [Stats.self, Get.self, Clear.self, Prune.self])
+        subcommands: [Stats.self, Get.self, Clear.self, Prune.self, Time.self])
 
     struct Stats: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
