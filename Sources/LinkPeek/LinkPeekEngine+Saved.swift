@@ -20,7 +20,7 @@ extension LinkPeekEngine {
             throw .unknown("the saved link could not be written to the cache database.")
         }
         let record = cache.store.saved().first { $0.url == key.url }
-        metadata.savedAt = Self.iso8601(record?.savedAt ?? savedAt)
+        metadata.savedAt = Self.iso8601(record.map { Date(timeIntervalSince1970: $0.savedAt) } ?? savedAt)
         metadata.tags = record?.tags ?? tags ?? []
         return metadata
     }
@@ -42,7 +42,7 @@ extension LinkPeekEngine {
     public static func metadata(of record: SavedRecord) -> LinkMetadata {
         var metadata = record.body.flatMap { try? JSONDecoder().decode(LinkMetadata.self, from: Data($0)) }
             ?? LinkMetadata(originalURL: record.url)
-        metadata.savedAt = iso8601(record.savedAt)
+        metadata.savedAt = iso8601(Date(timeIntervalSince1970: record.savedAt))
         metadata.tags = record.tags
         metadata.stale = nil
         return metadata

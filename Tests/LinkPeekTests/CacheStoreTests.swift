@@ -1,11 +1,13 @@
 import Foundation
-import GRDB
 import Synchronization
 import Testing
 
 @testable import LinkPeek
 
-/// The SQLite level on real files in a temporary directory of its own.
+/// The SQLite level on real files in a temporary directory of its own,
+/// through the cache library as linkpeek loads it (`CacheLibrary`). A
+/// database from a future schema is tested in `Tests/integration/test_cache.py`,
+/// which can write one with Python's sqlite3.
 final class CacheStoreTests {
     let directory: String
     let messages = Messages()
@@ -63,7 +65,7 @@ final class CacheStoreTests {
         #expect(makeStore().entry("k")?.cacheEntry?.value == .failure(.httpStatus(404)))
     }
 
-    @Test(arguments: ["garbage", "truncated", "future"])
+    @Test(arguments: ["garbage", "truncated"])
     func aBrokenFileIsMovedAsideAndANewOneServes(kind: String) async throws {
         let path = directory + "/" + CacheLocation.fileName
         switch kind {
@@ -77,16 +79,19 @@ final class CacheStoreTests {
                     await store.put(preview("\(i)", padding: 2000), key: "k\(i)", originalURL: "k\(i)", now: Date())
                 }
             }
+            // The store closes on its write queue once the last write has let go of it;
+            // closing checkpoints the WAL into the file and removes it. Wait for that (bounded).
+            for _ in 0..<100 where FileManager.default.fileExists(atPath: path + "-wal") {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try #require(!FileManager.default.fileExists(atPath: path + "-wal"))
             let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
             try #require(size > 100_000)
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
             try handle.truncate(atOffset: UInt64(size / 2))
             try handle.close()
         default:
-            let queue = try DatabaseQueue(path: path)
-            try CacheSchema.migrator.migrate(queue)
-            try await queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99')") }
-            try queue.close()
+            Issue.record("no such case \(kind)")
         }
         let store = makeStore()
         #expect(await store.put(preview("a"), key: "a", originalURL: "a", now: Date()))
@@ -160,7 +165,7 @@ final class CacheStoreTests {
         // Saving again keeps savedAt, replaces the tags.
         #expect(await store.save(url: "u0", key: "u0", tags: ["c"], body: nil, at: Date()))
         let again = try #require(store.saved(tag: "c").first)
-        #expect(again.savedAt == Date(timeIntervalSince1970: 1_000_000) && again.body == Array("{}".utf8))
+        #expect(again.savedAt == 1_000_000 && again.body == Array("{}".utf8))
         #expect(await store.unsave(url: "u0") == true)
         #expect(await store.unsave(url: "u0") == false)
         #expect(store.saved().count == 2)

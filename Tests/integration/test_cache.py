@@ -336,6 +336,27 @@ def test_a_broken_database_is_moved_aside_and_the_daemon_serves(daemon, server, 
     assert len(said) == 1, list(lp.stderr_tail)
 
 
+def test_a_database_from_a_future_schema_is_moved_aside_not_downgraded(daemon, server, tmp_path):
+    cache = tmp_path / "future"
+    first = daemon(cache_dir=cache)
+    first.fetch(server.url(f"/page?title=old&u={uniq()}"), fetch_subresources=False)
+    first.close()
+    import sqlite3
+    db = sqlite3.connect(cache / "cache.sqlite")
+    db.execute("INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
+    db.commit()
+    db.close()
+    lp = daemon(cache_dir=cache)
+    url = server.url(f"/page?title=new&u={uniq()}")
+    assert lp.fetch(url, fetch_subresources=False)["title"] == "new"
+    lp.close()
+    aside = [p for p in cache.iterdir() if ".corrupt-" in p.name]
+    assert len(aside) == 1
+    migrations = sqlite3.connect(aside[0]).execute("SELECT identifier FROM grdb_migrations").fetchall()
+    assert ("v99-from-the-future",) in migrations, "the newer database was changed"
+    assert [line for line in lp.stderr_tail if "newer linkpeek" in line]
+
+
 def test_kill_9_during_writes_leaves_only_whole_entries(linkpeek_bin, daemon, server, tmp_path):
     cache = tmp_path / "killed"
     u = uniq()

@@ -3,7 +3,7 @@ import FoundationEssentials
 /// Where the persistent cache lives: `--cache-dir` / `cacheDir`, else
 /// `$XDG_CACHE_HOME/linkpeek`, else `~/.cache/linkpeek`.
 public enum CacheLocation {
-    public static let fileName = "cache.sqlite"
+    public static let fileName = CacheStore.fileName
 
     /// The directory for `configured` (nil: the default), from this environment.
     public static func directory(

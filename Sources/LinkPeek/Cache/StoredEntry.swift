@@ -1,18 +1,7 @@
+import CacheABI
 import FoundationEssentials
 
-/// One `entry` row as the store reads it back.
-struct StoredEntry: Sendable {
-    /// The key the row is stored under (the alias target when found by an alias).
-    var key: String
-    var originalURL: String
-    var isFailure: Bool
-    /// The served JSON: metadata with `fromCache: true`, or a `FailureRecord`.
-    var body: [UInt8]
-    var expiresAt: Double
-    var mustRevalidate: Bool
-    var etag: String?
-    var lastModified: String?
-
+extension StoredEntry {
     /// The entry this row holds; nil when the body does not decode (a row
     /// written by a bug, or bytes damaged on disk), which counts as a miss.
     var cacheEntry: CacheEntry? {

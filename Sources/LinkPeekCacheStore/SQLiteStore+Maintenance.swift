@@ -1,25 +1,9 @@
+import CacheABI
+import Dispatch
 import FoundationEssentials
 import GRDB
 
-/// What `linkpeek cache stats` shows.
-public struct CacheStats: Sendable, Codable, Equatable {
-    /// The database file, or `memory`.
-    public var location: String
-    public var entries: Int
-    public var failures: Int
-    public var saved: Int
-    public var blobs: Int
-    /// Bytes of the database file and its WAL on disk.
-    public var fileBytes: Int
-    /// Bytes of pages in use (what the size limit counts).
-    public var usedBytes: Int
-    public var sizeLimit: Int
-    /// When the oldest and newest entries were stored (ISO 8601).
-    public var oldest: String?
-    public var newest: String?
-}
-
-extension CacheStore {
+extension SQLiteStore {
     public func stats() -> CacheStats {
         let counts = read { db -> (Int, Int, Int, Int, Int, Double?, Double?) in
             let entries = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entry WHERE isFailure = 0") ?? 0
@@ -51,14 +35,14 @@ extension CacheStore {
     }
 
     /// Forgets every preview, failure and blob; saved links stay. Returns the entries removed.
-    public func clear() async -> Int {
-        let removed = await write { db -> Int in
+    public func clear() -> Int {
+        let removed = write { db -> Int in
             try db.execute(sql: "DELETE FROM entry WHERE key NOT IN (SELECT key FROM saved)")
             let count = db.changesCount
             try db.execute(sql: "DELETE FROM alias; DELETE FROM blob; PRAGMA incremental_vacuum")
             return count
         }
-        await checkpoint()
+        checkpoint()
         return removed ?? 0
     }
 
@@ -67,10 +51,10 @@ extension CacheStore {
     /// limit, and gives the freed pages back to the file system. Returns
     /// how many rows went.
     @discardableResult
-    public func prune() async -> Int {
+    public func prune() -> Int {
         let target = sizeLimit / 10 * 8
         let now = Date().timeIntervalSince1970
-        let removed = await write { db -> Int in
+        let removed = write { db -> Int in
             try db.execute(sql: "DELETE FROM blob WHERE expiresAt < ?", arguments: [now])
             var removed = db.changesCount
             while try Self.usedBytes(db) > target {
@@ -90,14 +74,14 @@ extension CacheStore {
             try db.execute(sql: "PRAGMA incremental_vacuum")
             return removed
         }
-        await checkpoint()
+        checkpoint()
         return removed ?? 0
     }
 
     /// Moves the WAL into the file and truncates it, when no reader holds it.
-    private func checkpoint() async {
+    private func checkpoint() {
         guard let pool = writer() as? DatabasePool else { return }
-        _ = try? await pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
     }
 
     /// Counts a write; every 64th checks the size and prunes in the
@@ -109,8 +93,8 @@ extension CacheStore {
         }
         guard due, let used = read(Self.usedBytes), used > sizeLimit else { return }
         state.withLock { $0.pruning = true }
-        Task.detached(priority: .background) {
-            await self.prune()
+        DispatchQueue.global(qos: .background).async {
+            self.prune()
             self.state.withLock { $0.pruning = false }
         }
     }

@@ -10,28 +10,28 @@ import GRDB
 /// prune removes expired blobs first, then the least recently used entries
 /// and blobs together. A blob may vanish at any time; callers treat a miss
 /// as "make it again". Writes are durable once `storeBlob` returns true.
-extension CacheStore {
+extension SQLiteStore {
     /// The bytes stored under `key` when they have not expired; nil otherwise.
-    public func blob(_ key: String, now: Date = Date()) -> [UInt8]? {
+    public func blob(_ key: String, now: Double) -> [UInt8]? {
         let found = read { db -> Data? in
             try Data.fetchOne(
                 db.cachedStatement(sql: "SELECT bytes FROM blob WHERE key = ? AND expiresAt > ?"),
-                arguments: [key, now.timeIntervalSince1970])
+                arguments: [key, now])
         }
         guard let data = found ?? nil else { return nil }
         state.withLock { state in
-            if state.touched.count < 10_000 { state.touched["blob:" + key] = now.timeIntervalSince1970 }
+            if state.touched.count < 10_000 { state.touched["blob:" + key] = now }
         }
         return [UInt8](data)
     }
 
     /// Stores `bytes` under `key` until `expiresAt`; false when not written.
     @discardableResult
-    public func storeBlob(_ bytes: [UInt8], for key: String, expiresAt: Date, now: Date = Date()) async -> Bool {
-        let written = await write { db -> Bool in
+    public func storeBlob(_ bytes: [UInt8], for key: String, expiresAt: Double, now: Double) -> Bool {
+        let written = write { db -> Bool in
             try db.execute(
                 sql: "INSERT OR REPLACE INTO blob (key, bytes, expiresAt, lastUsed, size) VALUES (?, ?, ?, ?, ?)",
-                arguments: [key, Data(bytes), expiresAt.timeIntervalSince1970, now.timeIntervalSince1970,
+                arguments: [key, Data(bytes), expiresAt, now,
                             bytes.count + key.utf8.count])
             return true
         }

@@ -1,6 +1,7 @@
+import Dispatch
 import GRDB
 
-extension CacheStore {
+extension SQLiteStore {
     /// Runs `body` on a reader connection; nil when the read failed (the
     /// failure is handled as `handle(_:from:)` says).
     func read<T>(_ body: (Database) throws -> T) -> T? {
@@ -15,7 +16,7 @@ extension CacheStore {
 
     /// Runs `body` in a write transaction on GRDB's writer queue, with the
     /// pending `lastUsed` updates; nil when writes are off or it failed.
-    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async -> T? {
+    func write<T>(_ body: (Database) throws -> T) -> T? {
         let (touched, disabled) = state.withLock { state in
             defer { state.touched = [:] }
             return (state.touched, state.writesDisabled)
@@ -23,7 +24,7 @@ extension CacheStore {
         guard !disabled else { return nil }
         let database = writer()
         do {
-            return try await database.write { db in
+            return try database.write { db in
                 let entries = try db.cachedStatement(sql: "UPDATE entry SET lastUsed = ? WHERE key = ?")
                 let blobs = try db.cachedStatement(sql: "UPDATE blob SET lastUsed = ? WHERE key = ?")
                 for (key, time) in touched {

@@ -5,7 +5,7 @@ import GRDB
 import Glibc
 #endif
 
-extension CacheStore {
+extension SQLiteStore {
     /// Opens the file, moving a broken one aside and retrying once; falls
     /// back to memory when the file cannot be used at all.
     func open(inMemory: Bool) -> (writer: any DatabaseWriter, inMemory: Bool) {
