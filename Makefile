@@ -4,7 +4,7 @@
 
 SWIFT ?= swift
 PYTHON ?= python3
-APT_PACKAGES := libcurl4-openssl-dev libxml2-dev pkg-config
+APT_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev pkg-config
 BIN := .build/debug/linkpeek
 URL ?= https://www.swift.org/
 
@@ -53,6 +53,7 @@ bench: release
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fetch.py --rounds 5 --server nginx
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fetch.py --rounds 5 --server nginx --link 1gbit
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_daemon.py
+	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_cache.py
 
 clean:
 	rm -rf .build
