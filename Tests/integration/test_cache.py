@@ -450,3 +450,13 @@ def test_two_daemons_and_a_cli_loop_share_one_directory(linkpeek_bin, daemon, se
     assert set(saved) <= saved_now, f"lost saves: {sorted(set(saved) - saved_now)[:3]}"
     for lp in daemons + [checker]:
         assert not [line for line in lp.stderr_tail if "locked" in line or "cache:" in line], list(lp.stderr_tail)
+
+
+def test_huge_urls_are_refused_by_name(daemon, run_cli):
+    lp = daemon()
+    url = "http://example.com/" + "a" * 100_000
+    for call in (lambda: lp.fetch(url), lambda: lp.get_cached(url), lambda: lp.save(url), lambda: lp.unsave(url)):
+        e = error_of(call)
+        assert e.code == -32602 and e.message == "url must be at most 65536 bytes"
+    res = run_cli("fetch", "--no-cache", url)
+    assert res.returncode == 1 and res.one["error"]["reason"] == "invalidURL"
