@@ -19,8 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from linkpeek_client import LinkPeekClient, LinkPeekError
-import protocol_schema
+from linkpeek_client import LinkPeekError
 
 
 def uniq() -> str:
@@ -28,29 +27,14 @@ def uniq() -> str:
 
 
 @pytest.fixture
-def daemon(linkpeek_bin, tmp_path):
-    """daemon(cache_dir=None, args=(), init_options=None) -> a started client; all are
-    shut down at teardown and what they received is checked against protocol/schema."""
-    clients = []
+def daemon(make_client, tmp_path):
+    """daemon(cache_dir=None, args=(), init_options=None) -> a started client on
+    `cache_dir` (default: one directory shared by the test's daemons)."""
 
-    def make(cache_dir=None, args=(), init_options=None, timeout=30):
-        cache = Path(cache_dir) if cache_dir else tmp_path / "cache"
-        argv = ["--cache-dir", str(cache), "--allow-private-network", *args]
-        c = LinkPeekClient(linkpeek_bin, args=argv, init_options=init_options, timeout=timeout)
-        c.__enter__()
-        clients.append(c)
-        return c
+    def make(cache_dir=None, args=(), init_options=None):
+        return make_client(cache_dir=cache_dir or tmp_path / "cache", args=args, init_options=init_options)
 
-    yield make
-    problems = []
-    for c in clients:
-        try:
-            c.close(timeout=10)
-        finally:
-            c.kill()
-        problems += protocol_schema.check_messages(c)
-    if problems:
-        pytest.fail("messages that do not validate against protocol/schema:\n" + "\n".join(problems[:20]))
+    return make
 
 
 def cacheable(server, **state) -> str:
