@@ -4,7 +4,7 @@
 
 SWIFT ?= swift
 PYTHON ?= python3
-APT_PACKAGES := libcurl4-openssl-dev libxml2-dev pkg-config
+APT_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev pkg-config
 BIN := .build/debug/linkpeek
 URL ?= https://www.swift.org/
 
@@ -61,6 +61,7 @@ bench: release
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_daemon.py
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_parse.py
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_burst.py
+	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_cache.py
 
 clean:
 	rm -rf .build

@@ -7,9 +7,13 @@ let package = Package(
     products: [
         .executable(name: "linkpeek", targets: ["linkpeek"]),
         .library(name: "LinkPeek", targets: ["LinkPeek"]),
+        // Loaded with dlopen on first use of the cache (CacheLibrary.swift says why);
+        // it must sit beside the executable (swift build puts it there).
+        .library(name: "LinkPeekCacheStore", type: .dynamic, targets: ["LinkPeekCacheStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // MARK: CCurl
@@ -72,6 +76,7 @@ let package = Package(
             dependencies: [
                 "Curl",
                 "HTMLHead",
+                "CacheABI",
             ]
         ),
         .testTarget(
@@ -79,6 +84,23 @@ let package = Package(
             dependencies: [
                 "LinkPeek",
                 "HTMLHead",
+            ]
+        ),
+
+        // MARK: CacheABI
+        // The bytes that cross between LinkPeek and the cache library: no
+        // dependencies, statically in both.
+        .target(
+            name: "CacheABI"
+        ),
+
+        // MARK: LinkPeekCacheStore
+        // The SQLite cache (GRDB), built as a dynamic library that LinkPeek opens on first use.
+        .target(
+            name: "LinkPeekCacheStore",
+            dependencies: [
+                "CacheABI",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
 

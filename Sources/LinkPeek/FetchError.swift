@@ -7,12 +7,21 @@ public struct FetchError: Error, Sendable, Equatable {
     public var status: Int?
     /// The plain sentence shown to a person.
     public var message: String
+    /// True when this failure was served from the failure cache, not just met.
+    public var fromCache: Bool
+    /// True when a cached failure is served past its lifetime (`getCached`).
+    public var stale: Bool
 
-    public init(kind: Kind, reason: Reason? = nil, status: Int? = nil, message: String) {
+    public init(
+        kind: Kind, reason: Reason? = nil, status: Int? = nil, message: String, fromCache: Bool = false,
+        stale: Bool = false
+    ) {
         self.kind = kind
         self.reason = reason
         self.status = status
         self.message = message
+        self.fromCache = fromCache
+        self.stale = stale
     }
 
     /// The families of errors (LinkPresentation's error codes, plus provider reuse).

@@ -10,14 +10,18 @@ public struct FetchOptions: Sendable, Equatable {
     /// Send `.partial` events (the metadata known once the head is parsed).
     /// Off when nobody listens, since each costs a run of the rules.
     public var reportsPartialResults: Bool
+    /// The `Accept-Language` header to send; part of the cache key.
+    public var acceptLanguage: String?
 
     public init(
         timeout: Double? = nil,
         cachePolicy: CachePolicy = .default,
         fetchSubresources: Bool = true,
         includeData: Bool = false,
-        reportsPartialResults: Bool = true
+        reportsPartialResults: Bool = true,
+        acceptLanguage: String? = nil
     ) {
+        self.acceptLanguage = acceptLanguage
         self.timeout = timeout
         self.cachePolicy = cachePolicy
         self.fetchSubresources = fetchSubresources
@@ -32,6 +36,9 @@ public enum CachePolicy: String, Sendable, Codable, CaseIterable {
     case `default`
     /// Always fetch, then store.
     case reload
-    /// Never touch the network: a cached preview or a `notCached` failure.
+    /// Never touch the network: what is cached (fresh or `stale`), or a `notCached` failure.
     case cacheOnly
+    /// Answer at once with what is cached, even stale (`stale: true`), and
+    /// refresh it in the background; fetch when nothing is cached.
+    case staleWhileRevalidate
 }

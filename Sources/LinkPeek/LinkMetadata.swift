@@ -40,6 +40,13 @@ public struct LinkMetadata: Codable, Sendable, Equatable {
     public var fetchedAt: String?
     public var expiresAt: String?
     public var fromCache: Bool?
+    /// Served from the cache past its lifetime (`staleWhileRevalidate`,
+    /// `getCached`, `cacheOnly`); absent when fresh.
+    public var stale: Bool?
+    /// When the link was saved (ISO 8601), and its tags: only in `saved`
+    /// lists and `save` answers.
+    public var savedAt: String?
+    public var tags: [String]?
 
     public init(originalURL: String) {
         self.originalURL = originalURL

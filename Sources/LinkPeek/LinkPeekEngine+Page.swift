@@ -2,13 +2,22 @@ import Curl
 import HTMLHead
 
 extension LinkPeekEngine {
-    /// Fetches the page itself and turns it into metadata; also returns the
-    /// response's `Cache-Control`, for the cache lifetime.
+    /// What fetching a page gave.
+    enum PageLoad {
+        /// The page's metadata, and the final response's header fields.
+        case page(LinkMetadata, fields: [String: String])
+        /// `304 Not Modified` to a conditional request: the stored copy is
+        /// still good; the fields may renew its lifetime.
+        case notModified(fields: [String: String])
+    }
+
+    /// Fetches the page itself (sending `headers` too) and turns it into metadata.
     func loadPage(
-        url: String, timeout: Double, partials: Bool, events: @escaping @Sendable (ProviderEvent) -> Void
-    ) async throws(FetchError) -> (LinkMetadata, String?) {
+        url: String, timeout: Double, partials: Bool, headers: [String],
+        events: @escaping @Sendable (ProviderEvent) -> Void
+    ) async throws(FetchError) -> PageLoad {
         events(.progress(stage: .resolving, bytes: 0))
-        let request = transferRequest(url: url, timeout: timeout, maxBytes: settings.maxBodyBytes)
+        let request = transferRequest(url: url, timeout: timeout, maxBytes: settings.maxBodyBytes, headers: headers)
         let consumer = PageConsumer(bodyScanBytes: settings.bodyScanBytes) { event in
             switch event {
             case .connecting:
@@ -34,6 +43,9 @@ extension LinkPeekEngine {
         guard let head = result.head else {
             throw .failed(.network, "the server sent no response.")
         }
+        if head.status == 304, headers.contains(where: { $0.hasPrefix("If-") }) {
+            return .notModified(fields: head.fields)
+        }
         guard (200..<300).contains(head.status) else { throw .httpStatus(head.status) }
 
         var metadata: LinkMetadata
@@ -55,7 +67,7 @@ extension LinkPeekEngine {
             ? nil : result.redirects.map { RedirectHop(url: $0.url, status: $0.status) }
         metadata.bytesRead = result.bytesRead
         metadata.truncated = result.truncated ? true : nil
-        return (metadata, head["cache-control"])
+        return .page(metadata, fields: head.fields)
     }
 
     /// A response that is itself an image, video or audio file previews as that file.

@@ -1,18 +1,27 @@
 import Curl
 import FoundationEssentials
+import Synchronization
 
 /// The real `MetadataService`: fetches pages with the transfer engine,
-/// extracts metadata, fetches the icon and image, and caches the outcome.
+/// extracts metadata, fetches the icon and image, and caches the outcome
+/// in two levels (memory, then SQLite: `PreviewCache`) with HTTP freshness.
 public final class LinkPeekEngine: MetadataService {
     public let settings: Settings
     let transfers: TransferEngine
-    let cache: any MetadataCache
+    public let cache: PreviewCache
     let policy: AddressPolicy
-    private let coalescer = Coalescer()
+    let coalescer = Coalescer()
+    /// Keys with a `staleWhileRevalidate` refresh running, so a hover storm starts one.
+    let refreshing = Mutex<Set<String>>([])
 
-    public init(settings: Settings, cache: any MetadataCache = MemoryCache()) {
+    /// - Parameter store: the second cache level; by default the one the
+    ///   settings name (`cacheDir`, `cacheEnabled`, `cacheSizeLimit`),
+    ///   opened on first use.
+    public init(settings: Settings, cache: any MetadataCache = MemoryCache(), store: CacheStore? = nil) {
         self.settings = settings
-        self.cache = cache
+        let directory = settings.cacheEnabled ? CacheLocation.directory(configured: settings.cacheDir) : nil
+        self.cache = PreviewCache(
+            memory: cache, store: store ?? CacheStore(directory: directory, sizeLimit: settings.cacheSizeLimit))
         policy = AddressPolicy(
             allowPrivateNetwork: settings.allowPrivateNetwork,
             allowedNetworks: settings.allowedNetworks.compactMap(IPNetwork.init))
@@ -23,12 +32,22 @@ public final class LinkPeekEngine: MetadataService {
     /// Stops the transfer thread; fetches still running fail.
     public func shutdown() { transfers.shutdown() }
 
+    /// Now, as cache freshness sees it (`Settings.clockOffset`).
+    func now() -> Date { Date().addingTimeInterval(settings.clockOffset) }
+
     public func fetch(
         url: String, options: FetchOptions, events: @escaping @Sendable (ProviderEvent) -> Void
     ) async throws(FetchError) -> LinkMetadata {
         let url = try URLCheck.validate(url).get()
+        guard let key = CacheKey(rawURL: url, language: options.acceptLanguage) else {
+            throw .failed(.invalidURL, "\"\(url)\" is not a valid URL.")
+        }
         if Task.isCancelled { throw .cancelled }
-        if let served = try servedFromCache(url: url, policy: options.cachePolicy) { return served }
+        let revalidating: CacheEntry?
+        switch try cachedAnswer(key: key, url: url, options: options) {
+        case .serve(let metadata): return metadata
+        case .fetch(let stale): revalidating = stale
+        }
 
         // Clamped: the library takes any Double, and a Duration from 1e20 s traps.
         let timeout = Self.clampedTimeout(options.timeout ?? settings.timeout)
@@ -42,11 +61,15 @@ public final class LinkPeekEngine: MetadataService {
         defer { timer.cancel() }
         // Fetches share a flight only when they want the same work done.
         let flags = [options.fetchSubresources, options.includeData, options.reportsPartialResults]
-        let key = flags.map { $0 ? "1" : "0" }.joined() + " " + url
-        let outcome = await coalescer.run(key: key, waiter: waiter, events: events) { events in
-            await self.load(url: url, options: options, timeout: timeout, events: events)
+        let flight = flags.map { $0 ? "1" : "0" }.joined() + " " + key.description
+        let outcome = await coalescer.run(key: flight, waiter: waiter, events: events) { events in
+            await self.load(
+                url: url, key: key, options: options, revalidating: revalidating, timeout: timeout, events: events)
         }
-        return try outcome.get()
+        // A shared flight answers each caller as it asked.
+        var metadata = try outcome.get()
+        metadata.originalURL = url
+        return metadata
     }
 
     /// Timeouts the engine works with: NaN, negatives and zero become the
@@ -59,73 +82,31 @@ public final class LinkPeekEngine: MetadataService {
     static let maximumTimeout = 3600.0
 
     public func cached(url: String) async -> LinkMetadata? {
-        guard let entry = cache.entry(for: url), case .metadata(var metadata) = entry.value else { return nil }
-        metadata.fromCache = true
-        return metadata
+        guard case .preview(let json)? = await cachedOutcome(url: url) else { return nil }
+        return try? JSONDecoder().decode(LinkMetadata.self, from: Data(json))
     }
 
     nonisolated(nonsending) public func cachedJSON(url: String) async -> [UInt8]? {
-        guard let entry = cache.entry(for: url), case .metadata(var metadata) = entry.value else { return nil }
-        if let json = entry.servedJSON { return json }
-        metadata.fromCache = true
-        return try? metadata.jsonBytes()
+        guard case .preview(let json)? = await cachedOutcome(url: url) else { return nil }
+        return json
     }
 
-    /// A fresh cached outcome when the policy allows one.
-    private func servedFromCache(url: String, policy: CachePolicy) throws(FetchError) -> LinkMetadata? {
-        switch policy {
-        case .reload:
-            return nil
-        case .cacheOnly:
-            guard let entry = cache.entry(for: url), case .metadata(var metadata) = entry.value else {
-                throw .failed(.notCached, "no cached preview for this URL, and the cache policy forbids the network.")
-            }
-            metadata.fromCache = true
-            return metadata
-        case .default:
-            guard let entry = cache.entry(for: url), entry.isFresh() else { return nil }
-            switch entry.value {
-            case .metadata(var metadata):
-                metadata.fromCache = true
-                return metadata
-            case .failure(let error):
-                throw error
-            }
-        }
-    }
-
-    /// Fetches, extracts and caches one URL (the shared work of a flight).
-    private func load(
-        url: String, options: FetchOptions, timeout: Double, events: @escaping @Sendable (ProviderEvent) -> Void
-    ) async -> Result<LinkMetadata, FetchError> {
-        do throws(FetchError) {
-            var (metadata, cacheControl) = try await loadPage(
-                url: url, timeout: timeout, partials: options.reportsPartialResults, events: events)
-            if options.fetchSubresources {
-                metadata = await loadSubresources(of: metadata, options: options, events: events)
-            }
-            let now = Date()
-            let expires = now.addingTimeInterval(CacheLifetime.seconds(cacheControl: cacheControl))
-            metadata.fetchedAt = Self.iso8601(now)
-            metadata.expiresAt = Self.iso8601(expires)
-            metadata.fromCache = false
-            cache.store(CacheEntry(value: .metadata(metadata), expiresAt: expires), for: url)
-            return .success(metadata)
-        } catch {
-            if error.kind == .failed {
-                let expires = Date().addingTimeInterval(CacheLifetime.failure)
-                cache.store(CacheEntry(value: .failure(error), expiresAt: expires), for: url)
-            }
-            return .failure(error)
-        }
+    /// A read of the store runs on the caller's thread: in WAL mode it never
+    /// waits for a writer, and a hop to another executor would cost more
+    /// than the read (tens of microseconds).
+    nonisolated(nonsending) public func cachedOutcome(url: String, acceptLanguage: String? = nil) async
+        -> CachedOutcome?
+    {
+        guard let key = CacheKey(rawURL: url, language: acceptLanguage) else { return nil }
+        return cache.served(key, url: url.trimmedWhitespace, now: now())
     }
 
     /// A GET with this engine's settings.
-    func transferRequest(url: String, timeout: Double, maxBytes: Int) -> TransferRequest {
+    func transferRequest(url: String, timeout: Double, maxBytes: Int, headers: [String] = []) -> TransferRequest {
         TransferRequest(
             url: url, userAgent: settings.userAgent, timeout: timeout,
             connectTimeout: min(settings.connectTimeout, timeout), maxRedirects: settings.maxRedirects,
-            policy: policy, maxBytes: maxBytes)
+            policy: policy, maxBytes: maxBytes, headers: headers)
     }
 
     static func iso8601(_ date: Date) -> String {

@@ -48,5 +48,15 @@ public final class MemoryCache: MetadataCache {
         }
     }
 
+    public func remove(_ key: String) {
+        state.withLock { state in
+            if let old = state.nodes.removeValue(forKey: key) { state.order[old.stamp] = nil }
+        }
+    }
+
+    public func removeAll() {
+        state.withLock { $0 = State() }
+    }
+
     public var count: Int { state.withLock { $0.nodes.count } }
 }

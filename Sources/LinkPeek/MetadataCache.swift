@@ -1,15 +1,19 @@
 import FoundationEssentials
 
-/// Where fetched previews are kept. The in-memory LRU below is the default;
-/// a persistent store implements the same protocol.
+/// The first cache level: previews in memory, by `CacheKey.description`.
+/// `MemoryCache` is the implementation; `PreviewCache` puts the SQLite
+/// store (`CacheStore`) behind it.
 public protocol MetadataCache: Sendable {
-    /// The entry for `url`, fresh or stale; nil when there is none.
-    func entry(for url: String) -> CacheEntry?
-    func store(_ entry: CacheEntry, for url: String)
+    /// The entry for `key`, fresh or stale; nil when there is none.
+    func entry(for key: String) -> CacheEntry?
+    func store(_ entry: CacheEntry, for key: String)
+    func remove(_ key: String)
+    /// Forgets every entry (`cache clear`).
+    func removeAll()
 }
 
 /// A cached outcome: a preview, or a failure (kept briefly so a broken link
-/// is not fetched again and again).
+/// is not fetched again and again), with what revalidating it needs.
 public struct CacheEntry: Sendable, Equatable {
     public enum Value: Sendable, Equatable {
         case metadata(LinkMetadata)
@@ -18,46 +22,44 @@ public struct CacheEntry: Sendable, Equatable {
 
     public var value: Value
     public var expiresAt: Date
+    /// `Cache-Control: no-cache`: never fresh, revalidated on every use.
+    public var mustRevalidate: Bool
+    /// The validators (`ETag`, `Last-Modified`) of the response it came from.
+    public var etag: String?
+    public var lastModified: String?
     /// The preview as a cache hit serves it (`fromCache: true`), encoded
     /// once here so that a hit costs a copy, not an encoding: a daemon can
     /// answer tens of thousands of `getCached` a second this way, against a
     /// few thousand when each hit encodes the metadata again. Nil for failures.
     public private(set) var servedJSON: [UInt8]?
 
-    public init(value: Value, expiresAt: Date) {
-        self.value = value
-        self.expiresAt = expiresAt
+    public init(
+        value: Value, expiresAt: Date, mustRevalidate: Bool = false, etag: String? = nil, lastModified: String? = nil
+    ) {
+        self.init(value: value, expiresAt: expiresAt, mustRevalidate: mustRevalidate, etag: etag,
+                  lastModified: lastModified, servedJSON: nil)
         if case .metadata(var metadata) = value {
             metadata.fromCache = true
+            metadata.stale = nil
             servedJSON = try? metadata.jsonBytes()
         }
     }
 
-    public func isFresh(at now: Date = Date()) -> Bool { now < expiresAt }
-}
-
-/// How long a response may be served from the cache: `Cache-Control`
-/// `max-age`/`s-maxage` clamped to [1 h, 7 d], 24 h when absent; failures 5 min.
-public enum CacheLifetime {
-    public static let minimum: TimeInterval = 3600
-    public static let maximum: TimeInterval = 7 * 24 * 3600
-    public static let fallback: TimeInterval = 24 * 3600
-    public static let failure: TimeInterval = 5 * 60
-
-    public static func seconds(cacheControl: String?) -> TimeInterval {
-        guard let cacheControl else { return fallback }
-        var maxAge: TimeInterval?
-        for directive in cacheControl.lowercased().split(separator: ",") {
-            let parts = directive.split(separator: "=", maxSplits: 1).map {
-                $0.trimmedWhitespace
-            }
-            if parts.first == "no-store" || parts.first == "no-cache" { return minimum }
-            if parts.count == 2, parts[0] == "max-age" || parts[0] == "s-maxage",
-                let value = TimeInterval(parts[1].trimmingScalars { $0 == "\"" }), !value.isNaN
-            {
-                maxAge = max(maxAge ?? 0, value)
-            }
-        }
-        return min(maximum, max(minimum, maxAge ?? fallback))
+    /// An entry whose served form is already known (read back from the store).
+    init(
+        value: Value, expiresAt: Date, mustRevalidate: Bool, etag: String?, lastModified: String?,
+        servedJSON: [UInt8]?
+    ) {
+        self.value = value
+        self.expiresAt = expiresAt
+        self.mustRevalidate = mustRevalidate
+        self.etag = etag
+        self.lastModified = lastModified
+        self.servedJSON = servedJSON
     }
+
+    public func isFresh(at now: Date = Date()) -> Bool { !mustRevalidate && now < expiresAt }
+
+    /// Whether a stale copy can be revalidated rather than fetched again.
+    public var hasValidators: Bool { etag != nil || lastModified != nil }
 }

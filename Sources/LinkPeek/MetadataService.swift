@@ -25,9 +25,36 @@ public protocol MetadataService: Sendable {
     /// thread). An implementation that may block, a disk read, should move
     /// that work off the caller (`@concurrent`).
     nonisolated(nonsending) func cachedJSON(url: String) async -> [UInt8]?
+
+    /// `getCached`: what is stored for `url` in `acceptLanguage`, fresh or
+    /// stale: a preview's JSON (`fromCache`, `stale` when past its
+    /// lifetime) or a cached failure (`fromCache`); nil when nothing is.
+    nonisolated(nonsending) func cachedOutcome(url: String, acceptLanguage: String?) async -> CachedOutcome?
+
+    /// Saves `url` (fetching it when nothing is cached) with `tags` (nil
+    /// keeps a saved link's tags); the preview with `savedAt` and `tags`.
+    func save(url: String, tags: [String]?) async throws(FetchError) -> LinkMetadata
+
+    /// Forgets a saved link; whether there was one.
+    func unsave(url: String) async throws(FetchError) -> Bool
+
+    /// Saved links, newest first, each a preview with `savedAt` and `tags`.
+    func saved(tag: String?, limit: Int, offset: Int) async -> [LinkMetadata]
 }
 
 extension MetadataService {
+    nonisolated(nonsending) public func cachedOutcome(url: String, acceptLanguage: String?) async -> CachedOutcome? {
+        await cachedJSON(url: url).map(CachedOutcome.preview)
+    }
+
+    public func save(url: String, tags: [String]?) async throws(FetchError) -> LinkMetadata {
+        throw .unknown("this service keeps no saved links.")
+    }
+
+    public func unsave(url: String) async throws(FetchError) -> Bool { false }
+
+    public func saved(tag: String?, limit: Int, offset: Int) async -> [LinkMetadata] { [] }
+
     /// Encodes `cached(url:)`; an implementation that keeps the bytes does better.
     nonisolated(nonsending) public func cachedJSON(url: String) async -> [UInt8]? {
         try? await cached(url: url)?.jsonBytes()

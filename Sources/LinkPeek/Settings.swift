@@ -9,8 +9,16 @@ public struct Settings: Sendable, Equatable, Codable {
     /// Seconds for a whole fetch (default 30).
     public var timeout: Double = 30
     public var connectTimeout: Double = 10
-    /// Directory of the persistent cache; nil means the default location.
+    /// Directory of the persistent cache; nil means the default location
+    /// (`CacheLocation`).
     public var cacheDir: String?
+    /// False keeps every preview and saved link in memory (`--no-cache`, `cacheDir: null`).
+    public var cacheEnabled: Bool = true
+    /// Bytes the cache database may take (`--cache-size`, in MiB on the command line).
+    public var cacheSizeLimit: Int = 256 * 1024 * 1024
+    /// Seconds added to the clock for cache freshness: a test seam
+    /// (`--clock-offset`), so a test can look a day ahead without waiting.
+    public var clockOffset: Double = 0
     /// Transfers running at once, in all (64) and per host (6).
     public var maxConcurrency: Int = 64
     public var perHostConcurrency: Int = 6

@@ -5,10 +5,16 @@ public struct FetchErrorData: Codable, Sendable, Equatable {
     public var kind: String
     public var reason: String?
     public var status: Int?
+    /// True when the failure was served from the failure cache.
+    public var fromCache: Bool?
+    /// True when a cached failure is past its lifetime (`getCached` only).
+    public var stale: Bool?
 
-    public init(kind: String, reason: String? = nil, status: Int? = nil) {
+    public init(kind: String, reason: String? = nil, status: Int? = nil, fromCache: Bool? = nil, stale: Bool? = nil) {
         self.kind = kind
         self.reason = reason
         self.status = status
+        self.fromCache = fromCache
+        self.stale = stale
     }
 }

@@ -20,12 +20,15 @@ public struct FetchParams: Codable, Sendable, Equatable {
     public var includeData: Bool?
     public var workDoneToken: ProgressToken?
     public var partialResultToken: ProgressToken?
+    /// Sent as the `Accept-Language` header; part of the cache key.
+    public var acceptLanguage: String?
 
     public init(
         url: String, providerId: ProviderID? = nil, timeout: Double? = nil, cachePolicy: FetchCachePolicy? = nil,
         fetchSubresources: Bool? = nil, includeData: Bool? = nil,
-        workDoneToken: ProgressToken? = nil, partialResultToken: ProgressToken? = nil
+        workDoneToken: ProgressToken? = nil, partialResultToken: ProgressToken? = nil, acceptLanguage: String? = nil
     ) {
+        self.acceptLanguage = acceptLanguage
         self.url = url
         self.providerId = providerId
         self.timeout = timeout
@@ -39,12 +42,14 @@ public struct FetchParams: Codable, Sendable, Equatable {
     /// The first rule these params break beyond their types, naming the field.
     public func validationError() -> String? {
         ParamRanges.timeout.check(timeout, field: "timeout")
+            ?? ParamRanges.checkURL(url, field: "url")
+            ?? ParamRanges.checkHeaderValue(acceptLanguage, field: "acceptLanguage")
     }
 }
 
 /// How a fetch uses the cache (mirrors the engine's `CachePolicy`).
 public enum FetchCachePolicy: String, Codable, Sendable, CaseIterable, ParamValueDescribing {
-    case `default`, reload, cacheOnly
+    case `default`, reload, cacheOnly, staleWhileRevalidate
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()

@@ -41,25 +41,74 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
     public var userAgent: String?
     /// Seconds (`ParamRanges.timeout`).
     public var timeout: Double?
+    /// The cache directory; see `cache`.
     public var cacheDir: String?
+    /// What `cacheDir` said: absent (nil here too), a directory, or an
+    /// explicit `null`, which keeps the cache in memory.
+    public var cache: CacheChoice?
+    /// MiB (`ParamRanges.cacheSize`).
+    public var cacheSize: Double?
     /// `ParamRanges.maxConcurrency`; read as a number so that `1.5` or `1e300`
     /// is refused by the range check, naming the field, not by the decoder.
     public var maxConcurrency: Double?
 
+    public enum CacheChoice: Sendable, Equatable {
+        case directory(String)
+        case memoryOnly
+    }
+
     public init(
         allowPrivateNetwork: Bool? = nil, userAgent: String? = nil, timeout: Double? = nil,
-        cacheDir: String? = nil, maxConcurrency: Double? = nil
+        cacheDir: String? = nil, maxConcurrency: Double? = nil, cacheSize: Double? = nil, memoryOnly: Bool = false
     ) {
         self.allowPrivateNetwork = allowPrivateNetwork
         self.userAgent = userAgent
         self.timeout = timeout
         self.cacheDir = cacheDir
+        self.cache = memoryOnly ? .memoryOnly : cacheDir.map(CacheChoice.directory)
         self.maxConcurrency = maxConcurrency
+        self.cacheSize = cacheSize
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case allowPrivateNetwork, userAgent, timeout, cacheDir, cacheSize, maxConcurrency
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        allowPrivateNetwork = try container.decodeIfPresent(Bool.self, forKey: .allowPrivateNetwork)
+        userAgent = try container.decodeIfPresent(String.self, forKey: .userAgent)
+        timeout = try container.decodeIfPresent(Double.self, forKey: .timeout)
+        cacheDir = try container.decodeIfPresent(String.self, forKey: .cacheDir)
+        // `"cacheDir": null` is a choice (memory only), unlike leaving it out.
+        if container.contains(.cacheDir), try container.decodeNil(forKey: .cacheDir) {
+            cache = .memoryOnly
+        } else {
+            cache = cacheDir.map(CacheChoice.directory)
+        }
+        cacheSize = try container.decodeIfPresent(Double.self, forKey: .cacheSize)
+        maxConcurrency = try container.decodeIfPresent(Double.self, forKey: .maxConcurrency)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(allowPrivateNetwork, forKey: .allowPrivateNetwork)
+        try container.encodeIfPresent(userAgent, forKey: .userAgent)
+        try container.encodeIfPresent(timeout, forKey: .timeout)
+        switch cache {
+        case .directory(let path)?: try container.encode(path, forKey: .cacheDir)
+        case .memoryOnly?: try container.encodeNil(forKey: .cacheDir)
+        case nil: break
+        }
+        try container.encodeIfPresent(cacheSize, forKey: .cacheSize)
+        try container.encodeIfPresent(maxConcurrency, forKey: .maxConcurrency)
     }
 
     /// The first rule these options break, as a sentence naming the field.
     public func validationError() -> String? {
         ParamRanges.timeout.check(timeout, field: "initializationOptions.timeout")
             ?? ParamRanges.maxConcurrency.check(maxConcurrency, field: "initializationOptions.maxConcurrency")
+            ?? ParamRanges.cacheSize.check(cacheSize, field: "initializationOptions.cacheSize")
+            ?? (cacheDir == "" ? "initializationOptions.cacheDir must not be empty" : nil)
     }
 }

@@ -16,6 +16,8 @@ public struct ServerCapabilities: Codable, Sendable, Equatable {
     public var getCachedProvider = true
     public var workDoneProgress = true
     public var partialResults = true
+    /// `save`, `unsave`, `saved`.
+    public var savedLinksProvider = true
 
     public init() {}
 }

@@ -59,4 +59,46 @@ public enum ParamRanges {
     public static let processId = NumberRange(0...2_147_483_647, integral: true)
     /// Transfers running at once in all.
     public static let maxConcurrency = NumberRange(1...1024, integral: true)
+    /// The cache's size limit (`--cache-size`, `initializationOptions.cacheSize`).
+    public static let cacheSize = NumberRange(1...1_048_576, integral: true, unit: "MiB")
+    /// `saved`: how many links at most, and how many to skip.
+    public static let savedLimit = NumberRange(0...100_000, integral: true)
+    public static let savedOffset = NumberRange(0...1_000_000_000, integral: true)
+    /// `--clock-offset`: seconds the cache's clock runs ahead (a test seam).
+    public static let clockOffset = NumberRange(0...315_360_000, unit: "seconds")
+
+    /// Bytes a URL may have (a longer one is refused before any work).
+    public static let maxURLBytes = 65_536
+    /// Characters a header value (`acceptLanguage`) or a tag may have.
+    public static let maxHeaderValueLength = 1024
+    public static let maxTagLength = 256
+    public static let maxTags = 64
+
+    /// nil when `url` is short enough, else a sentence naming `field`.
+    public static func checkURL(_ url: String, field: String) -> String? {
+        url.utf8.count <= maxURLBytes ? nil : "\(field) must be at most \(maxURLBytes) bytes"
+    }
+
+    /// nil when `value` can be sent as one header value, else a sentence naming `field`.
+    public static func checkHeaderValue(_ value: String?, field: String) -> String? {
+        guard let value else { return nil }
+        if value.count > maxHeaderValueLength { return "\(field) must be at most \(maxHeaderValueLength) characters" }
+        let control = value.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+        return control ? "\(field) must not contain control characters" : nil
+    }
+
+    /// nil when `tags` are usable, else a sentence naming `field`.
+    public static func checkTags(_ tags: [String]?, field: String) -> String? {
+        guard let tags else { return nil }
+        if tags.count > maxTags { return "\(field) must have at most \(maxTags) tags" }
+        for tag in tags {
+            if tag.isEmpty || tag.count > maxTagLength {
+                return "\(field) entries must have 1 to \(maxTagLength) characters"
+            }
+            if tag.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                return "\(field) entries must not contain control characters"
+            }
+        }
+        return nil
+    }
 }

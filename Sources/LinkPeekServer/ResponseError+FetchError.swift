@@ -27,7 +27,9 @@ extension ResponseError {
             case .providerReused: .providerReused
             case .unknown: .fetchUnknown
             }
-        let data = FetchErrorData(kind: error.kind.rawValue, reason: error.reason?.rawValue, status: error.status)
+        let data = FetchErrorData(
+            kind: error.kind.rawValue, reason: error.reason?.rawValue, status: error.status,
+            fromCache: error.fromCache ? true : nil, stale: error.stale ? true : nil)
         self.init(code: code, message: error.message, data: try? JSONValue(encoding: data))
     }
 }

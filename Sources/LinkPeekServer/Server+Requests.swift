@@ -42,22 +42,30 @@ extension Server {
         }
     }
 
-    func getCached(_ id: RequestID, _ params: JSONValue?, _ responder: Responder) {
-        let url: String
-        switch decodeParams(GetCachedParams.self, from: params) {
-        case .success(let params): url = params.url
+    func getCached(_ id: RequestID, _ rawParams: JSONValue?, _ responder: Responder) {
+        let params: GetCachedParams
+        switch decodeParams(GetCachedParams.self, from: rawParams) {
+        case .success(let decoded): params = decoded
         case .failure(let error): return responder.respond(.error(id, error))
+        }
+        if let problem = params.validationError() {
+            return responder.respond(.error(id, .invalidParams(problem)))
         }
         let service = currentService()
         // In the table first: the task below may complete the request before it returns.
         requests[id] = InFlight(task: nil, provider: nil, reporter: nil, responder: responder)
         // `Task.immediate` runs on this actor at once, up to its first
-        // suspension: a hit in memory is answered here and now, instead of as
-        // one more job on the actor (which cost a thread wake-up per request).
+        // suspension: a hit is answered here and now, instead of as one more
+        // job on the actor (which cost a thread wake-up per request).
         let task = Task.immediate {
             // The bytes kept in the cache entry are spliced into the response as they are.
-            let json = await service.cachedJSON(url: url)
-            self.complete(id, with: .success(json.map { .raw(RawJSON(trusted: $0)) } ?? .null))
+            let result: Result<JSONValue, ResponseError> =
+                switch await service.cachedOutcome(url: params.url, acceptLanguage: params.acceptLanguage) {
+                case .preview(let json)?: .success(.raw(RawJSON(trusted: json)))
+                case .failure(let error)?: .failure(ResponseError(error))
+                case nil: .success(.null)
+                }
+            self.complete(id, with: result)
         }
         // Still running (the cache suspended): keep the task so that it can be cancelled.
         requests[id]?.task = task
@@ -111,7 +119,19 @@ extension Settings {
         if let value = options.allowPrivateNetwork { allowPrivateNetwork = value }
         if let value = options.userAgent { userAgent = value }
         if let value = options.timeout { timeout = value }
-        if let value = options.cacheDir { cacheDir = value }
+        switch options.cache {
+        case .directory(let path)?:
+            cacheDir = path
+            cacheEnabled = true
+        case .memoryOnly?:
+            cacheEnabled = false
+        case nil:
+            break
+        }
+        // Checked against `ParamRanges.cacheSize` before this runs.
+        if let mebibytes = options.cacheSize.flatMap(ParamRanges.cacheSize.integer) {
+            cacheSizeLimit = mebibytes * 1024 * 1024
+        }
         // Checked against `ParamRanges.maxConcurrency` before this runs.
         if let value = options.maxConcurrency.flatMap(ParamRanges.maxConcurrency.integer) { maxConcurrency = value }
     }

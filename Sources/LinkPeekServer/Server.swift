@@ -102,6 +102,9 @@ public actor Server {
         case FetchParams.method: fetch(id, params, responder)
         case CancelParams.method: cancel(id, params, responder)
         case GetCachedParams.method: getCached(id, params, responder)
+        case SaveParams.method: save(id, params, responder)
+        case UnsaveParams.method: unsave(id, params, responder)
+        case SavedParams.method: saved(id, params, responder)
         case ExitNotification.method, InitializedNotification.method, CancelRequestParams.method:
             // Sent with an id by mistake: answer, since a request is owed an answer, but do nothing.
             responder.respond(.error(id, .invalidRequest("\(method) is a notification: send it without an id")))

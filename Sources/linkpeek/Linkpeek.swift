@@ -11,10 +11,12 @@ struct Linkpeek: AsyncParsableCommand {
             linkpeek fetch URL...        one JSON object per URL per line
             linkpeek parse --url URL F   the same, from HTML you already have
             linkpeek serve               JSON-RPC 2.0 daemon on stdin/stdout (also: linkpeek --stdio)
+            linkpeek cache stats|get|clear|prune    the preview cache on disk
+            linkpeek saved add|list|remove|export   saved links
 
             Exit status: 0 when every URL gave a preview, 1 when any failed, 2 on usage errors.
             """,
         version: version,
-        subcommands: [Fetch.self, Parse.self, Serve.self]
+        subcommands: [Fetch.self, Parse.self, Serve.self, CacheCommand.self, SavedCommand.self]
     )
 }

@@ -24,6 +24,8 @@ struct ResultPrinter {
             var reason: String?
             var message: String
             var status: Int?
+            var fromCache: Bool?
+            var stale: Bool?
         }
         var originalURL: String
         var error: Body
@@ -37,7 +39,7 @@ struct ResultPrinter {
         case .failure(let error):
             let body = Failure.Body(
                 kind: error.kind.rawValue, reason: error.reason?.rawValue, message: error.message,
-                status: error.status)
+                status: error.status, fromCache: error.fromCache ? true : nil, stale: error.stale ? true : nil)
             data = try? encoder.encode(Failure(originalURL: url, error: body))
         }
         return data.map { String(decoding: $0, as: UTF8.self) } ?? "{\"originalURL\":null}"

@@ -16,7 +16,7 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the JSON-RPC 2.0 daemon on stdin/stdout (LSP framing, or newline-delimited JSON).",
         discussion: """
-            Requests: initialize, shutdown, exit, fetch, cancel, $/cancelRequest, getCached.
+            Requests: initialize, shutdown, exit, fetch, cancel, $/cancelRequest, getCached, save, unsave, saved.
             The flags set defaults; initializationOptions in `initialize` override them.
             Logs go to stderr only. See protocol/README.md for the full contract.
             """)
@@ -26,8 +26,7 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "Fetches running at once, in all.")
     var maxConcurrency: Int = 64
 
-    @Option(name: .long, help: "Cache directory (the in-memory cache ignores it for now).")
-    var cacheDir: String?
+    @OptionGroup var cacheOptions: CacheOptions
 
     @Option(name: .long, help: "Log level on stderr: \(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")).")
     var logLevel: LogLevel = .warning
@@ -41,7 +40,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var settings = network.settings
         settings.maxConcurrency = maxConcurrency
-        settings.cacheDir = cacheDir
+        cacheOptions.apply(to: &settings)
         let code = await Server.serve(settings: settings, makeService: { LinkPeekEngine(settings: $0) }, logLevel: logLevel)
         Glibc.exit(code)
     }

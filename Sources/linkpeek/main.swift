@@ -1,4 +1,5 @@
 import ArgumentParser
+import Dispatch
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -12,23 +13,35 @@ func runAsync<Command: AsyncParsableCommand>(_ command: Command) async throws {
     try await command.run()
 }
 
+/// Runs the command line and exits with its status.
+func runCommandLine(_ arguments: [String]) async -> Never {
+    do {
+        var command = try Linkpeek.parseAsRoot(arguments)
+        if let asyncCommand = command as? any AsyncParsableCommand {
+            try await runAsync(asyncCommand)
+        } else {
+            try command.run()
+        }
+        exit(0)
+    } catch {
+        // Usage errors exit with 2 (the shell convention), not ArgumentParser's 64.
+        let code = Linkpeek.exitCode(for: error)
+        let message = Linkpeek.fullMessage(for: error)
+        if !message.isEmpty {
+            if code == .success { print(message) } else { StandardIO.writeError(message + "\n") }
+        }
+        exit(code == .validationFailure ? 2 : code.rawValue)
+    }
+}
+
 // A client that goes away must not kill us with SIGPIPE; writes see EPIPE.
 signal(SIGPIPE, SIG_IGN)
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--stdio" { arguments[0] = "serve" }
-do {
-    var command = try Linkpeek.parseAsRoot(arguments)
-    if let asyncCommand = command as? any AsyncParsableCommand {
-        try await runAsync(asyncCommand)
-    } else {
-        try command.run()
-    }
-} catch {
-    // Usage errors exit with 2 (the shell convention), not ArgumentParser's 64.
-    let code = Linkpeek.exitCode(for: error)
-    let message = Linkpeek.fullMessage(for: error)
-    if !message.isEmpty {
-        if code == .success { print(message) } else { StandardIO.writeError(message + "\n") }
-    }
-    exit(code == .validationFailure ? 2 : code.rawValue)
-}
+// The command runs off the main queue and exits from there. Nothing may need
+// the main queue: once the cache library has loaded full Foundation, the main
+// queue is drained only by a run loop that nobody runs, so a task waiting to
+// resume on it (an async top-level main, after its last `await`) waits forever.
+let commandLine = arguments
+Task.detached { await runCommandLine(commandLine) }
+dispatchMain()

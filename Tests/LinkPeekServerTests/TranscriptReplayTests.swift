@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import LinkPeek
 import Testing
 
 /// Tier 2: replays `protocol/examples/*.jsonl` against the in-process server
@@ -22,7 +23,16 @@ import Testing
     @Test(arguments: TranscriptReplayTests.names)
     func replay(name: String) async throws {
         let text = try String(contentsOf: Self.examples.appendingPathComponent(name), encoding: .utf8)
-        let client = try TestClient()
+        // A transcript whose first line says `"service": "engine"` runs on the
+        // real engine, its cache in memory; the others on the fake service.
+        let first = try text.split(separator: "\n").first.map { try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
+        let service: any MetadataService =
+            if case .string("engine")? = first?["service"] {
+                LinkPeekEngine(settings: Settings(), store: CacheStore(directory: nil))
+            } else {
+                FakeService()
+            }
+        let client = try TestClient(service: service)
         for (number, line) in text.split(separator: "\n").enumerated() {
             let step = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
             let context = "\(name):\(number + 1)"

@@ -45,22 +45,12 @@ struct CacheTests {
         #expect(CacheEntry(value: .failure(.timedOut), expiresAt: Date()).servedJSON == nil)
     }
 
-    @Test func lifetimeFollowsCacheControlWithinBounds() {
-        #expect(CacheLifetime.seconds(cacheControl: nil) == 24 * 3600)
-        #expect(CacheLifetime.seconds(cacheControl: "max-age=60") == 3600)
-        #expect(CacheLifetime.seconds(cacheControl: "public, max-age=7200") == 7200)
-        #expect(CacheLifetime.seconds(cacheControl: "max-age=99999999") == 7 * 24 * 3600)
-        #expect(CacheLifetime.seconds(cacheControl: "s-maxage=10000, max-age=5000") == 10000)
-        #expect(CacheLifetime.seconds(cacheControl: "no-store") == 3600)
-        #expect(CacheLifetime.seconds(cacheControl: "max-age=banana") == 24 * 3600)
-        #expect(CacheLifetime.seconds(cacheControl: "max-age=\"7200\"") == 7200)
-        #expect(CacheLifetime.seconds(cacheControl: " max-age = 7200 ") == 7200)
-    }
-
     @Test func freshnessIsJudgedAgainstExpiry() {
         let past = CacheEntry(value: .failure(.timedOut), expiresAt: Date().addingTimeInterval(-1))
         #expect(!past.isFresh())
         #expect(entry("x").isFresh())
+        let noCache = CacheEntry(value: entry("y").value, expiresAt: Date().addingTimeInterval(60), mustRevalidate: true)
+        #expect(!noCache.isFresh())
     }
 }
 

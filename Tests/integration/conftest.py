@@ -22,10 +22,12 @@ sys.path.insert(0, str(REPO / "protocol" / "python"))
 
 from fixture_server import FixtureServer  # noqa: E402
 from procinfo import run_measured  # noqa: E402
+from linkpeek_client import LinkPeekClient  # noqa: E402
+import protocol_schema  # noqa: E402
 
 KNOWN_KINDS = {"cancelled", "timedOut", "failed", "unknown"}
 KNOWN_REASONS = {"invalidURL", "unsupportedScheme", "blockedAddress", "dns", "connect", "tls", "httpStatus",
-                 "tooManyRedirects", "tooLarge", "unsupportedContentType", "emptyBody", "network"}
+                 "tooManyRedirects", "tooLarge", "unsupportedContentType", "emptyBody", "network", "notCached"}
 
 
 def binary_path() -> Path:
@@ -38,6 +40,47 @@ def linkpeek_bin() -> str:
     if not (path.is_file() and os.access(path, os.X_OK)):
         pytest.skip(f"linkpeek binary not built at {path} (run `swift build` or set LINKPEEK_BIN)")
     return str(path)
+
+
+@pytest.fixture(autouse=True)
+def private_cache_home(tmp_path_factory, monkeypatch):
+    """Every test gets its own empty XDG_CACHE_HOME, so no test reads or
+    writes the real ~/.cache/linkpeek, and no test sees another's cache hits
+    (a test that counts server hits would otherwise count cached answers)."""
+    home = tmp_path_factory.mktemp("xdg-cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def make_client(linkpeek_bin, tmp_path):
+    """make_client(framing="lsp", private=True, init_options=None, args=(), initialize=True) -> started client.
+
+    Each client gets its own empty cache dir (or `cache_dir`, to share one); at teardown it is shut down and
+    every message it received is checked against protocol/schema.
+    """
+    clients = []
+
+    def make(framing="lsp", private=True, init_options=None, args=(), initialize=True, timeout=30, cache_dir=None):
+        cache = Path(cache_dir) if cache_dir else tmp_path / f"cache{len(clients)}"
+        cache.mkdir(exist_ok=True)
+        argv = ["--cache-dir", str(cache), *(["--allow-private-network"] if private else []), *args]
+        c = LinkPeekClient(linkpeek_bin, args=argv, init_options=init_options, framing=framing,
+                           initialize=initialize, timeout=timeout)
+        c.__enter__()
+        clients.append(c)
+        return c
+
+    yield make
+    problems = []
+    for c in clients:
+        try:
+            c.close(timeout=10)
+        finally:
+            c.kill()
+        problems += protocol_schema.check_messages(c)
+    if problems:
+        pytest.fail("messages that do not validate against protocol/schema:\n" + "\n".join(problems[:20]))
 
 
 @pytest.fixture(scope="session")

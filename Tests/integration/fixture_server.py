@@ -38,6 +38,11 @@ Routes (all GET):
   /pdf /json                       non-HTML types
   /gzip /br                        a page sent Content-Encoding gzip / br (br only with an encoder)
   /ua                              a page whose title is the request's User-Agent
+  /lang                            a page whose title is the request's Accept-Language (no Vary)
+  /cacheable?id=ID                 a page whose ETag, Last-Modified, Cache-Control, title and delay
+                                   a test sets with ``set_cacheable(ID, ...)``; answers 304 to a
+                                   matching If-None-Match / If-Modified-Since (counted per path:
+                                   ``conditional_hits``, ``not_modified_hits``)
 """
 
 from __future__ import annotations
@@ -629,6 +634,40 @@ def _route_table() -> tuple[dict[str, Callable], list[tuple[str, Callable]]]:
             return h.send(404, b"no brotli encoder here")
         h.send(200, data, headers={"Content-Encoding": "br"})
 
+    @route("/lang")
+    def _lang(h, path, q):
+        import html as _h
+        lang = _h.escape(h.headers.get("Accept-Language", "none"))
+        h.send(200, f"<html><head><title>lang {lang}</title></head><body>x</body></html>".encode())
+
+    @route("/cacheable")
+    def _cacheable(h, path, q):
+        state = h.fixture.cacheable_state(q("id", ""))
+        if state.get("delay_ms"):
+            h.wait_or_client_gone(state["delay_ms"] / 1000)
+        headers = {}
+        if state.get("etag"):
+            headers["ETag"] = state["etag"]
+        if state.get("last_modified"):
+            headers["Last-Modified"] = state["last_modified"]
+        if state.get("cache_control"):
+            headers["Cache-Control"] = state["cache_control"]
+        inm, ims = h.headers.get("If-None-Match"), h.headers.get("If-Modified-Since")
+        if inm is not None or ims is not None:
+            h.fixture._count_conditional(path)
+        fresh_etag = inm is not None and state.get("etag") and inm == state["etag"]
+        fresh_date = inm is None and ims is not None and ims == state.get("last_modified")
+        if fresh_etag or fresh_date:
+            h.fixture._count_not_modified(path)
+            h.send_response(304)
+            for k, v in headers.items():
+                h.send_header(k, v)
+            h.end_headers()
+            return
+        title = state.get("title", "Cacheable")
+        h.send(200, f"<html><head><title>{title}</title><meta name=description content=d></head>"
+                    f"<body>x</body></html>".encode(), headers=headers)
+
     @route("/ua")
     def _ua(h, path, q):
         import html as _h
@@ -653,6 +692,9 @@ class FixtureServer:
         self._hits: Counter[str] = Counter()
         self._full_hits: Counter[str] = Counter()
         self.headers_seen: list[tuple[str, dict]] = []
+        self._cacheable: dict[str, dict] = {}
+        self._conditional: Counter[str] = Counter()
+        self._not_modified: Counter[str] = Counter()
         self._lock = threading.Lock()
         self.stopping = threading.Event()
         self._httpd: _Server | None = None
@@ -715,6 +757,33 @@ class FixtureServer:
         with self._lock:
             return self._full_hits[path] if "?" in path else self._hits[path]
 
+    def _count_conditional(self, path: str):
+        with self._lock:
+            self._conditional[path] += 1
+
+    def _count_not_modified(self, path: str):
+        with self._lock:
+            self._not_modified[path] += 1
+
+    def conditional_hits(self, path: str = "/cacheable") -> int:
+        """Requests for `path` that carried If-None-Match or If-Modified-Since."""
+        with self._lock:
+            return self._conditional[path]
+
+    def not_modified_hits(self, path: str = "/cacheable") -> int:
+        """304 answers sent for `path`."""
+        with self._lock:
+            return self._not_modified[path]
+
+    def set_cacheable(self, ident: str, **state):
+        """State of /cacheable?id=ident: etag, last_modified, cache_control, title, delay_ms."""
+        with self._lock:
+            self._cacheable[ident] = dict(state)
+
+    def cacheable_state(self, ident: str) -> dict:
+        with self._lock:
+            return dict(self._cacheable.get(ident, {}))
+
     def total_hits(self) -> int:
         with self._lock:
             return sum(self._hits.values())
@@ -724,6 +793,8 @@ class FixtureServer:
             self._hits.clear()
             self._full_hits.clear()
             self.headers_seen.clear()
+            self._conditional.clear()
+            self._not_modified.clear()
 
 
 if __name__ == "__main__":  # handy for poking at it by hand

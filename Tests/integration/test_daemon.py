@@ -27,37 +27,6 @@ def uniq() -> str:
 
 
 @pytest.fixture
-def make_client(linkpeek_bin, tmp_path):
-    """make_client(framing="lsp", private=True, init_options=None, args=(), initialize=True) -> started client.
-
-    Each client gets its own empty cache dir; at teardown it is shut down and
-    every message it received is checked against protocol/schema.
-    """
-    clients = []
-
-    def make(framing="lsp", private=True, init_options=None, args=(), initialize=True, timeout=30):
-        cache = tmp_path / f"cache{len(clients)}"
-        cache.mkdir()
-        argv = ["--cache-dir", str(cache), *(["--allow-private-network"] if private else []), *args]
-        c = LinkPeekClient(linkpeek_bin, args=argv, init_options=init_options, framing=framing,
-                           initialize=initialize, timeout=timeout)
-        c.__enter__()
-        clients.append(c)
-        return c
-
-    yield make
-    problems = []
-    for c in clients:
-        try:
-            c.close(timeout=10)
-        finally:
-            c.kill()
-        problems += protocol_schema.check_messages(c)
-    if problems:
-        pytest.fail("messages that do not validate against protocol/schema:\n" + "\n".join(problems[:20]))
-
-
-@pytest.fixture
 def lp(make_client):
     return make_client()
 

@@ -230,11 +230,14 @@ class LinkPeekClient:
                     cache_policy: Optional[str] = None, fetch_subresources: Optional[bool] = None,
                     include_data: Optional[bool] = None, on_progress: Optional[Callable] = None,
                     on_partial: Optional[Callable] = None, id: Any = None,
-                    work_done_token: Any = None, partial_result_token: Any = None) -> Future:
+                    work_done_token: Any = None, partial_result_token: Any = None,
+                    accept_language: Optional[str] = None) -> Future:
+        """``cache_policy``: "default", "reload", "cacheOnly" or "staleWhileRevalidate"."""
         rid = self.next_id() if id is None else id
         params: dict = {"url": url}
         for key, value in (("providerId", provider_id), ("timeout", timeout), ("cachePolicy", cache_policy),
-                           ("fetchSubresources", fetch_subresources), ("includeData", include_data)):
+                           ("fetchSubresources", fetch_subresources), ("includeData", include_data),
+                           ("acceptLanguage", accept_language)):
             if value is not None:
                 params[key] = value
         if on_progress is not None or work_done_token is not None:
@@ -252,10 +255,11 @@ class LinkPeekClient:
     def fetch(self, url: str, provider_id: Any = None, timeout: Optional[float] = None,
               cache_policy: Optional[str] = None, fetch_subresources: Optional[bool] = None,
               include_data: Optional[bool] = None, on_progress: Optional[Callable] = None,
-              on_partial: Optional[Callable] = None, wait: Optional[float] = None) -> dict:
+              on_partial: Optional[Callable] = None, wait: Optional[float] = None,
+              accept_language: Optional[str] = None) -> dict:
         """Fetch a preview; returns LinkMetadata (a dict) or raises LinkPeekError."""
         fut = self.fetch_async(url, provider_id, timeout, cache_policy, fetch_subresources, include_data,
-                               on_progress, on_partial)
+                               on_progress, on_partial, accept_language=accept_language)
         if wait is None:
             wait = max(self.timeout, (timeout or 0) + 10)
         return fut.result(timeout=wait)
@@ -268,8 +272,34 @@ class LinkPeekClient:
         """LSP-style cancel: ``$/cancelRequest {id}``."""
         self.notify("$/cancelRequest", {"id": request_id})
 
-    def get_cached(self, url: str, wait: Optional[float] = None) -> Optional[dict]:
-        return self.request("getCached", {"url": url}, wait=wait)
+    def get_cached(self, url: str, wait: Optional[float] = None,
+                   accept_language: Optional[str] = None) -> Optional[dict]:
+        """What the cache holds (``stale`` marks an expired preview), or None; a
+        cached failure raises LinkPeekError with ``data["fromCache"]``."""
+        params: dict = {"url": url}
+        if accept_language is not None:
+            params["acceptLanguage"] = accept_language
+        return self.request("getCached", params, wait=wait)
+
+    def save(self, url: str, tags: Optional[list] = None, wait: Optional[float] = None) -> dict:
+        """Save a link (fetching it when not cached); returns its LinkMetadata with savedAt and tags."""
+        params: dict = {"url": url}
+        if tags is not None:
+            params["tags"] = list(tags)
+        return self.request("save", params, wait=wait)
+
+    def unsave(self, url: str, wait: Optional[float] = None) -> bool:
+        """Forget a saved link; True when it was saved."""
+        return self.request("unsave", {"url": url}, wait=wait)["removed"]
+
+    def saved(self, tag: Optional[str] = None, limit: Optional[int] = None, offset: Optional[int] = None,
+              wait: Optional[float] = None) -> list:
+        """Saved links, newest first (LinkMetadata dicts with savedAt and tags)."""
+        params: dict = {}
+        for key, value in (("tag", tag), ("limit", limit), ("offset", offset)):
+            if value is not None:
+                params[key] = value
+        return self.request("saved", params, wait=wait)
 
     # ------------------------------------------------------------ receiving
     def messages(self) -> list:

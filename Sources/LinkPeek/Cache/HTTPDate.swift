@@ -1,0 +1,68 @@
+import FoundationEssentials
+
+/// HTTP dates (RFC 9110 §5.6.7): IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`,
+/// the obsolete RFC 850 `Sunday, 06-Nov-94 08:49:37 GMT` and asctime
+/// `Sun Nov  6 08:49:37 1994`. Written out here because the date parsers
+/// with time zones live in full Foundation, which linkpeek does not load.
+enum HTTPDate {
+    private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+
+    static func parse(_ text: String) -> Date? {
+        let tokens = text.split { $0 == " " || $0 == "," || $0 == "-" || $0 == "\t" }.map { $0.lowercased() }
+        var day: Int?, month: Int?, year: Int?, clock: [Int]?
+        for token in tokens {
+            if token.contains(":") {
+                let parts = token.split(separator: ":").compactMap { Int($0) }
+                guard parts.count == 3 else { return nil }
+                clock = parts
+            } else if month == nil, let index = months.firstIndex(of: token) {
+                // No weekday abbreviation is also a month's, so an exact match is the month.
+                month = index + 1
+            } else if let number = Int(token) {
+                if token.count >= 3 { year = number } else if day == nil { day = number } else { year = number }
+            }
+        }
+        guard let day, let month, var year, let clock else { return nil }
+        if year < 100 { year += year < 70 ? 2000 : 1900 }
+        guard (1...31).contains(day), (0...23).contains(clock[0]), (0...59).contains(clock[1]),
+            (0...60).contains(clock[2]), (1601...9999).contains(year)
+        else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = Double(days * 86400 + clock[0] * 3600 + clock[1] * 60 + clock[2])
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// IMF-fixdate, for `If-Modified-Since` when a validator must be written back.
+    static func format(_ date: Date) -> String {
+        let total = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = total >= 0 ? total / 86400 : (total - 86399) / 86400
+        let seconds = total - days * 86400
+        let (year, month, day) = civilFromDays(days)
+        let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][((days % 7) + 7) % 7]
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let monthName = months[month - 1].prefix(1).uppercased() + months[month - 1].dropFirst()
+        return "\(weekday), \(two(day)) \(monthName) \(year) \(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60)) GMT"
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

@@ -1,0 +1,70 @@
+import FoundationEssentials
+
+/// What `getCached` finds: a preview's JSON, or a cached failure.
+public enum CachedOutcome: Sendable, Equatable {
+    case preview([UInt8])
+    case failure(FetchError)
+}
+
+/// The two cache levels the engine uses: previews in memory (`MemoryCache`)
+/// in front of the SQLite store (`CacheStore`), by `CacheKey`. A hit in the
+/// store is copied into memory for the next use.
+public final class PreviewCache: Sendable {
+    public let memory: any MetadataCache
+    public let store: CacheStore
+
+    public init(memory: any MetadataCache = MemoryCache(), store: CacheStore) {
+        self.memory = memory
+        self.store = store
+    }
+
+    /// The entry for `key`, fresh or stale, from either level.
+    func lookup(_ key: CacheKey) -> CacheEntry? {
+        let name = key.description
+        if let entry = memory.entry(for: name) { return entry }
+        guard let entry = store.entry(name)?.cacheEntry else { return nil }
+        memory.store(entry, for: name)
+        return entry
+    }
+
+    /// `getCached`: what is stored for `key`, as served to a client that
+    /// asked with `url`. The common case — fresh, asked as it was stored —
+    /// is the stored bytes, neither decoded nor encoded again.
+    func served(_ key: CacheKey, url: String, now: Date) -> CachedOutcome? {
+        let name = key.description
+        var entry = memory.entry(for: name)
+        if entry == nil, let row = store.entry(name) {
+            if !row.isFailure, !row.mustRevalidate, row.expiresAt > now.timeIntervalSince1970, row.originalURL == url {
+                return .preview(row.body)
+            }
+            entry = row.cacheEntry
+        }
+        guard let entry else { return nil }
+        let stale = !entry.isFresh(at: now)
+        switch entry.value {
+        case .failure(var error):
+            error.fromCache = true
+            error.stale = stale
+            return .failure(error)
+        case .metadata(var metadata):
+            if !stale, metadata.originalURL == url, let json = entry.servedJSON { return .preview(json) }
+            metadata.originalURL = url
+            metadata.fromCache = true
+            metadata.stale = stale ? true : nil
+            return (try? metadata.jsonBytes()).map(CachedOutcome.preview)
+        }
+    }
+
+    /// Stores `entry` in both levels; `aliases` (redirect targets) answer with it too.
+    func put(_ entry: CacheEntry, key: CacheKey, originalURL: String, aliases: [CacheKey], now: Date) async {
+        memory.store(entry, for: key.description)
+        await store.put(
+            entry, key: key.description, originalURL: originalURL, aliases: aliases.map(\.description), now: now)
+    }
+
+    /// Forgets `key` in both levels.
+    func remove(_ key: CacheKey) async {
+        memory.remove(key.description)
+        await store.remove(key.description)
+    }
+}

@@ -1,0 +1,86 @@
+import FoundationEssentials
+
+extension LinkPeekEngine {
+    /// What the cache policy makes of what is cached.
+    enum CachedAnswer {
+        /// Answer with this (a hit; `stale` marked).
+        case serve(LinkMetadata)
+        /// Go to the network, revalidating this stale entry when it has validators.
+        case fetch(revalidating: CacheEntry?)
+    }
+
+    /// Applies the policy: `default` serves what is fresh; `reload` nothing;
+    /// `cacheOnly` whatever is stored, else `notCached`;
+    /// `staleWhileRevalidate` whatever is stored, refreshing a stale preview
+    /// in the background. A cached failure is thrown as such (`fromCache`)
+    /// while fresh (by `cacheOnly`, even stale).
+    func cachedAnswer(key: CacheKey, url: String, options: FetchOptions) throws(FetchError) -> CachedAnswer {
+        // A fetch for bytes (`includeData`) needs them: the cache keeps no bytes of previews.
+        guard options.cachePolicy != .reload, !options.includeData || options.cachePolicy == .cacheOnly,
+            let entry = cache.lookup(key)
+        else {
+            if options.cachePolicy == .cacheOnly {
+                throw .failed(.notCached, "no cached preview for this URL, and the cache policy forbids the network.")
+            }
+            return .fetch(revalidating: nil)
+        }
+        let fresh = entry.isFresh(at: now())
+        switch entry.value {
+        case .failure(var error):
+            guard fresh || options.cachePolicy == .cacheOnly else { return .fetch(revalidating: nil) }
+            error.fromCache = true
+            error.stale = !fresh
+            throw error
+        case .metadata(var metadata):
+            metadata.originalURL = url
+            metadata.fromCache = true
+            metadata.stale = fresh ? nil : true
+            switch options.cachePolicy {
+            case .cacheOnly:
+                return .serve(metadata)
+            case .staleWhileRevalidate:
+                if !fresh { refreshInBackground(url: url, key: key, options: options) }
+                return .serve(metadata)
+            case .default, .reload:
+                return fresh ? .serve(metadata) : .fetch(revalidating: entry)
+            }
+        }
+    }
+
+    /// Refreshes `key` once in the background (revalidating when it can),
+    /// so that the next answer is fresh.
+    func refreshInBackground(url: String, key: CacheKey, options: FetchOptions) {
+        let name = key.description
+        guard refreshing.withLock({ $0.insert(name).inserted }) else { return }
+        var background = options
+        background.cachePolicy = .default
+        background.reportsPartialResults = false
+        background.timeout = nil
+        Task.detached {
+            _ = try? await self.fetch(url: url, options: background) { _ in }
+            _ = self.refreshing.withLock { $0.remove(name) }
+        }
+    }
+
+    /// Stores what a fetch met: a preview for its lifetime (not at all with
+    /// `no-store`, which also drops an older copy), or a failure briefly.
+    func remember(
+        _ outcome: Result<LinkMetadata, FetchError>, key: CacheKey, url: String, freshness: Freshness?, now: Date
+    ) async {
+        switch outcome {
+        case .success(let metadata):
+            let freshness = freshness ?? Freshness()
+            if freshness.noStore { return await cache.remove(key) }
+            let entry = CacheEntry(
+                value: .metadata(metadata), expiresAt: now.addingTimeInterval(freshness.lifetime),
+                mustRevalidate: freshness.noCache, etag: freshness.etag, lastModified: freshness.lastModified)
+            let final = metadata.url.flatMap(key.with(url:))
+            let aliases = final.map { $0 == key ? [] : [$0] } ?? []
+            await cache.put(entry, key: key, originalURL: url, aliases: aliases, now: now)
+        case .failure(let error):
+            guard CacheLifetime.caches(error) else { return }
+            let entry = CacheEntry(value: .failure(error), expiresAt: now.addingTimeInterval(CacheLifetime.failure(error)))
+            await cache.put(entry, key: key, originalURL: url, aliases: [], now: now)
+        }
+    }
+}

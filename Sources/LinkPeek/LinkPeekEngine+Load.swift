@@ -1,0 +1,73 @@
+import FoundationEssentials
+
+extension LinkPeekEngine {
+    /// Fetches (or revalidates), extracts and caches one URL: the shared
+    /// work of a flight.
+    func load(
+        url: String, key: CacheKey, options: FetchOptions, revalidating stale: CacheEntry?, timeout: Double,
+        events: @escaping @Sendable (ProviderEvent) -> Void
+    ) async -> Result<LinkMetadata, FetchError> {
+        var headers: [String] = []
+        if !key.language.isEmpty { headers.append("Accept-Language: \(key.language)") }
+        if let stale, stale.hasValidators {
+            var validators = Freshness()
+            validators.etag = stale.etag
+            validators.lastModified = stale.lastModified
+            headers += validators.conditionalHeaders
+        }
+        let outcome: Result<LinkMetadata, FetchError>
+        var freshness: Freshness?
+        do throws(FetchError) {
+            switch try await loadPage(
+                url: url, timeout: timeout, partials: options.reportsPartialResults, headers: headers, events: events)
+            {
+            case .notModified(let fields):
+                guard let stale, case .metadata(let metadata) = stale.value else {
+                    throw .httpStatus(304)
+                }
+                return await renew(stale, metadata: metadata, fields: fields, key: key, url: url)
+            case .page(var metadata, let fields):
+                if options.fetchSubresources {
+                    metadata = await loadSubresources(of: metadata, options: options, events: events)
+                }
+                let now = now()
+                freshness = Freshness(fields: fields, now: now)
+                metadata.fetchedAt = Self.iso8601(now)
+                metadata.expiresAt = Self.iso8601(now.addingTimeInterval(freshness?.lifetime ?? 0))
+                metadata.fromCache = false
+                outcome = .success(metadata)
+            }
+        } catch {
+            outcome = .failure(error)
+        }
+        // The bytes of subresources are not kept (the blob store is for that).
+        let stored = outcome.map { metadata in
+            var metadata = metadata
+            metadata.icon?.data = nil
+            metadata.image?.data = nil
+            return metadata
+        }
+        await remember(stored, key: key, url: url, freshness: freshness, now: now())
+        return outcome
+    }
+
+    /// A `304` to a revalidation: the stored preview gets the new lifetime
+    /// (and validators, when the 304 carries them) without the page being
+    /// read or parsed again.
+    private func renew(
+        _ stale: CacheEntry, metadata: LinkMetadata, fields: [String: String], key: CacheKey, url: String
+    ) async -> Result<LinkMetadata, FetchError> {
+        let now = now()
+        var freshness = Freshness(fields: fields, now: now)
+        freshness.etag = freshness.etag ?? stale.etag
+        freshness.lastModified = freshness.lastModified ?? stale.lastModified
+        var renewed = metadata
+        renewed.originalURL = url
+        renewed.expiresAt = Self.iso8601(now.addingTimeInterval(freshness.lifetime))
+        renewed.fromCache = nil
+        renewed.stale = nil
+        await remember(.success(renewed), key: key, url: url, freshness: freshness, now: now)
+        renewed.fromCache = true
+        return .success(renewed)
+    }
+}

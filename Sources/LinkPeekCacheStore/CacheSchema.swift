@@ -1,0 +1,65 @@
+import GRDB
+
+/// The cache database's schema, as migrations from the first version on.
+/// A database that has migrations this build does not know was written by
+/// a newer linkpeek: it is moved aside, never downgraded.
+///
+/// Contributor note: never edit a registered migration; add the next one.
+enum CacheSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            // Previews and failures by `CacheKey.description`. `body` is the
+            // served JSON (metadata with `fromCache: true`, or a failure);
+            // times are seconds since 1970.
+            try db.execute(sql: """
+                CREATE TABLE entry (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    originalURL TEXT NOT NULL,
+                    isFailure INTEGER NOT NULL,
+                    body BLOB NOT NULL,
+                    storedAt DOUBLE NOT NULL,
+                    expiresAt DOUBLE NOT NULL,
+                    mustRevalidate INTEGER NOT NULL,
+                    etag TEXT,
+                    lastModified TEXT,
+                    lastUsed DOUBLE NOT NULL,
+                    size INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX entry_lastUsed ON entry(lastUsed);
+                -- Another key that answers with an entry: a redirect's target.
+                CREATE TABLE alias (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    target TEXT NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX alias_target ON alias(target);
+                -- Saved links, by normalised URL, with the metadata pinned
+                -- (refreshed whenever the entry under `key` is stored).
+                CREATE TABLE saved (
+                    url TEXT PRIMARY KEY NOT NULL,
+                    key TEXT NOT NULL,
+                    savedAt DOUBLE NOT NULL,
+                    body BLOB
+                ) WITHOUT ROWID;
+                CREATE INDEX saved_key ON saved(key);
+                CREATE INDEX saved_savedAt ON saved(savedAt);
+                CREATE TABLE savedTag (
+                    url TEXT NOT NULL REFERENCES saved(url) ON DELETE CASCADE,
+                    tag TEXT NOT NULL,
+                    PRIMARY KEY (url, tag)
+                ) WITHOUT ROWID;
+                CREATE INDEX savedTag_tag ON savedTag(tag);
+                -- Bytes by key for other parts of linkpeek (image variants).
+                CREATE TABLE blob (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    bytes BLOB NOT NULL,
+                    expiresAt DOUBLE NOT NULL,
+                    lastUsed DOUBLE NOT NULL,
+                    size INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX blob_lastUsed ON blob(lastUsed);
+                """)
+        }
+        return migrator
+    }
+}

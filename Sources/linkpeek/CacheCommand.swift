@@ -1,0 +1,109 @@
+import ArgumentParser
+import FoundationEssentials
+import LinkPeek
+import LinkPeekProtocol
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `linkpeek cache`: look at and tidy the preview cache on disk.
+struct CacheCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract: "The preview cache on disk: stats, get, clear, prune.",
+        subcommands: [Stats.self, Get.self, Clear.self, Prune.self, Time.self])
+
+    struct Stats: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Where the cache is, how many entries and bytes, the oldest and newest entry.")
+
+        @OptionGroup var cacheOptions: CacheOptions
+
+        @Flag(name: .long, help: "JSON (the default when stdout is not a terminal).")
+        var json = false
+
+        func run() async throws {
+            let stats = cacheOptions.store.stats()
+            if json || isatty(STDOUT_FILENO) != 1 {
+                StandardIO.write(CommandOutput.json(stats) + "\n", to: STDOUT_FILENO)
+                return
+            }
+            let mebibytes = { (bytes: Int) in String(Double(bytes * 10 / 1_048_576) / 10) + " MiB" }
+            let lines = [
+                "location: \(stats.location)",
+                "entries:  \(stats.entries) previews, \(stats.failures) failures, \(stats.saved) saved, \(stats.blobs) blobs",
+                "size:     \(mebibytes(stats.fileBytes)) on disk, \(mebibytes(stats.usedBytes)) in use, limit \(mebibytes(stats.sizeLimit))",
+                "oldest:   \(stats.oldest ?? "-")",
+                "newest:   \(stats.newest ?? "-")",
+            ]
+            StandardIO.write(lines.joined(separator: "\n") + "\n", to: STDOUT_FILENO)
+        }
+    }
+
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "What the cache holds for a URL, fresh or stale, without the network (exit 1 when nothing).")
+
+        @Argument(help: "The URL.")
+        var url: String
+
+        @Option(name: .long, help: ArgumentHelp("The Accept-Language it was fetched with.", valueName: "languages"))
+        var acceptLanguage: String?
+
+        @OptionGroup var cacheOptions: CacheOptions
+
+        func validate() throws {
+            if let problem = ParamRanges.checkURL(url, field: "URL") { throw ValidationError(problem + ".") }
+        }
+
+        func run() async throws {
+            var settings = Settings()
+            cacheOptions.apply(to: &settings)
+            let engine = LinkPeekEngine(settings: settings)
+            switch await engine.cachedOutcome(url: url, acceptLanguage: acceptLanguage) {
+            case .preview(let json)?:
+                StandardIO.write(String(decoding: json, as: UTF8.self) + "\n", to: STDOUT_FILENO)
+            case .failure(let error)?:
+                ResultPrinter(pretty: false).emit(.failure(error), url: url)
+            case nil:
+                StandardIO.writeError("linkpeek: nothing cached for \(url)\n")
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    struct Clear: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Forget every cached preview and failure (saved links stay).")
+
+        @OptionGroup var cacheOptions: CacheOptions
+
+        func run() async throws {
+            let removed = await cacheOptions.store.clear()
+            StandardIO.write("removed \(removed) entries\n", to: STDOUT_FILENO)
+        }
+    }
+
+    struct Prune: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove expired blobs and the least recently used entries until the cache is under 80% of its limit.")
+
+        @OptionGroup var cacheOptions: CacheOptions
+
+        func run() async throws {
+            let removed = await cacheOptions.store.prune()
+            StandardIO.write("removed \(removed) entries\n", to: STDOUT_FILENO)
+        }
+    }
+}
+
+/// JSON for the cache and saved commands' output (keys sorted, slashes plain).
+enum CommandOutput {
+    static func json(_ value: some Encodable, pretty: Bool = false) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            : [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    }
+}

@@ -1,0 +1,130 @@
+import ArgumentParser
+import FoundationEssentials
+import LinkPeek
+import LinkPeekProtocol
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `linkpeek saved`: saved links, kept in the cache database and never evicted.
+struct SavedCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "saved",
+        abstract: "Saved links: add, list, remove, export.",
+        subcommands: [Add.self, List.self, Remove.self, Export.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Save links (fetching each preview that is not cached); one JSON line per link.")
+
+        @Argument(help: "The URLs.")
+        var urls: [String]
+
+        @Option(name: .long, help: ArgumentHelp("A tag; repeatable.", valueName: "tag"))
+        var tag: [String] = []
+
+        @OptionGroup var network: NetworkOptions
+        @OptionGroup var cacheOptions: CacheOptions
+
+        func validate() throws {
+            guard !urls.isEmpty else { throw ValidationError("Give at least one URL.") }
+            if let problem = ParamRanges.checkTags(tag, field: "--tag") { throw ValidationError(problem + ".") }
+        }
+
+        func run() async throws {
+            var settings = network.settings
+            cacheOptions.apply(to: &settings)
+            let engine = LinkPeekEngine(settings: settings)
+            defer { engine.shutdown() }
+            let printer = ResultPrinter(pretty: false)
+            var failures = 0
+            for url in urls {
+                let outcome = await Self.saveOne(url, tags: tag.isEmpty ? nil : tag, engine: engine)
+                if case .failure = outcome { failures += 1 }
+                printer.emit(outcome, url: url)
+            }
+            if failures > 0 { throw ExitCode(1) }
+        }
+
+        static func saveOne(_ url: String, tags: [String]?, engine: LinkPeekEngine) async
+            -> Result<LinkMetadata, FetchError>
+        {
+            do {
+                return .success(try await engine.save(url: url, tags: tags))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The saved links, newest first.")
+
+        @Option(name: .long, help: "Only links with this tag.")
+        var tag: String?
+
+        @Flag(name: .long, help: "One JSON object per line (the default when stdout is not a terminal).")
+        var json = false
+
+        @OptionGroup var cacheOptions: CacheOptions
+
+        func run() async throws {
+            let links = cacheOptions.store.saved(tag: tag).map(LinkPeekEngine.metadata(of:))
+            if json || isatty(STDOUT_FILENO) != 1 {
+                let text = links.map { CommandOutput.json($0) + "\n" }.joined()
+                StandardIO.write(text, to: STDOUT_FILENO)
+                return
+            }
+            for link in links {
+                let tags = (link.tags ?? []).isEmpty ? "" : "  [" + (link.tags ?? []).joined(separator: ", ") + "]"
+                StandardIO.write("\(link.savedAt ?? "")  \(link.title ?? "-")  \(link.originalURL)\(tags)\n",
+                                 to: STDOUT_FILENO)
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Forget saved links (exit 1 when one was not saved).")
+
+        @Argument(help: "The URLs.")
+        var urls: [String]
+
+        @OptionGroup var cacheOptions: CacheOptions
+
+        func run() async throws {
+            let store = cacheOptions.store
+            var missing = 0
+            for url in urls {
+                guard let key = CacheKey(rawURL: url), await store.unsave(url: key.url) == true else {
+                    StandardIO.writeError("linkpeek: \(url) is not saved\n")
+                    missing += 1
+                    continue
+                }
+            }
+            if missing > 0 { throw ExitCode(1) }
+        }
+    }
+
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write every saved link: a Netscape bookmark file (html) or JSON lines (jsonl).")
+
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case html, jsonl
+        }
+
+        @Option(name: .long, help: "html or jsonl.")
+        var format: Format = .html
+
+        @OptionGroup var cacheOptions: CacheOptions
+
+        func run() async throws {
+            let links = cacheOptions.store.saved().map(LinkPeekEngine.metadata(of:))
+            switch format {
+            case .html: StandardIO.write(BookmarkFile.html(links), to: STDOUT_FILENO)
+            case .jsonl: StandardIO.write(links.map { CommandOutput.json($0) + "\n" }.joined(), to: STDOUT_FILENO)
+            }
+        }
+    }
+}
