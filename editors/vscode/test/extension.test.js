@@ -1,0 +1,167 @@
+'use strict';
+// The extension against the real daemon (LINKPEEK_BIN) and a loopback fixture
+// server (LINKPEEK_FIXTURE), with the `vscode` module stubbed. Run by
+// Tests/editors/test_vscode.py, which starts the server; every wait is bounded.
+
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const stub = require('./vscode-stub');
+
+stub.install();
+const { vscode, recorded, settings, document } = stub;
+const BASE = process.env.LINKPEEK_FIXTURE;
+const BIN = process.env.LINKPEEK_BIN;
+assert.ok(BASE && BIN, 'LINKPEEK_FIXTURE and LINKPEEK_BIN must be set');
+const HOST = new URL(BASE).host;
+
+Object.assign(settings, { binary: BIN, allowPrivateNetwork: true, hoverTimeout: 1.0 });
+const extension = require('../src/extension');
+const card = require('../src/card');
+const urls = require('../src/url');
+const { Client } = require('../src/client');
+let api;
+
+before(() => { api = extension.activate({ subscriptions: [] }); });
+after(async () => { await extension.deactivate(); });
+
+function bounded(promise, ms, what) {
+  let timer;
+  const limit = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms); });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}
+
+async function hover(text, line, character, source) {
+  const token = (source || new vscode.CancellationTokenSource()).token;
+  const started = Date.now();
+  const h = await bounded(api.hoverProvider.provideHover(document(text), new vscode.Position(line, character), token), 10000, 'hover');
+  return { hover: h, ms: Date.now() - started };
+}
+
+test('the URL table: brackets, punctuation, www., words', () => {
+  const cases = [
+    ['see https://a.example/x.', 6, 'https://a.example/x'],
+    ['(https://en.wikipedia.org/wiki/Foo_(bar))', 3, 'https://en.wikipedia.org/wiki/Foo_(bar)'],
+    ['[t](http://a.example/c "title")', 6, 'http://a.example/c'],
+    ['<https://a.example/auto>', 2, 'https://a.example/auto'],
+    ['go www.example.org/page, now', 5, 'https://www.example.org/page'],
+    ['😀 日本 https://a.example/emoji', 8, 'https://a.example/emoji'],
+    ['xhttps://not.a.url/', 3, undefined],
+    ['plain text', 2, undefined],
+  ];
+  for (const [line, col, want] of cases) assert.equal(urls.at(line, col)?.url, want, line);
+});
+
+test('hover over a URL in Markdown: the card with the title, site, summary and image', async () => {
+  const url = `${BASE}/page?title=Hover+Title`;
+  const { hover: h } = await hover(`A link: ${url} end`, 0, 12);
+  assert.ok(h, 'no hover');
+  const md = h.contents.value;
+  assert.match(md, /^\*\*\[Hover Title\]\(http:\/\/127\.0\.0\.1:\d+\/page\?title=Hover\+Title\)\*\*/);
+  assert.ok(md.includes(`Fixture Site · ${card.escapeMarkdown(HOST)}`), md);
+  assert.ok(md.includes('An Open Graph description\\.'), md);
+  assert.ok(md.includes(`![preview image](${BASE}/img/og.png?w=120&h=63)`), md);
+  assert.equal(h.contents.isTrusted, false);
+  assert.deepEqual([h.range.start.character, h.range.end.character], [8, 8 + url.length]);
+});
+
+test('hover on plain text answers nothing', async () => {
+  const { hover: h } = await hover('no links on this line', 0, 4);
+  assert.equal(h, undefined);
+});
+
+test('a hostile title and summary cannot inject Markdown or HTML', async () => {
+  const { hover: h } = await hover(`${BASE}/hostile`, 0, 3);
+  const md = h.contents.value;
+  const firstLine = md.split('\n')[0];
+  assert.ok(firstLine.startsWith('**[Evil\\]\\(javascript\\:alert\\(1\\)\\) \\<img src\\=x onerror\\=alert\\(2\\)\\> \\`\\`\\` \\# heading'), firstLine);
+  assert.ok(!/[^\\]\]\(javascript/.test(md), md);
+  assert.ok(!/(^|[^\\])<(img|script)/.test(md), md);
+  assert.ok(!md.includes('\n```') && !md.includes('\n#'), md);
+  assert.ok(md.includes('\\<script\\>alert\\(4\\)\\<\\/script\\> \\*\\*bold\\*\\*'), md);
+});
+
+test('a slow page: the hover answers within the budget with a partial card, a later one with the full card', async () => {
+  const url = `${BASE}/slow?ms=2500&title=Slowly+Done`;
+  const first = await hover(url, 0, 3);
+  assert.ok(first.ms < 1000 + 700, `first hover took ${first.ms} ms (budget 1000)`);
+  assert.equal(first.hover.contents.value, `**[${card.escapeMarkdown(HOST)}](${url})**\n\n*loading…*`);
+  await new Promise((r) => setTimeout(r, 2500));
+  const second = await hover(url, 0, 3);
+  assert.ok(second.hover.contents.value.startsWith('**[Slowly Done]'), second.hover.contents.value);
+  assert.ok(second.ms < 500, `the second hover took ${second.ms} ms`);
+});
+
+test('a cancelled hover answers at once and the next hover works', async () => {
+  const source = new vscode.CancellationTokenSource();
+  const pending = hover(`${BASE}/slow?ms=4000&title=Cancelled`, 0, 3, source);
+  setTimeout(() => source.cancel(), 100);
+  const cancelled = await pending;
+  assert.equal(cancelled.hover, undefined);
+  assert.ok(cancelled.ms < 400, `cancel took ${cancelled.ms} ms`);
+  const next = await hover(`${BASE}/page?title=After+Cancel`, 0, 3);
+  assert.ok(next.hover.contents.value.startsWith('**[After Cancel]'));
+});
+
+test('"linkpeek: Preview Link" streams progress, then the partial title, then the card', async () => {
+  recorded.progress.length = 0;
+  stub.choose('Open');
+  const url = `${BASE}/slowimage?ms=1500`;
+  const meta = await bounded(vscode.commands.executeCommand('linkpeek.preview', url), 10000, 'preview');
+  stub.choose(undefined);
+  assert.equal(meta.title, 'Slow Image Page');
+  const partial = recorded.progress.find((p) => p.message === 'Slow Image Page');
+  assert.ok(partial, JSON.stringify(recorded.progress));
+  assert.ok(recorded.progress.indexOf(partial) > 0, 'a stage came before the title');
+  assert.ok(Date.now() - partial.t >= 1000, 'the title came only just before the end');
+  assert.equal(recorded.info.at(-1), 'Slow Image Page — The head is quick; the image is not.');
+  assert.equal(recorded.opened.at(-1), url);
+});
+
+test('cancelling the preview cancels its fetch', async () => {
+  recorded.errors.length = 0;
+  stub.cancelProgressAfter(100);
+  const started = Date.now();
+  const meta = await bounded(vscode.commands.executeCommand('linkpeek.preview', `${BASE}/slow?ms=4000&title=X`), 3000, 'cancelled preview');
+  stub.cancelProgressAfter(undefined);
+  assert.equal(meta, undefined);
+  assert.ok(Date.now() - started < 1000);
+  assert.deepEqual(recorded.errors, []);
+});
+
+test('"linkpeek: Save Link": saved, or a clear message from a daemon without saved links', async () => {
+  const client = await api.daemon().get();
+  const probe = await client.request('saved', { limit: 1 }).then(() => 'supported', (e) => e.code);
+  recorded.warnings.length = 0;
+  recorded.info.length = 0;
+  const result = await bounded(vscode.commands.executeCommand('linkpeek.save', `${BASE}/page?title=Saved+Page`), 10000, 'save');
+  if (probe === -32601) {
+    assert.equal(result, undefined);
+    assert.deepEqual(recorded.warnings, [extension.NO_SAVED]);
+  } else {
+    assert.equal(probe, 'supported');
+    assert.deepEqual(recorded.info, ['linkpeek: saved Saved Page']);
+  }
+});
+
+test('a daemon that dies is started again', async () => {
+  const old = await api.daemon().get();
+  const exited = new Promise((r) => old.once('exit', r));
+  process.kill(old.pid, 'SIGKILL');
+  await bounded(exited, 3000, 'exit');
+  const { hover: h } = await hover(`${BASE}/page?title=Restarted`, 0, 3);
+  assert.ok(h.contents.value.startsWith('**[Restarted]'));
+  const now = await api.daemon().get();
+  assert.notEqual(now.pid, old.pid);
+});
+
+test('framing: a message split anywhere, and two in one chunk', () => {
+  const c = Object.create(Client.prototype);
+  c.buffer = Buffer.alloc(0);
+  const got = [];
+  c.dispatch = (m) => got.push(m);
+  const one = (o) => { const b = Buffer.from(JSON.stringify(o)); return Buffer.concat([Buffer.from(`Content-Length: ${b.length}\r\n\r\n`), b]); };
+  const bytes = Buffer.concat([one({ id: 1, result: 'é' }), one({ id: 2, result: null })]);
+  for (let i = 0; i < bytes.length; i++) c.onData(bytes.subarray(i, i + 1));
+  c.onData(bytes);
+  assert.deepEqual(got, [{ id: 1, result: 'é' }, { id: 2, result: null }, { id: 1, result: 'é' }, { id: 2, result: null }]);
+});
