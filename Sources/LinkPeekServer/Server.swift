@@ -129,8 +129,10 @@ public actor Server {
             logger.warning("exit without shutdown")
             return 1
         case CancelRequestParams.method:
-            if case .success(let params) = decodeParams(CancelRequestParams.self, from: params) {
-                _ = cancelRequest(RequestID(params.id))
+            // Read from the parsed value, not through `Codable`: an id kept as
+            // number text (`1e2`) must match the request's id as written.
+            if let id = params?["id"].flatMap(RequestID.init) {
+                _ = cancelRequest(id)
             }
         case InitializedNotification.method:
             break
