@@ -40,16 +40,27 @@ extension JSONParser {
         case UInt8(ascii: "u"):
             guard let unit = hex4() else { return nil }
             if (0xD800..<0xDC00).contains(unit) {
-                // A high surrogate must be followed by an escaped low one.
-                guard current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else { return nil }
-                index += 2
-                guard let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
-                return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
+                // A high surrogate pairs with an escaped low one that follows.
+                let afterHigh = index
+                if current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") {
+                    index += 2
+                    if let low = hex4(), (0xDC00..<0xE000).contains(low) {
+                        return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
+                    }
+                }
+                // Unpaired: JSON's grammar allows it, a Swift String cannot hold it.
+                index = afterHigh
+                return Self.replacement
             }
-            return Unicode.Scalar(unit)  // nil for a lone low surrogate
+            // A lone low surrogate, as above.
+            return Unicode.Scalar(unit) ?? Self.replacement
         default: return nil
         }
     }
+
+    /// What an unpaired surrogate escape (`"\\ud800"`) reads as: U+FFFD, as
+    /// WHATWG's UTF-8 encoder writes a lone surrogate.
+    static let replacement: Unicode.Scalar = "\u{FFFD}"
 
     private mutating func hex4() -> UInt32? {
         guard index + 4 <= bytes.count else { return nil }
@@ -70,7 +81,14 @@ extension JSONParser {
     }
 
     /// A number by the JSON grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-    mutating func number() -> JSONValue? {
+    ///
+    /// With `keepingText`, a number whose literal is not a plain integer that
+    /// fits `Int` comes back as `.number(text)`, as written: ids are echoed
+    /// byte for byte, so `1e2`, `1.0` and `9223372036854775808` stay what the
+    /// client sent. Otherwise a literal beyond `Double`'s range (`1e400`)
+    /// reads as the largest finite double of its sign, which no documented
+    /// range admits, so the range check names the field.
+    mutating func number(keepingText: Bool = false) -> JSONValue? {
         let start = index
         if current == UInt8(ascii: "-") { index += 1 }
         guard let first = current, isDigit(first) else { return nil }
@@ -90,8 +108,11 @@ extension JSONParser {
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if integral, let value = Int(text) { return .int(value) }
-        // As `JSONDecoder` reads it for `JSONValue`: an integral double that fits is an integer.
-        guard let double = Double(text), double.isFinite else { return nil }
+        if keepingText { return .number(text) }
+        // The grammar was checked above, so only the magnitude can fail to fit.
+        guard let parsed = Double(text) else { return nil }
+        let double = parsed.isFinite ? parsed : (parsed < 0 ? -Double.greatestFiniteMagnitude : .greatestFiniteMagnitude)
+        // An integral double that fits is an integer (`1e2`, `1.0`), as `JSONValue` has always read it.
         if let value = Int(exactly: double) { return .int(value) }
         return .double(double)
     }

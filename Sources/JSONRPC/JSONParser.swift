@@ -1,28 +1,41 @@
-/// A strict RFC 8259 parser from UTF-8 bytes to `JSONValue`, for the input
-/// path: every message is parsed once on the reader thread, and
-/// `JSONDecoder` (through `JSONValue`'s `Decodable` conformance, which tries
-/// each type in turn and throws on every miss) took about a third of the
-/// daemon's time on pipelined `getCached`.
+/// A strict RFC 8259 parser from UTF-8 bytes to `JSONValue`: every message
+/// is parsed once, here, on the reader thread (it replaced `JSONDecoder`,
+/// which took about a third of the daemon's time on pipelined `getCached`).
 ///
-/// It gives up (returns nil) on anything it is not sure `JSONDecoder` reads
-/// the same way: invalid JSON, lone surrogates, numbers out of range,
-/// duplicate keys, nesting deeper than 512. The caller then falls back to
-/// `JSONDecoder`, so what is accepted, what is rejected and the values read
-/// stay exactly as before. Numbers follow `JSONValue`'s rule: an integral
-/// value that fits is `.int` (`1`, `1.0`, `1e2`), anything else `.double`.
+/// What it accepts is the JSON grammar, with these decisions where the
+/// grammar allows what a Swift value cannot hold (protocol/README.md,
+/// "Parsing"): an unpaired surrogate escape reads as U+FFFD; a number beyond
+/// `Double`'s range reads as the largest finite double of its sign; a
+/// duplicate key keeps its last value; an `id` member that is a number keeps
+/// its literal text when it is not a plain integer that fits `Int`, so that
+/// it is echoed exactly. Nesting deeper than `maximumDepth` is refused
+/// (the parser recurses, and no message needs it).
 struct JSONParser {
+    /// Why a body is not a message.
+    enum Failure: Error, Equatable {
+        /// Not JSON by the grammar; the byte offset where it went wrong.
+        case syntax(offset: Int)
+        /// Arrays and objects nested deeper than `maximumDepth`.
+        case tooDeep
+    }
+
+    static let maximumDepth = 512
+
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     private var depth = 0
 
-    /// The value `body` holds, or nil when the fast path declines.
-    static func parse(_ body: UnsafeBufferPointer<UInt8>) -> JSONValue? {
+    private var tooDeep = false
+
+    /// The value `body` holds, or why it holds none.
+    static func parse(_ body: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, Failure> {
         var parser = JSONParser(bytes: body)
-        guard let value = parser.value() else { return nil }
+        let value = parser.value()
+        if parser.tooDeep { return .failure(.tooDeep) }
+        guard let value else { return .failure(.syntax(offset: parser.index)) }
         parser.skipWhitespace()
-        // (Not a `? :` with `nil`: JSONValue is ExpressibleByNilLiteral, so that nil would be `.null`.)
-        guard parser.index == body.count else { return nil }
-        return value
+        guard parser.index == body.count else { return .failure(.syntax(offset: parser.index)) }
+        return .success(value)
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
@@ -35,7 +48,7 @@ struct JSONParser {
         while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
     }
 
-    private mutating func value() -> JSONValue? {
+    private mutating func value(keepingNumberText: Bool = false) -> JSONValue? {
         skipWhitespace()
         guard let byte = current else { return nil }
         switch byte {
@@ -45,7 +58,7 @@ struct JSONParser {
         case UInt8(ascii: "t"): return literal("true", .bool(true))
         case UInt8(ascii: "f"): return literal("false", .bool(false))
         case UInt8(ascii: "n"): return literal("null", .null)
-        default: return number()
+        default: return number(keepingText: keepingNumberText)
         }
     }
 
@@ -60,7 +73,10 @@ struct JSONParser {
     private mutating func object() -> JSONValue? {
         depth += 1
         defer { depth -= 1 }
-        guard depth <= 512 else { return nil }
+        guard depth <= Self.maximumDepth else {
+            tooDeep = true
+            return nil
+        }
         index += 1
         var members: [String: JSONValue] = [:]
         skipWhitespace()
@@ -74,7 +90,9 @@ struct JSONParser {
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { return nil }
             index += 1
-            guard let member = value(), members.updateValue(member, forKey: key) == nil else { return nil }
+            // Ids are echoed as written (see the type's summary).
+            guard let member = value(keepingNumberText: key == "id") else { return nil }
+            members[key] = member
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1
@@ -89,7 +107,10 @@ struct JSONParser {
     private mutating func array() -> JSONValue? {
         depth += 1
         defer { depth -= 1 }
-        guard depth <= 512 else { return nil }
+        guard depth <= Self.maximumDepth else {
+            tooDeep = true
+            return nil
+        }
         index += 1
         var elements: [JSONValue] = []
         skipWhitespace()

@@ -8,6 +8,10 @@ public enum JSONValue: Sendable, Hashable {
     case bool(Bool)
     case int(Int)
     case double(Double)
+    /// A number as the client wrote it. Only the parser makes it, for an
+    /// `id` member that is not a plain integer fitting `Int` (`1e2`, `1.0`,
+    /// `9223372036854775808`), so that the id is echoed byte for byte.
+    case number(String)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
@@ -42,6 +46,7 @@ extension JSONValue: Codable {
         case .bool(let value): try container.encode(value)
         case .int(let value): try container.encode(value)
         case .double(let value): try container.encode(value)
+        case .number(let text): try container.encode(Double(text) ?? 0)
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
@@ -65,7 +70,7 @@ extension JSONValue {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
-        case .int, .double: "a number"
+        case .int, .double, .number: "a number"
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"

@@ -28,6 +28,7 @@ struct JSONWriter {
             var text = value.description
             if text.hasSuffix(".0") { text.removeLast(2) }
             append(text)
+        case .number(let text): append(text)
         case .string(let value): write(string: value)
         case .array(let elements):
             bytes.append(UInt8(ascii: "["))

@@ -7,10 +7,11 @@ import FoundationEssentials
 /// | input | result |
 /// | --- | --- |
 /// | not UTF-8, not JSON | `.invalid(nil, -32700)` |
+/// | nested deeper than 512 | `.invalid(nil, -32600)` |
 /// | JSON, not an object | `.invalid(nil, -32600)` |
 /// | no `"jsonrpc": "2.0"` | `.invalid(id?, -32600)` |
 /// | `method` not a string | `.invalid(id?, -32600)` |
-/// | `method` with an `id` that is not an integer or string | `.invalid(nil, -32600)` |
+/// | `method` with an `id` that is not a number or string | `.invalid(nil, -32600)` |
 /// | `params` not an object, array or null | `.invalid(id?, -32600)` |
 /// | `method` and `id` | `.request` (an absent or null `params` is nil) |
 /// | `method`, no `id` | `.notification` (the receiver ignores unknown ones) |
@@ -24,16 +25,17 @@ extension Message {
         guard String(validating: body, as: UTF8.self) != nil else {
             return .single(.invalid(id: nil, error: .parseError("Parse error: the message is not valid UTF-8")))
         }
+        let parsed = body.withContiguousStorageIfAvailable(JSONParser.parse)
+            ?? Array(body).withUnsafeBufferPointer(JSONParser.parse)
         let value: JSONValue
-        if let parsed = body.withContiguousStorageIfAvailable(JSONParser.parse) ?? nil {
-            value = parsed
-        } else {
-            // The fast parser declined: `JSONDecoder` has the last word on what is JSON.
-            do {
-                value = try JSONDecoder().decode(JSONValue.self, from: Data(body))
-            } catch {
-                return .single(.invalid(id: nil, error: .parseError("Parse error: the message is not valid JSON")))
-            }
+        switch parsed {
+        case .success(let parsedValue):
+            value = parsedValue
+        case .failure(.syntax(let offset)):
+            return .single(.invalid(id: nil, error: .parseError("Parse error: the message is not valid JSON (at byte \(offset))")))
+        case .failure(.tooDeep):
+            return .single(.invalid(id: nil, error: .invalidRequest(
+                "Invalid request: arrays and objects nested deeper than \(JSONParser.maximumDepth) levels")))
         }
         if case .array(let elements) = value {
             if elements.isEmpty {

@@ -1,9 +1,14 @@
-/// A JSON-RPC request id: an integer or a string. `0` and `""` are valid ids.
+/// A JSON-RPC request id: a number or a string. `0` and `""` are valid ids.
 ///
 /// The integer `1` and the string `"1"` are different ids, as JSON-RPC says.
+/// A number that is not a plain integer fitting `Int` (`1e2`, `1.5`,
+/// `-9223372036854775809`) is kept as its literal text and echoed exactly:
+/// `1e2` and `100` are different ids.
 public enum RequestID: Sendable, Hashable, Codable, CustomStringConvertible {
     case int(Int)
     case string(String)
+    /// A number's literal text, as the client wrote it.
+    case number(String)
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -19,6 +24,7 @@ public enum RequestID: Sendable, Hashable, Codable, CustomStringConvertible {
         switch self {
         case .int(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
+        case .number(let text): try container.encode(Double(text) ?? 0)
         }
     }
 
@@ -27,6 +33,8 @@ public enum RequestID: Sendable, Hashable, Codable, CustomStringConvertible {
         switch value {
         case .int(let value): self = .int(value)
         case .string(let value): self = .string(value)
+        case .number(let text): self = .number(text)
+        case .double(let value): self = .number(String(value))
         default: return nil
         }
     }
@@ -35,6 +43,7 @@ public enum RequestID: Sendable, Hashable, Codable, CustomStringConvertible {
         switch self {
         case .int(let value): .int(value)
         case .string(let value): .string(value)
+        case .number(let text): .number(text)
         }
     }
 
@@ -42,6 +51,7 @@ public enum RequestID: Sendable, Hashable, Codable, CustomStringConvertible {
         switch self {
         case .int(let value): String(value)
         case .string(let value): "\"\(value)\""
+        case .number(let text): text
         }
     }
 }

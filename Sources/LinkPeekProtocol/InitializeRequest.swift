@@ -7,11 +7,35 @@ public struct InitializeParams: Codable, Sendable, Equatable {
     public var processId: Int?
     public var clientInfo: ClientInfo?
     public var initializationOptions: InitializationOptions?
+    /// Only `general.positionEncodings` is read; everything else is ignored.
+    public var capabilities: ClientCapabilities?
 
-    public init(processId: Int? = nil, clientInfo: ClientInfo? = nil, initializationOptions: InitializationOptions? = nil) {
+    public init(
+        processId: Int? = nil, clientInfo: ClientInfo? = nil, initializationOptions: InitializationOptions? = nil,
+        capabilities: ClientCapabilities? = nil
+    ) {
         self.processId = processId
         self.clientInfo = clientInfo
         self.initializationOptions = initializationOptions
+        self.capabilities = capabilities
+    }
+}
+
+public struct ClientCapabilities: Codable, Sendable, Equatable {
+    public var general: GeneralClientCapabilities?
+
+    public init(general: GeneralClientCapabilities? = nil) {
+        self.general = general
+    }
+}
+
+public struct GeneralClientCapabilities: Codable, Sendable, Equatable {
+    /// The position encodings the client supports, most preferred first
+    /// ("utf-8", "utf-16", "utf-32"); absent means UTF-16 only.
+    public var positionEncodings: [String]?
+
+    public init(positionEncodings: [String]? = nil) {
+        self.positionEncodings = positionEncodings
     }
 }
 
@@ -36,11 +60,21 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
     /// `ParamRanges.maxConcurrency`; read as a number so that `1.5` or `1e300`
     /// is refused by the range check, naming the field, not by the decoder.
     public var maxConcurrency: Double?
+    /// Seconds a hover waits for a fetch (`ParamRanges.hoverTimeout`); default 1.5.
+    public var hoverTimeout: Double?
+    /// Fetch the URLs of opened documents ahead of hovers; default false.
+    public var prefetch: Bool?
+    /// Show the preview image in hover cards; default true.
+    public var hoverImages: Bool?
 
     public init(
         allowPrivateNetwork: Bool? = nil, userAgent: String? = nil, timeout: Double? = nil,
-        cacheDir: String? = nil, maxConcurrency: Double? = nil
+        cacheDir: String? = nil, maxConcurrency: Double? = nil, hoverTimeout: Double? = nil,
+        prefetch: Bool? = nil, hoverImages: Bool? = nil
     ) {
+        self.hoverTimeout = hoverTimeout
+        self.prefetch = prefetch
+        self.hoverImages = hoverImages
         self.allowPrivateNetwork = allowPrivateNetwork
         self.userAgent = userAgent
         self.timeout = timeout
@@ -52,5 +86,6 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
     public func validationError() -> String? {
         ParamRanges.timeout.check(timeout, field: "initializationOptions.timeout")
             ?? ParamRanges.maxConcurrency.check(maxConcurrency, field: "initializationOptions.maxConcurrency")
+            ?? ParamRanges.hoverTimeout.check(hoverTimeout, field: "initializationOptions.hoverTimeout")
     }
 }

@@ -41,11 +41,12 @@ struct ProviderRegistry {
 }
 
 extension IntegerOrString {
-    /// The provider id a request id stands for by default.
+    /// The provider id a request id stands for by default. An id kept as
+    /// number text (`1e2`) stands for the string of that text.
     init(_ id: RequestID) {
         switch id {
         case .int(let value): self = .integer(value)
-        case .string(let value): self = .string(value)
+        case .string(let value), .number(let value): self = .string(value)
         }
     }
 }

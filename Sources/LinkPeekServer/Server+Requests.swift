@@ -24,11 +24,16 @@ extension Server {
                 return responder.respond(.error(id, .invalidParams(problem)))
             }
             settings.apply(options)
+            lsp.apply(options)
             // Requests served before initialize keep the service they started with.
             service = nil
         }
+        lsp.positionEncoding = PositionEncoding.negotiate(offered: params.capabilities?.general?.positionEncodings)
         lifecycle = .running(initialized: true)
-        let result = InitializeResult(serverInfo: ServerInfo(name: Self.name, version: Self.version))
+        let result = InitializeResult(
+            capabilities: ServerCapabilities(positionEncoding: lsp.positionEncoding.rawValue),
+            serverInfo: ServerInfo(name: Self.name, version: Self.version),
+            settings: settingsInEffect())
         responder.respond(.response(id: id, result: encodeResult(result)))
     }
 
@@ -70,6 +75,7 @@ extension Server {
     func complete(_ id: RequestID, with result: Result<JSONValue, ResponseError>) {
         guard let entry = requests.removeValue(forKey: id) else { return }
         if let provider = entry.provider { providers.finish(provider) }
+        for token in entry.tokens { progressTokens[token] = nil }
         switch result {
         case .success: entry.reporter?.end(message: "done")
         case .failure(let error): entry.reporter?.end(message: error.message)
@@ -91,6 +97,31 @@ extension Server {
     /// Ends the session: every running request is cancelled and answered.
     func cancelAll() {
         for id in requests.keys { cancelRequest(id) }
+        prefetchQueue.removeAll()
+        for flight in previews.values { flight.cancel() }
+    }
+
+    /// Checks that `tokens` (a request's work-done and partial-result
+    /// tokens) are distinct and not used by a running request; nil when
+    /// they can be used, else the -32602 message naming the field.
+    func tokenConflict(workDone: ProgressToken?, partialResult: ProgressToken?) -> String? {
+        if let workDone, workDone == partialResult {
+            return "partialResultToken must differ from workDoneToken"
+        }
+        if let workDone, progressTokens[workDone] != nil {
+            return "workDoneToken \(workDone) is in use by a running request"
+        }
+        if let partialResult, progressTokens[partialResult] != nil {
+            return "partialResultToken \(partialResult) is in use by a running request"
+        }
+        return nil
+    }
+
+    /// Marks the tokens used by request `id` until it is answered.
+    func claimTokens(_ tokens: [ProgressToken?], for id: RequestID) -> [ProgressToken] {
+        let claimed = tokens.compactMap { $0 }
+        for token in claimed { progressTokens[token] = id }
+        return claimed
     }
 }
 

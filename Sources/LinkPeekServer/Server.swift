@@ -26,6 +26,8 @@ public actor Server {
         var provider: ProviderID?
         var reporter: ProgressReporter?
         var responder: Responder
+        /// The progress tokens this request uses, freed when it is answered.
+        var tokens: [ProgressToken] = []
     }
 
     let connection: Connection
@@ -37,6 +39,14 @@ public actor Server {
     var lifecycle = Lifecycle.running(initialized: false)
     var requests: [RequestID: InFlight] = [:]
     var providers = ProviderRegistry()
+    /// Progress tokens in use by running requests (`window/workDoneProgress/cancel`, one user per token).
+    var progressTokens: [ProgressToken: RequestID] = [:]
+    var lsp = LSPSettings()
+    var documents = DocumentStore()
+    /// The background fetches hovers and prefetch share, by URL.
+    var previews: [String: PreviewFlight] = [:]
+    var prefetchQueue: [String] = []
+    var prefetchRunning = 0
 
     init(
         connection: Connection, settings: Settings, logger: Logger,
@@ -99,7 +109,13 @@ public actor Server {
         case FetchParams.method: fetch(id, params, responder)
         case CancelParams.method: cancel(id, params, responder)
         case GetCachedParams.method: getCached(id, params, responder)
-        case ExitNotification.method, InitializedNotification.method, CancelRequestParams.method:
+        case HoverParams.method: hover(id, params, responder)
+        case DocumentLinkParams.method: documentLinks(id, params, responder)
+        case DocumentLinkResolveRequest.method: resolveDocumentLink(id, params, responder)
+        case RenderParams.method: render(id, params, responder)
+        case ExitNotification.method, InitializedNotification.method, CancelRequestParams.method,
+            DidOpenTextDocumentParams.method, DidChangeTextDocumentParams.method, DidCloseTextDocumentParams.method,
+            WorkDoneProgressCancelParams.method:
             // Sent with an id by mistake: answer, since a request is owed an answer, but do nothing.
             responder.respond(.error(id, .invalidRequest("\(method) is a notification: send it without an id")))
         default: responder.respond(.error(id, .methodNotFound(method)))
@@ -113,11 +129,21 @@ public actor Server {
             logger.warning("exit without shutdown")
             return 1
         case CancelRequestParams.method:
-            if case .success(let params) = decodeParams(CancelRequestParams.self, from: params) {
-                _ = cancelRequest(RequestID(params.id))
+            // Read from the parsed value, not through `Codable`: an id kept as
+            // number text (`1e2`) must match the request's id as written.
+            if let id = params?["id"].flatMap(RequestID.init) {
+                _ = cancelRequest(id)
             }
         case InitializedNotification.method:
             break
+        case DidOpenTextDocumentParams.method: didOpen(params)
+        case DidChangeTextDocumentParams.method: didChange(params)
+        case DidCloseTextDocumentParams.method: didClose(params)
+        case WorkDoneProgressCancelParams.method:
+            if case .success(let params) = decodeParams(WorkDoneProgressCancelParams.self, from: params),
+                let id = progressTokens[params.token] {
+                cancelRequest(id)
+            }
         default:
             logger.debug("ignored unknown notification \(method)")
         }

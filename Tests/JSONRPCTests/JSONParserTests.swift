@@ -3,11 +3,16 @@ import Testing
 
 @testable import JSONRPC
 
-/// Tier 1: the fast parser reads every text as `JSONDecoder` does, and
-/// declines (so that `JSONDecoder` decides) whatever it is unsure of.
+/// Tier 1: the parser reads ordinary JSON as `JSONDecoder` does, refuses
+/// what the grammar refuses, and makes the documented decisions where the
+/// grammar allows what a Swift value cannot hold.
 @Suite struct JSONParserTests {
-    func fast(_ text: String) -> JSONValue? {
+    func parse(_ text: String) -> Result<JSONValue, JSONParser.Failure> {
         Array(text.utf8).withUnsafeBufferPointer(JSONParser.parse)
+    }
+
+    func value(_ text: String) -> JSONValue? {
+        try? parse(text).get()
     }
 
     func reference(_ text: String) -> JSONValue? {
@@ -23,28 +28,80 @@ import Testing
             #"[[[[[]]]],{"a":{"b":{"c":[{}]}}}]"#,
         ]
         for text in texts {
-            #expect(fast(text) != nil, "declined \(text)")
-            #expect(fast(text) == reference(text), "\(text)")
+            #expect(value(text) != nil, "refused \(text)")
+            #expect(value(text) == reference(text), "\(text)")
         }
     }
 
-    @Test func declinesWhatItIsUnsureOf() {
+    @Test func refusesWhatTheGrammarRefuses() {
         let texts = [
             "", " ", "{", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "-", "1e", "+1", "nul", "truex", "1 2",
-            #"{"a":1,"a":2}"#, #""\ud800""#, #""\udc00x""#, "\"\u{1}\"", #""\x""#, "[1e400]",
-            "{\"a\" 1}", "[1 2]", "'a'", String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
+            "\"\u{1}\"", #""\x""#, "{\"a\" 1}", "[1 2]", "'a'", #""\u12""#, #"{"id":1e}"#,
         ]
         for text in texts {
-            let value = fast(text)
-            #expect(value.map { _ in false } ?? true, "accepted \(text) as \(String(describing: value))")
+            guard case .failure(.syntax) = parse(text) else {
+                Issue.record("accepted \(text) as \(String(describing: value(text)))")
+                continue
+            }
         }
     }
 
-    @Test func messagesDecodeTheSameEitherWay() {
-        // A duplicate key sends the body down the JSONDecoder path; the message is still read.
-        let fallback = Message.decode(Array(#"{"jsonrpc":"2.0","id":1,"id":1,"method":"m"}"#.utf8))
-        #expect(fallback == .single(.message(.request(id: 1, method: "m", params: nil))))
-        #expect(Message.decode(Array(#"{"jsonrpc":"2.0","id":1.0,"method":"m"}"#.utf8))
-            == .single(.message(.request(id: 1, method: "m", params: nil))))
+    @Test func syntaxErrorsSayWhere() {
+        #expect(parse(#"{"a":[1,2,}"#) == .failure(.syntax(offset: 10)))
+    }
+
+    @Test func nestingPastTheLimitIsRefusedAsTooDeep() {
+        let limit = JSONParser.maximumDepth
+        let deepest = String(repeating: "[", count: limit) + String(repeating: "]", count: limit)
+        #expect(value(deepest) != nil)
+        for depth in [limit + 1, 10_000] {
+            let text = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+            #expect(parse(text) == .failure(.tooDeep))
+        }
+        let objects = String(repeating: #"{"a":"#, count: 1_000) + "1" + String(repeating: "}", count: 1_000)
+        #expect(parse(objects) == .failure(.tooDeep))
+    }
+
+    @Test func unpairedSurrogatesReadAsReplacementCharacters() {
+        #expect(value(#""\ud800""#) == .string("\u{FFFD}"))
+        #expect(value(#""\udc00x""#) == .string("\u{FFFD}x"))
+        #expect(value(#""a\ud800\u0041""#) == .string("a\u{FFFD}A"))
+        #expect(value(#""\ud800\ud800\udc00""#) == .string("\u{FFFD}\u{10000}"))
+        #expect(value(#""\ud83d\ude00""#) == .string("😀"))
+    }
+
+    @Test func numbersBeyondDoubleSaturate() {
+        #expect(value("1e400") == .double(.greatestFiniteMagnitude))
+        #expect(value("-1e400") == .double(-.greatestFiniteMagnitude))
+        #expect(value("1e-400") == .int(0))
+        #expect(value(String(repeating: "9", count: 400)) == .double(.greatestFiniteMagnitude))
+    }
+
+    @Test func duplicateKeysKeepTheLastValue() {
+        #expect(value(#"{"a":1,"a":2}"#) == .object(["a": 2]))
+    }
+
+    @Test func idsKeepTheirTextUnlessPlainIntegers() {
+        let cases: [(String, JSONValue)] = [
+            ("7", .int(7)), ("-0", .int(0)), ("9223372036854775807", .int(.max)),
+            ("9223372036854775808", .number("9223372036854775808")),
+            ("-9223372036854775809", .number("-9223372036854775809")),
+            ("1e2", .number("1e2")), ("1.0", .number("1.0")), ("1e-400", .number("1e-400")),
+            ("1e400", .number("1e400")), ("1.5", .number("1.5")),
+        ]
+        for (text, expected) in cases {
+            #expect(value(#"{"id":\#(text)}"#) == .object(["id": expected]), "\(text)")
+            // Only members named `id` keep their text.
+            #expect(value(#"{"x":\#(text)}"#) != .object(["x": .number(text)]), "\(text)")
+        }
+    }
+
+    @Test func messagesWithOddIdsAreRequestsEchoedAsWritten() {
+        for text in ["1e2", "1.0", "-9223372036854775809", "9223372036854775808", "1e-400", "1e400"] {
+            let body = Array(#"{"jsonrpc":"2.0","id":\#(text),"method":"m"}"#.utf8)
+            #expect(Message.decode(body) == .single(.message(.request(id: .number(text), method: "m", params: nil))))
+        }
+        #expect(Message.decode(Array(#"{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}"#.utf8))
+            == .single(.message(.request(id: 2, method: "m", params: nil))))
     }
 }

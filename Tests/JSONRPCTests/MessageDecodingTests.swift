@@ -62,7 +62,8 @@ import Testing
         #expect(errorCode(#"{"jsonrpc":"2.0","id":5,"method":5}"#)! == (5, .invalidRequest))
         #expect(errorCode(#"{"jsonrpc":"2.0","id":6,"method":"m","params":"x"}"#)! == (6, .invalidRequest))
         #expect(errorCode(#"{"jsonrpc":"2.0","id":null,"method":"m"}"#)! == (nil, .invalidRequest))
-        #expect(errorCode(#"{"jsonrpc":"2.0","id":1.5,"method":"m"}"#)! == (nil, .invalidRequest))
+        #expect(errorCode(#"{"jsonrpc":"2.0","id":true,"method":"m"}"#)! == (nil, .invalidRequest))
+        #expect(errorCode(#"{"jsonrpc":"2.0","id":[1],"method":"m"}"#)! == (nil, .invalidRequest))
         #expect(errorCode(#"{"jsonrpc":"2.0"}"#)! == (nil, .invalidRequest))
     }
 
