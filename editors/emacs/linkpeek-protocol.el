@@ -34,6 +34,11 @@
     (timed-out . -32001))
   "Error codes linkpeek.el tells apart.")
 
+(defconst linkpeek-protocol-ranges
+  '((timeout 0.001 3600)          ; seconds
+    (hover-timeout 0 60))         ; seconds
+  "The daemon's ranges for the numbers linkpeek.el sends (ParamRanges).")
+
 (defun linkpeek-protocol-method (name)
   "The wire method (a keyword) for NAME."
   (or (alist-get name linkpeek-protocol-methods)

@@ -75,11 +75,11 @@ PHASE is one of `open', `progress', `partial', `done', `error'.")
 (defvar linkpeek--deaths 0 "Quick deaths in a row, for the backoff.")
 (defvar linkpeek--started-at 0 "When the daemon was started (float-time).")
 
-(defun linkpeek--check-seconds (name value)
-  "Signal a `user-error' naming NAME unless VALUE is nil or valid seconds.
-Valid: greater than 0 and at most 86400 (a day)."
-  (unless (or (null value) (and (numberp value) (> value 0) (<= value 86400)))
-    (user-error "linkpeek: %s must be a number of seconds greater than 0 and at most 86400" name)))
+(defun linkpeek--check-seconds (name key value)
+  "Signal a `user-error' naming NAME unless VALUE is nil or in the range KEY."
+  (let ((range (alist-get key linkpeek-protocol-ranges)))
+    (unless (or (null value) (and (numberp value) (>= value (car range)) (<= value (cadr range))))
+      (user-error "linkpeek: %s must be a number of seconds from %s to %s" name (car range) (cadr range)))))
 
 (defun linkpeek--next-id (kind)
   "A fresh token or provider id of KIND."
@@ -108,8 +108,8 @@ Valid: greater than 0 and at most 86400 (a day)."
 
 (defun linkpeek--start ()
   "Start and initialise the daemon; return the connection."
-  (linkpeek--check-seconds "linkpeek-timeout" linkpeek-timeout)
-  (linkpeek--check-seconds "linkpeek-hover-timeout" linkpeek-hover-timeout)
+  (linkpeek--check-seconds "linkpeek-timeout" 'timeout linkpeek-timeout)
+  (linkpeek--check-seconds "linkpeek-hover-timeout" 'hover-timeout linkpeek-hover-timeout)
   (let* ((command (append (list linkpeek-binary "serve")
                           (and linkpeek-allow-private-network '("--allow-private-network"))))
          (conn (make-instance

@@ -169,6 +169,6 @@
 (ert-deftest linkpeek-bad-timeout-is-refused ()
   (let ((linkpeek-hover-timeout -1) (linkpeek--connection nil))
     (should (equal (cadr (should-error (linkpeek--start) :type 'user-error))
-                   "linkpeek: linkpeek-hover-timeout must be a number of seconds greater than 0 and at most 86400"))))
+                   "linkpeek: linkpeek-hover-timeout must be a number of seconds from 0 to 60"))))
 
 ;;; linkpeek-tests.el ends here

@@ -88,6 +88,12 @@ h.test("url under the cursor: the client-side table", function()
   end
 end)
 
+h.test("setup refuses a timeout out of the daemon's range, naming the key", function()
+  local ok, err = pcall(require("linkpeek.config").build, { hover_timeout = 61 })
+  h.eq(ok, false, "accepted")
+  h.expect(tostring(err):find("linkpeek: hover_timeout must be a number of seconds from 0 to 60", 1, true), "%s", err)
+end)
+
 h.test("the float fills in: progress, then the partial card, then the full card", function()
   local page = base .. "/slowimage?ms=1500"
   markdown({ "# notes", "read " .. page .. " later" })
@@ -189,8 +195,10 @@ h.test("a hostile title cannot inject Markdown or HTML into the hover card", fun
   needs_hover()
   local value = hover(buf, 1, 3).contents.value
   h.expect(value:find("Evil", 1, true), "no title in %s", value)
-  h.expect(not value:find("](javascript:", 1, true), "a link survived: %s", value)
-  h.expect(not value:find("<img", 1, true), "HTML survived: %s", value)
+  -- Escaped (`\](`, `\<img`) is text; unescaped would be a link or HTML.
+  h.expect(not ("\n" .. value):find("[^\\]%]%(javascript:"), "a link survived: %s", value)
+  h.expect(not ("\n" .. value):find("[^\\]<img"), "HTML survived: %s", value)
+  h.expect(not ("\n" .. value):find("[^\\]<script"), "HTML survived: %s", value)
   h.expect(not value:find("\n```", 1, true), "a code fence survived: %s", value)
 end)
 

@@ -130,8 +130,11 @@ class Client extends EventEmitter {
   async stop(ms = 2000) {
     if (this.exited) return;
     const gone = new Promise((resolve) => this.once('exit', resolve));
+    let timer;
     try {
-      await Promise.race([this.request(protocol.methods.shutdown, null), delay(ms)]);
+      await Promise.race([this.request(protocol.methods.shutdown, null),
+        new Promise((resolve) => { timer = setTimeout(resolve, ms); })]);
+      clearTimeout(timer);
       this.notify(protocol.methods.exit);
       this.proc.stdin.end();
     } catch (_) { /* it died meanwhile */ }
@@ -141,8 +144,4 @@ class Client extends EventEmitter {
   }
 }
 
-function delay(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-module.exports = { Client, RpcError, delay };
+module.exports = { Client, RpcError };

@@ -3,7 +3,7 @@
 // settings, and started again with exponential backoff when it dies (after
 // five quick deaths in a row it stays down and says so once).
 
-const { Client, delay } = require('./client');
+const { Client } = require('./client');
 const protocol = require('./protocol');
 
 const BACKOFF = { firstMs: 500, maxMs: 30000, maxQuick: 5, resetAfterMs: 60000 };
@@ -90,4 +90,4 @@ class Daemon {
   }
 }
 
-module.exports = { Daemon, BACKOFF, delay };
+module.exports = { Daemon, BACKOFF };

@@ -11,17 +11,15 @@ const card = require('./card');
 const urls = require('./url');
 
 const NO_SAVED = 'linkpeek: this linkpeek daemon has no saved links (`save` needs a newer linkpeek)';
-// Mirrors the daemon's range for hoverTimeout and timeout: seconds > 0, at most a day.
-const SECONDS = { min: 0, max: 86400 };
-
 let daemon;
 let output;
 
 function seconds(config, key, fallback) {
   const v = config.get(key);
+  const range = protocol.ranges[key];
   if (v === undefined || v === null) return fallback;
-  if (typeof v !== 'number' || !(v > SECONDS.min && v <= SECONDS.max)) {
-    vscode.window.showErrorMessage(`linkpeek.${key} must be a number of seconds greater than 0 and at most ${SECONDS.max}; using ${fallback ?? 'the default'}`);
+  if (typeof v !== 'number' || !(v >= range.min && v <= range.max)) {
+    vscode.window.showErrorMessage(`linkpeek.${key} must be a number of seconds from ${range.min} to ${range.max}; using ${fallback ?? "the daemon's default"}`);
     return fallback;
   }
   return v;

@@ -26,6 +26,12 @@ const errors = Object.freeze({
   timedOut: -32001,
 });
 
+/** The daemon's ranges for the numbers this extension sends (ParamRanges, protocol/README.md). */
+const ranges = Object.freeze({
+  timeout: { min: 0.001, max: 3600 }, // seconds
+  hoverTimeout: { min: 0, max: 60 }, // seconds
+});
+
 /** initializationOptions keys (protocol/README.md, `initialize`). */
 function initOptions(settings) {
   const opts = {};
@@ -61,4 +67,4 @@ function entryMetadata(entry) {
   return entry && typeof entry.metadata === 'object' && entry.metadata ? entry.metadata : (entry || {});
 }
 
-module.exports = { methods, errors, initOptions, fetchParams, isWorkDone, savedEntries, entryMetadata };
+module.exports = { methods, errors, ranges, initOptions, fetchParams, isWorkDone, savedEntries, entryMetadata };

@@ -154,6 +154,17 @@ test('a daemon that dies is started again', async () => {
   assert.notEqual(now.pid, old.pid);
 });
 
+test('a hover timeout out of the daemon\'s range is refused, naming the setting', async () => {
+  recorded.errors.length = 0;
+  settings.hoverTimeout = 61;
+  try {
+    await hover(`${BASE}/page?title=Range`, 0, 3);
+  } finally {
+    settings.hoverTimeout = 1.0;
+  }
+  assert.equal(recorded.errors[0], 'linkpeek.hoverTimeout must be a number of seconds from 0 to 60; using 1.5');
+});
+
 test('framing: a message split anywhere, and two in one chunk', () => {
   const c = Object.create(Client.prototype);
   c.buffer = Buffer.alloc(0);

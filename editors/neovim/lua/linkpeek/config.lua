@@ -29,10 +29,11 @@ local function check(cfg)
     open = { cfg.open, "function", true },
     on_attach = { cfg.on_attach, "function", true },
   })
-  -- Mirrors the daemon's ranges (ParamRanges): a timeout is > 0 seconds.
+  local ranges = require("linkpeek.protocol").ranges
   for _, key in ipairs({ "timeout", "hover_timeout" }) do
-    if cfg[key] ~= nil and not (cfg[key] > 0 and cfg[key] < math.huge) then
-      error(string.format("linkpeek: %s must be a number of seconds greater than 0", key))
+    local v, r = cfg[key], ranges[key]
+    if v ~= nil and not (v >= r.min and v <= r.max) then
+      error(string.format("linkpeek: %s must be a number of seconds from %s to %s", key, r.min, r.max))
     end
   end
 end

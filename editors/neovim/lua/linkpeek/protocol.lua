@@ -22,6 +22,13 @@ M.errors = {
   timed_out = -32001,
 }
 
+-- The daemon's ranges for the numbers this plugin sends (ParamRanges in
+-- Sources/LinkPeekProtocol/NumberRange.swift; protocol/README.md).
+M.ranges = {
+  timeout = { min = 0.001, max = 3600 }, -- seconds
+  hover_timeout = { min = 0, max = 60 }, -- seconds
+}
+
 -- initializationOptions keys (protocol/README.md, `initialize`).
 -- Always a JSON object, never `[]` (an empty Lua table encodes as an array).
 function M.init_options(cfg)
