@@ -130,17 +130,20 @@ class Client extends EventEmitter {
   async stop(ms = 2000) {
     if (this.exited) return;
     const gone = new Promise((resolve) => this.once('exit', resolve));
-    let timer;
+    let wait;
     try {
       await Promise.race([this.request(protocol.methods.shutdown, null),
-        new Promise((resolve) => { timer = setTimeout(resolve, ms); })]);
-      clearTimeout(timer);
+        new Promise((resolve) => { wait = setTimeout(resolve, ms); })]);
       this.notify(protocol.methods.exit);
       this.proc.stdin.end();
-    } catch (_) { /* it died meanwhile */ }
-    const timer = setTimeout(() => this.proc.kill('SIGKILL'), ms);
+    } catch (_) {
+      /* it died meanwhile: 'exit' has fired or will */
+    } finally {
+      clearTimeout(wait);
+    }
+    const kill = setTimeout(() => this.proc.kill('SIGKILL'), ms);
     await gone;
-    clearTimeout(timer);
+    clearTimeout(kill);
   }
 }
 
