@@ -15,10 +15,7 @@ public enum HTMLCard {
         html += "<figcaption style=\"\(Style.caption)\">"
         let heading = "<strong>\(escape(card.title ?? card.host ?? card.originalURL))</strong>"
         html += card.link.map { "<a href=\"\(escape($0))\"\(relAttribute) style=\"\(Style.titleLink)\">\(heading)</a>" } ?? heading
-        let site = [card.siteName, card.host].compactMap { $0 }
-        if !site.isEmpty {
-            html += "<div style=\"\(Style.site)\">\(escape(site.joined(separator: " · ")))</div>"
-        }
+        if let site = card.siteLine { html += "<div style=\"\(Style.site)\">\(escape(site))</div>" }
         if let summary = card.summary { html += "<p style=\"\(Style.summary)\">\(escape(summary))</p>" }
         if let final = card.finalURL {
             html += "<div style=\"\(Style.site)\">→ <a href=\"\(escape(final))\"\(relAttribute)>\(escape(final))</a></div>"

@@ -66,6 +66,18 @@ public struct LinkCard: Sendable, Equatable {
         return card
     }
 
+    /// "Site name · host" (the host alone when the site name is the host),
+    /// or nil when there is neither, or when the heading already shows the host.
+    public var siteLine: String? {
+        if title == nil && siteName == nil { return nil }
+        switch (siteName, host) {
+        case (let site?, let host?) where site.lowercased() != host: return "\(site) · \(host)"
+        case (_, let host?): return host
+        case (let site?, nil): return site
+        case (nil, nil): return nil
+        }
+    }
+
     /// A few words on why a fetch failed, e.g. "blocked: private address",
     /// "timed out", "HTTP 404".
     public static func reasonLine(_ error: FetchError) -> String {

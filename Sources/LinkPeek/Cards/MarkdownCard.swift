@@ -27,11 +27,7 @@ public enum MarkdownCard {
         } else {
             blocks.append("**\(escape(heading, atLineStart: false))**")
         }
-        let site = [card.siteName, card.host].compactMap { $0 }
-        let uniqueSite = site.count == 2 && site[0].lowercased() == site[1] ? [site[1]] : site
-        if !uniqueSite.isEmpty {
-            blocks.append(escape(uniqueSite.joined(separator: " · "), atLineStart: true))
-        }
+        if let site = card.siteLine { blocks.append(escape(site, atLineStart: true)) }
         if let summary = card.summary { blocks.append(escape(summary, atLineStart: true)) }
         if includeImage, let image = card.imageURL {
             blocks.append("![\(escape(card.imageAlt ?? "", atLineStart: false))](\(destination(image)))")
@@ -49,18 +45,18 @@ public enum MarkdownCard {
     /// Backslash escapes are CommonMark's way to say "this character is
     /// text"; `&` is escaped so no entity is decoded into markup.
     public static func escape(_ text: String, atLineStart: Bool) -> String {
+        let characters = Array(text)
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
         var leadingDigits = atLineStart
-        for (offset, character) in text.enumerated() {
+        for (offset, character) in characters.enumerated() {
             let startsBlock = atLineStart && offset == 0 && blockStarters.contains(character)
-            let endsListNumber = leadingDigits && offset > 0 && (character == "." || character == ")")
-            if character.isASCII, character.isNumber {
-                // Still in the leading run of digits: "2024. A year" must not become a list.
-            } else {
-                leadingDigits = false
-            }
-            if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1, scalar.value < 0x20 {
+            // "2024. A year" must not become a list item: a run of digits at
+            // the start, then "." or ")", then a space or the end.
+            let next = offset + 1 < characters.count ? characters[offset + 1] : " "
+            let endsListNumber = leadingDigits && offset > 0 && (character == "." || character == ")") && next == " "
+            if !(character.isASCII && character.isNumber) { leadingDigits = false }
+            if character.unicodeScalars.count == 1, let scalar = character.unicodeScalars.first, scalar.value < 0x20 {
                 out.append(" ")
                 continue
             }

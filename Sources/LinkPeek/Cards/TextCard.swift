@@ -20,10 +20,7 @@ public enum TextCard {
         var lines: [String] = []
         let heading = card.title ?? card.host ?? card.originalURL
         lines += wrap(heading, width: style.width).map { styled($0, "1", style) }
-        let site = [card.siteName, card.host].compactMap { $0 }
-        if !site.isEmpty {
-            lines += wrap(site.joined(separator: " · "), width: style.width).map { styled($0, "2", style) }
-        }
+        if let site = card.siteLine { lines += wrap(site, width: style.width).map { styled($0, "2", style) } }
         if let summary = card.summary { lines += wrap(summary, width: style.width) }
         if let link = card.finalURL ?? card.link { lines.append(styled(link, "2;4", style)) }
         if let status = card.status { lines.append(styled("(\(status))", "3", style)) }
