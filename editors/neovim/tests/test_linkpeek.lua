@@ -67,9 +67,8 @@ end
 
 local function needs_hover()
   local c = client.get()
-  if not (c and c.server_capabilities and c.server_capabilities.hoverProvider) then
-    h.skip("this daemon does not advertise hoverProvider (issue 8 part 1, branch lsp)")
-  end
+  h.expect(c and c.server_capabilities and c.server_capabilities.hoverProvider,
+    "the daemon does not advertise hoverProvider")
 end
 
 h.test("url under the cursor: the client-side table", function()
