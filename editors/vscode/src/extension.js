@@ -5,6 +5,7 @@
 
 const vscode = require('vscode');
 const { Daemon } = require('./daemon');
+const { Documents } = require('./documents');
 const protocol = require('./protocol');
 const preview = require('./preview');
 const card = require('./card');
@@ -13,6 +14,7 @@ const urls = require('./url');
 const NO_SAVED = 'linkpeek: this linkpeek daemon has no saved links (`save` needs a newer linkpeek)';
 let daemon;
 let output;
+const documents = new Documents();
 
 function seconds(config, key, fallback) {
   const v = config.get(key);
@@ -44,18 +46,15 @@ function urlAt(document, position) {
 
 const hoverProvider = {
   async provideHover(document, position, token) {
-    const hit = urlAt(document, position);
-    if (!hit) return undefined;
-    const s = settings();
-    const result = await preview.hover(daemon, hit.url, {
-      budgetMs: s.hoverTimeout * 1000, timeout: s.timeout, images: s.showImages,
+    const result = await preview.hover(daemon, documents, document, position, {
       onCancel: (fn) => token && token.onCancellationRequested(fn),
     });
     if (!result) return undefined;
     const md = new vscode.MarkdownString(result.markdown);
     md.isTrusted = false;
     md.supportHtml = false;
-    return new vscode.Hover(md, hit.range);
+    const r = result.range;
+    return new vscode.Hover(md, r && new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character));
   },
 };
 
@@ -114,6 +113,7 @@ function activate(context) {
     vscode.languages.registerHoverProvider({ scheme: '*' }, hoverProvider),
     vscode.commands.registerCommand('linkpeek.preview', previewLink),
     vscode.commands.registerCommand('linkpeek.save', saveLink),
+    vscode.workspace.onDidCloseTextDocument((d) => documents.close(d)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('linkpeek')) daemon.restart();
     }),

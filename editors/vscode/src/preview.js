@@ -4,40 +4,37 @@
 // result, then the whole card). Nothing here knows the vscode API.
 
 const protocol = require('./protocol');
-const card = require('./card');
 
-let nextToken = 0;
+let nextToken = 0; // tokens for $/progress, unique per extension host
 function token(kind) {
   nextToken += 1;
   return `linkpeek-vscode-${kind}-${nextToken}`;
 }
 
 /**
- * The hover card of `url` within `budgetMs`: {markdown, complete}, or
- * undefined when `isCancelled` turns true first. A fetch still running when
- * the budget ends keeps running, so the next hover finds it cached.
- * `onCancel(fn)` registers the editor's cancellation callback.
+ * The daemon's hover card at `position` of `document` (LSP textDocument/hover;
+ * the daemon finds the URL, waits at most its hoverTimeout and escapes the
+ * page's text): {markdown, range} or undefined. `onCancel(fn)` registers the
+ * editor's cancellation: the hover is cancelled ($/cancelRequest), which
+ * never cancels the daemon's shared fetch, so a later hover finds it cached.
  */
-async function hover(daemon, url, { budgetMs, timeout, images, onCancel }) {
+async function hover(daemon, documents, document, position, { onCancel }) {
   const client = await daemon.get();
-  const partialToken = token('hover');
-  let partial;
-  client.stream(partialToken, (v) => { if (!protocol.isWorkDone(v)) partial = v; });
-  const { promise } = client.send(protocol.methods.fetch, protocol.fetchParams(url, { partial: partialToken }, timeout));
-  const settled = promise.then((meta) => ({ meta }), (err) => ({ err }));
-  settled.then(() => client.release(partialToken));
-  const cancelled = new Promise((resolve) => onCancel && onCancel(() => resolve({ cancelled: true })));
-  let timer;
-  const late = new Promise((resolve) => { timer = setTimeout(() => resolve({ late: true }), budgetMs); });
-  const outcome = await Promise.race([settled, late, cancelled]);
-  clearTimeout(timer); // a pending budget timer would keep the extension host (and tests) busy
-  if (outcome.cancelled) return undefined;
-  if (outcome.meta) return { markdown: card.markdown(url, outcome.meta, undefined, { images }), complete: true };
-  if (outcome.err) {
-    const status = outcome.err.message || 'the fetch failed';
-    return { markdown: card.markdown(url, { originalURL: url }, status, { images }), complete: true };
+  documents.sync(client, document);
+  const { id, promise } = client.send(protocol.methods.hover, {
+    textDocument: { uri: document.uri.toString() },
+    position: { line: position.line, character: position.character },
+  });
+  let cancelled = false;
+  if (onCancel) onCancel(() => { cancelled = true; client.cancel(id); });
+  try {
+    const result = await promise;
+    if (cancelled || !result || !result.contents) return undefined;
+    return { markdown: result.contents.value, range: result.range };
+  } catch (err) {
+    if (err.code === protocol.errors.cancelled) return undefined;
+    throw err;
   }
-  return { markdown: card.markdown(url, partial, 'loading…', { images }), complete: false };
 }
 
 /**

@@ -14,6 +14,10 @@ const methods = Object.freeze({
   cancel: 'cancel', // {providerId} -> {cancelled}
   cancelRequest: '$/cancelRequest', // {id}
   progress: '$/progress', // {token, value}: work-done progress or a partial LinkMetadata
+  didOpen: 'textDocument/didOpen', // {textDocument: {uri, languageId, version, text}}
+  didChange: 'textDocument/didChange', // {textDocument: {uri, version}, contentChanges: [{text}]}
+  didClose: 'textDocument/didClose', // {textDocument: {uri}}
+  hover: 'textDocument/hover', // {textDocument: {uri}, position} -> {contents: {kind, value}, range} | null
   save: 'save', // {url, tags?} -> the saved entry (issue 7)
   saved: 'saved', // {tag?, limit?, offset?} -> saved entries, newest first
 });
@@ -37,7 +41,8 @@ function initOptions(settings) {
   const opts = {};
   if (settings.allowPrivateNetwork) opts.allowPrivateNetwork = true;
   if (settings.timeout) opts.timeout = settings.timeout;
-  if (settings.hoverTimeout) opts.hoverTimeout = settings.hoverTimeout;
+  if (settings.hoverTimeout !== undefined) opts.hoverTimeout = settings.hoverTimeout;
+  if (settings.showImages === false) opts.hoverImages = false;
   return opts;
 }
 

@@ -6,7 +6,7 @@
 
 const Module = require('module');
 
-const recorded = { info: [], warnings: [], errors: [], progress: [], opened: [], hovers: [], commands: new Map() };
+const recorded = { info: [], warnings: [], errors: [], progress: [], opened: [], hovers: [], commands: new Map(), closeListeners: [] };
 const settings = {};
 let nextChoice;
 let cancelProgressAfterMs;
@@ -48,6 +48,7 @@ const vscode = {
   workspace: {
     getConfiguration: () => ({ get: (key) => settings[key] }),
     onDidChangeConfiguration: () => ({ dispose() {} }),
+    onDidCloseTextDocument: (fn) => { recorded.closeListeners.push(fn); return { dispose() {} }; },
   },
   window: {
     activeTextEditor: undefined,
@@ -71,10 +72,20 @@ const vscode = {
   },
 };
 
-/** A text document of `text` (lines split on \n). */
+let documents = 0;
+
+/** A text document of `text` (lines split on \n), with a fresh URI; `edit(text)` makes a new version. */
 function document(text, languageId = 'markdown') {
-  const lines = text.split('\n');
-  return { languageId, uri: { toString: () => 'untitled:test' }, lineCount: lines.length, lineAt: (i) => ({ text: lines[i] }) };
+  documents += 1;
+  const uri = `untitled:Untitled-${documents}`;
+  const doc = {
+    languageId, version: 1, uri: { toString: () => uri },
+    getText: () => text,
+    lineAt: (i) => ({ text: text.split('\n')[i] }),
+    get lineCount() { return text.split('\n').length; },
+    edit: (next) => { text = next; doc.version += 1; },
+  };
+  return doc;
 }
 
 function install() {
