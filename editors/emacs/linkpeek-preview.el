@@ -17,6 +17,7 @@
 (require 'linkpeek-card)
 
 (defvar linkpeek--streams)
+(defvar linkpeek--connection)
 (defvar linkpeek-timeout)
 (defvar linkpeek-hover-timeout)
 (defvar linkpeek-auto-preview)
@@ -26,7 +27,8 @@
 (declare-function linkpeek-url-at-point "linkpeek")
 
 (defvar linkpeek--preview nil
-  "The preview in *linkpeek*: a plist (:url :provider :tokens :meta :done).")
+  "The preview in *linkpeek*: a plist (:url :provider :tokens :meta :done).
+:error-code is the code of the fetch's error answer, once there is one.")
 
 (defun linkpeek--render (preview phase meta status)
   "Show PREVIEW's card at PHASE with META (kept if nil) and STATUS."
@@ -57,17 +59,18 @@
       (concat "loading… " stage))))
 
 (defun linkpeek-cancel-preview ()
-  "Cancel the preview still loading in *linkpeek*, if any."
+  "Cancel the preview still loading in *linkpeek*, if any.
+The fetch is cancelled by its progress token
+\=(`window/workDoneProgress/cancel'); the daemon answers it -32800."
   (interactive)
   (let ((p linkpeek--preview))
     (setq linkpeek--preview nil)
     (when (and p (not (plist-get p :done)))
       (plist-put p :done t)
       (linkpeek--release p)
-      (ignore-errors
-        (jsonrpc-async-request (linkpeek--connection) (linkpeek-protocol-method 'cancel)
-                               (list :providerId (plist-get p :provider))
-                               :success-fn #'ignore :error-fn #'ignore :timeout 5)))))
+      (when (and linkpeek--connection (jsonrpc-running-p linkpeek--connection))
+        (jsonrpc-notify linkpeek--connection (linkpeek-protocol-method 'cancel-work)
+                        (list :token (car (plist-get p :tokens))))))))
 
 (defun linkpeek-preview-at-point (&optional url)
   "Show the card of URL (default: the one at point) in the *linkpeek* buffer."
@@ -94,6 +97,7 @@
      (linkpeek-protocol-fetch-params url (plist-get preview :provider) work partial linkpeek-timeout)
      :success-fn (lambda (meta) (linkpeek--render preview 'done meta nil))
      :error-fn (lambda (err)
+                 (plist-put preview :error-code (plist-get err :code))
                  (linkpeek--render preview 'error nil
                                    (concat "linkpeek: " (or (linkpeek-card-clean (plist-get err :message))
                                                             "the fetch failed"))))
