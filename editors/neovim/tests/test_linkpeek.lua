@@ -283,6 +283,67 @@ h.test(":checkhealth linkpeek", function()
   h.expect(not text:find("ERROR", 1, true), "errors: %s", text)
 end)
 
+h.test("K opens Neovim's hover float with the daemon's card", function()
+  markdown({ "See " .. base .. "/page?title=Pressed+K here" })
+  vim.api.nvim_win_set_cursor(0, { 1, 8 })
+  local before = {}
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    before[w] = true
+  end
+  vim.cmd("normal K")
+  local text
+  h.wait_for(5000, "a hover float", function()
+    for _, w in ipairs(vim.api.nvim_list_wins()) do
+      if not before[w] and vim.api.nvim_win_get_config(w).relative ~= "" then
+        text = table.concat(vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(w), 0, -1, false), "\n")
+        return true
+      end
+    end
+  end)
+  h.expect(text:find("Pressed K", 1, true), "float: %s", text)
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  vim.cmd("doautocmd CursorMoved")
+end)
+
+h.test("auto_preview: CursorHold on a URL opens the card", function()
+  linkpeek.setup({ binary = bin, allow_private_network = true, hover_timeout = 1.0, auto_preview = true })
+  markdown({ "x " .. base .. "/page?title=On+Hold" })
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  vim.cmd("doautocmd CursorHold")
+  h.eq(preview.current, nil, "a preview on plain text")
+  vim.api.nvim_win_set_cursor(0, { 1, 6 })
+  local seen = {}
+  preview.on_update = function(phase, lines)
+    table.insert(seen, { phase = phase, lines = lines })
+  end
+  vim.cmd("doautocmd CursorHold")
+  h.wait_for(5000, "the auto preview", function()
+    return seen[#seen] and seen[#seen].phase == "done"
+  end)
+  preview.on_update = nil
+  h.eq(seen[#seen].lines[1], "On Hold", "title")
+  preview.close()
+end)
+
+h.test("comments = true attaches buffers of every filetype", function()
+  local buf = vim.api.nvim_create_buf(true, false)
+  vim.api.nvim_buf_set_name(buf, vim.fn.tempname() .. ".lua")
+  vim.api.nvim_set_current_buf(buf)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, { "-- see " .. base .. "/page?title=In+A+Comment" })
+  vim.bo[buf].filetype = "lua"
+  h.eq(vim.lsp.buf_is_attached(buf, client.get().id), false, "a Lua buffer attached by default")
+  linkpeek.setup({ binary = bin, allow_private_network = true, comments = true })
+  h.wait_for(5000, "the daemon to attach a Lua buffer", function()
+    local c = client.get()
+    return c and c.initialized and vim.lsp.buf_is_attached(buf, c.id)
+  end)
+  local answers = vim.lsp.buf_request_sync(buf, protocol.methods.hover, {
+    textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = 0, character = 10 },
+  }, 5000)
+  local value = answers[client.get().id].result.contents.value
+  h.expect(value:find("In A Comment", 1, true), "card: %s", value)
+end)
+
 local failed = h.run()
 client.stop()
 vim.wait(2000, function()

@@ -21,7 +21,12 @@ local function render(p, meta, status)
   vim.api.nvim_buf_set_lines(p.buf, 0, -1, false, lines)
   vim.api.nvim_buf_set_option(p.buf, "modifiable", false)
   if p.win and vim.api.nvim_win_is_valid(p.win) then
-    vim.api.nvim_win_set_height(p.win, #lines)
+    -- Long lines (a title, an image URL) wrap: count screen rows, not lines.
+    local rows = 0
+    for _, line in ipairs(lines) do
+      rows = rows + math.max(1, math.ceil(vim.fn.strdisplaywidth(line) / width))
+    end
+    vim.api.nvim_win_set_height(p.win, math.min(rows, 20))
   end
   return lines
 end
