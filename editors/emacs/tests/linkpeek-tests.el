@@ -164,6 +164,14 @@
     (should (eql (process-exit-status proc) 0))
     (should (null linkpeek--connection))))
 
+(ert-deftest linkpeek-mode-turns-on-eldoc ()
+  (with-temp-buffer
+    (linkpeek-mode 1)
+    (should (memq #'linkpeek-eldoc-function eldoc-documentation-functions))
+    (should eldoc-mode)
+    (linkpeek-mode -1)
+    (should-not (memq #'linkpeek-eldoc-function eldoc-documentation-functions))))
+
 (ert-deftest linkpeek-bad-timeout-is-refused ()
   (let ((linkpeek-hover-timeout -1) (linkpeek--connection nil))
     (should (equal (cadr (should-error (linkpeek--start) :type 'user-error))
