@@ -36,9 +36,14 @@ local function out(line)
   io.stdout:flush()
 end
 
+-- LINKPEEK_TEST_ONLY=text runs only the tests whose name contains it.
 function M.run()
   local failed = 0
-  for _, t in ipairs(M.tests) do
+  local only = os.getenv("LINKPEEK_TEST_ONLY")
+  local tests = vim.tbl_filter(function(t)
+    return not only or only == "" or t.name:find(only, 1, true) ~= nil
+  end, M.tests)
+  for _, t in ipairs(tests) do
     local started = vim.loop.hrtime()
     local ok, err = xpcall(t.fn, function(e)
       return type(e) == "table" and e or debug.traceback(tostring(e), 2)
@@ -53,7 +58,7 @@ function M.run()
       out(string.format("not ok %s (%.0f ms)\n  %s", t.name, ms, tostring(err):gsub("\n", "\n  ")))
     end
   end
-  out(string.format("%d tests, %d failed", #M.tests, failed))
+  out(string.format("%d tests, %d failed", #tests, failed))
   return failed
 end
 

@@ -180,6 +180,8 @@ h.test("K on a URL in Markdown shows the card with the page title", function()
   h.expect(result and result.contents, "no card: %s", vim.inspect(result))
   h.eq(result.contents.kind, "markdown", "contents kind")
   h.expect(result.contents.value:find("Hover Title", 1, true), "no title in %s", result.contents.value)
+  h.expect(not result.contents.value:find("![", 1, true), "an image line with hover_images off: %s",
+    result.contents.value)
   h.eq(vim.fn.maparg("K", "n", false, true).buffer, 1, "K is mapped in the buffer")
 end)
 

@@ -7,6 +7,7 @@ M.defaults = {
   allow_private_network = false, -- let the daemon fetch loopback and private addresses
   timeout = nil, -- seconds per fetch (the daemon's default: 30)
   hover_timeout = nil, -- seconds a hover waits before it shows what is known (daemon default 1.5)
+  hover_images = false, -- the image line in K's card (a terminal shows it as a Markdown link)
   filetypes = { "markdown", "text", "gitcommit", "rst", "org", "help" },
   comments = false, -- true: attach to buffers of every filetype (URLs in comments and strings)
   keymap = "K", -- buffer-local hover mapping in attached buffers; false for none

@@ -36,6 +36,7 @@ function M.init_options(cfg)
   opts.allowPrivateNetwork = cfg.allow_private_network or nil
   opts.timeout = cfg.timeout
   opts.hoverTimeout = cfg.hover_timeout
+  opts.hoverImages = cfg.hover_images and true or false
   return opts
 end
 
