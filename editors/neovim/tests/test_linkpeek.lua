@@ -215,6 +215,32 @@ h.test("a slow page's hover returns within the budget; a later hover has the ful
   h.expect(second.contents.value:find("Slowly Done", 1, true), "the second card: %s", second.contents.value)
 end)
 
+h.test("a cancelled hover leaves the editor responsive and the page still loads", function()
+  local buf = markdown({ base .. "/slow?ms=1500&title=Loaded+Anyway" })
+  needs_hover()
+  vim.api.nvim_win_set_cursor(0, { 1, 3 })
+  local answered = false
+  local _, cancel = vim.lsp.buf_request(buf, protocol.methods.hover, vim.lsp.util.make_position_params(),
+    function()
+      answered = true
+    end)
+  vim.wait(100)
+  local started = vim.loop.hrtime()
+  cancel() -- $/cancelRequest: Neovim drops the -32800 answer
+  local got
+  client.request(protocol.methods.get_cached, { url = base .. "/nothing-here" }, function(err, result)
+    got = { err = err, result = result }
+  end)
+  h.wait_for(1000, "an answer right after the cancel", function()
+    return got ~= nil
+  end)
+  h.expect((vim.loop.hrtime() - started) / 1e6 < 1000, "the next answer took a second")
+  h.eq(answered, false, "the cancelled hover's handler ran")
+  -- The daemon's shared fetch was not cancelled with the hover: it finishes.
+  vim.wait(1800)
+  h.expect(hover(buf, 1, 3).contents.value:find("Loaded Anyway", 1, true), "the page did not load")
+end)
+
 h.test(":LinkPeekSave and :LinkPeekSaved", function()
   markdown({ base .. "/page?title=Saved+Page" })
   local probe
