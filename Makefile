@@ -70,6 +70,7 @@ bench: release
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fetch.py --rounds 5 --server nginx
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fetch.py --rounds 5 --server nginx --link 1gbit
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_daemon.py
+	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_lsp.py
 
 clean:
 	rm -rf .build

@@ -49,14 +49,18 @@ struct DocumentStore {
     /// Applies one change; returns log lines. A ranged change to a document
     /// kept without its text cannot be applied and is dropped.
     mutating func change(uri: String, range: (start: (Int, Int), end: (Int, Int))?, text: String, encoding: PositionEncoding) -> [String] {
-        guard let entry = entries[uri] else { return ["didChange for a document that is not open: \(uri)"] }
+        guard entries[uri] != nil else { return ["didChange for a document that is not open: \(uri)"] }
         var notes: [String] = []
         guard let range else {
             entries[uri] = Self.entry(text: text, uri: uri, notes: &notes)
             return notes
         }
-        guard case .text(var document) = entry else { return notes }
-        entries[uri] = nil  // Unique ownership: the edit below mutates in place, without a copy.
+        // Moved out of the table, not copied: the only reference to the
+        // lines is then `document`'s, so the edit mutates them in place
+        // (a second reference would make it copy all the lines per keystroke).
+        guard case .text? = entries[uri], case .text(var document)? = entries.removeValue(forKey: uri) else {
+            return notes  // Kept without its text: a ranged change cannot apply.
+        }
         let start = document.location(line: range.start.0, column: range.start.1, encoding: encoding)
         let end = document.location(line: range.end.0, column: range.end.1, encoding: encoding)
         document.replace(from: start, to: end, with: text)
