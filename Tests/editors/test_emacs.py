@@ -6,15 +6,15 @@ import shutil
 
 import pytest
 
-from conftest import EDITORS, assert_passed, run_bounded
+from editor_support import EDITORS, assert_passed, run_bounded
 
 EMACS_DIR = EDITORS / "emacs"
 needs_emacs = pytest.mark.skipif(shutil.which("emacs") is None, reason="emacs not installed (apt-get install emacs-nox)")
 
 
 @needs_emacs
-def test_emacs_package(linkpeek_bin, server, tmp_path):
-    env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": server.base_url, "HOME": str(tmp_path)}
+def test_emacs_package(linkpeek_bin, editor_server, tmp_path):
+    env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url, "HOME": str(tmp_path)}
     res = run_bounded(["emacs", "--batch", "-Q", "-L", ".", "-l", "tests/linkpeek-tests.el",
                        "-f", "ert-run-tests-batch-and-exit"], env, EMACS_DIR, timeout=90)
     assert_passed(res)

@@ -6,14 +6,14 @@ import shutil
 
 import pytest
 
-from conftest import EDITORS, assert_passed, run_bounded
+from editor_support import EDITORS, assert_passed, run_bounded
 
 NVIM_DIR = EDITORS / "neovim"
 
 
 @pytest.mark.skipif(shutil.which("nvim") is None, reason="nvim not installed (apt-get install neovim)")
-def test_neovim_plugin(linkpeek_bin, server, tmp_path):
-    env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": server.base_url,
+def test_neovim_plugin(linkpeek_bin, editor_server, tmp_path):
+    env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url,
            "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_STATE_HOME": str(tmp_path / "state"),
            "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path)}
     cmd = ["nvim", "--headless", "-u", "NONE", "-i", "NONE", "-n",

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EDITORS, run_bounded
+from editor_support import EDITORS, run_bounded
 
 README = EDITORS / "README.md"
 SNIPPET = re.compile(r"<!-- check: ([\w-]+) -->\n```\w*\n(.*?)\n```", re.S)

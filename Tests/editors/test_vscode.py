@@ -7,14 +7,14 @@ import shutil
 
 import pytest
 
-from conftest import EDITORS, assert_passed, run_bounded
+from editor_support import EDITORS, assert_passed, run_bounded
 
 VSCODE_DIR = EDITORS / "vscode"
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node not installed")
-def test_vscode_extension(linkpeek_bin, server):
-    env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": server.base_url}
+def test_vscode_extension(linkpeek_bin, editor_server):
+    env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url}
     res = run_bounded(["node", "--test", "test/extension.test.js"], env, VSCODE_DIR, timeout=60)
     assert_passed(res)
     assert "# fail 0" in res.stdout
