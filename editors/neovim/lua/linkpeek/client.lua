@@ -7,6 +7,16 @@ local protocol = require("linkpeek.protocol")
 
 local M = {}
 
+-- Client methods are called with `:` from Neovim 0.11 (the `.` form warns
+-- there and goes in 0.13); 0.7-0.10 bind `self` themselves.
+local method_calls = vim.fn.has("nvim-0.11") == 1
+local function call(c, name, ...)
+  if method_calls then
+    return c[name](c, ...)
+  end
+  return c[name](...)
+end
+
 local state = {
   cfg = nil,
   client_id = nil,
@@ -136,7 +146,7 @@ function M.request(method, params, callback, bufnr)
   if not c then
     return false
   end
-  local ok, request_id = c.request(method, params, function(err, result)
+  local ok, request_id = call(c, "request", method, params, function(err, result)
     callback(err, result)
   end, bufnr or 0)
   return ok and request_id
@@ -145,7 +155,7 @@ end
 function M.cancel(request_id)
   local c = M.get()
   if c and request_id then
-    c.cancel_request(request_id)
+    call(c, "cancel_request", request_id)
   end
 end
 
@@ -153,7 +163,7 @@ function M.stop()
   state.stopping = true
   local c = M.get()
   if c then
-    c.stop()
+    call(c, "stop")
   end
   state.client_id = nil
 end

@@ -58,7 +58,7 @@ function M.saved_entries(result)
   if type(result) ~= "table" then
     return {}
   end
-  if vim.tbl_islist(result) then
+  if (vim.islist or vim.tbl_islist)(result) then
     return result
   end
   return result.items or result.links or result.saved or {}
