@@ -87,10 +87,17 @@ let package = Package(
             name: "LinkPeekProtocol"
         ),
 
+        // MARK: CCrashGuard
+        // Closes the protocol stream first thing on a crash (crash_guard.h says why it is C).
+        .target(
+            name: "CCrashGuard"
+        ),
+
         // MARK: JSONRPC
         .target(
             name: "JSONRPC",
             dependencies: [
+                "CCrashGuard",
                 "Threading",
             ]
         ),

@@ -122,6 +122,7 @@ final class Admission: Sendable {
                     soonest = min(soonest, transfer.remainingMilliseconds)
                     return false
                 }
+                // Safe: `soonest` starts at 1000 and only decreases.
                 expiry.nextMilliseconds = Int32(max(1, soonest))
             }
             return (commands, false, expiry)

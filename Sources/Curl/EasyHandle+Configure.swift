@@ -17,7 +17,7 @@ extension EasyHandle {
             { self.set(CURLOPT_ACCEPT_ENCODING, "") },
             { self.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)) },
             { self.set(CURLOPT_TIMEOUT_MS, transfer.remainingMilliseconds) },
-            { self.set(CURLOPT_CONNECTTIMEOUT_MS, Int(request.connectTimeout * 1000)) },
+            { self.set(CURLOPT_CONNECTTIMEOUT_MS, TransferRequest.milliseconds(request.connectTimeout)) },
             // Signals are no way to time out a resolver on a multi-threaded process.
             { self.set(CURLOPT_NOSIGNAL, 1) },
             // Proxies from the environment would move the connection (and the

@@ -54,7 +54,7 @@ final class Transfer: @unchecked Sendable {
         self.id = id
         self.request = request
         self.hostKey = URL(string: request.url)?.host?.lowercased() ?? ""
-        self.deadline = .now + .milliseconds(Int64(request.timeout * 1000))
+        self.deadline = .now + .milliseconds(TransferRequest.milliseconds(request.timeout))
         connecting = { consumer.connecting() }
         responseStarted = { consumer.responseStarted($0) }
         received = { consumer.received($0) }

@@ -34,6 +34,20 @@ public struct TransferRequest: Sendable {
     }
 }
 
+extension TransferRequest {
+    /// Seconds as whole milliseconds for curl and the deadline, within
+    /// [1 ms, 1 day]: callers of this library may pass any `Double`, and
+    /// `Int64(1e20 * 1000)` or `Int(Double.nan)` would trap.
+    static func milliseconds(_ seconds: Double) -> Int {
+        guard !seconds.isNaN else { return 1 }
+        let clamped = min(max(seconds * 1000, 1), maximumMilliseconds)
+        // Safe: clamped to [1, 86_400_000], a whole number after rounding.
+        return Int(clamped.rounded(.up))
+    }
+
+    static let maximumMilliseconds: Double = 86_400_000
+}
+
 /// The status line and headers of the response that carries the body (the
 /// last one, after redirects).
 public struct ResponseHead: Sendable, Equatable {

@@ -12,17 +12,29 @@ extension ImageProbe {
         let viewBox = attributes["viewbox"].flatMap(viewBoxSize)
         switch (width, height, viewBox) {
         case let (width?, height?, _):
-            return info("image/svg+xml", Int(width.rounded()), Int(height.rounded()))
+            return info("image/svg+xml", pixels(width), pixels(height))
         case let (width?, nil, box?):
-            return info("image/svg+xml", Int(width.rounded()), Int((width * box.height / box.width).rounded()))
+            return info("image/svg+xml", pixels(width), pixels(width * box.height / box.width))
         case let (nil, height?, box?):
-            return info("image/svg+xml", Int((height * box.width / box.height).rounded()), Int(height.rounded()))
+            return info("image/svg+xml", pixels(height * box.width / box.height), pixels(height))
         case let (nil, nil, box?):
-            return info("image/svg+xml", Int(box.width.rounded()), Int(box.height.rounded()))
+            return info("image/svg+xml", pixels(box.width), pixels(box.height))
         default:
             return ImageInfo(mimeType: "image/svg+xml")
         }
     }
+
+    /// A length as whole pixels, nil unless it is a sane size. Lengths are
+    /// below 1e7 each, but a ratio of two (`100 * 1e6 / 1e-300`) can be
+    /// anything, and `Int(_:)` of an infinite or huge double traps.
+    static func pixels(_ length: Double) -> Int? {
+        let rounded = length.rounded()
+        guard rounded.isFinite, rounded >= 1, rounded < maximumSVGPixels else { return nil }
+        return Int(exactly: rounded)
+    }
+
+    /// The largest side an SVG's declared size may give (the lengths' own cap).
+    static let maximumSVGPixels = 1e7
 
     /// The attributes (names lowercased) of the root element when it is
     /// `<svg>`, skipping whitespace, the XML declaration, processing
@@ -51,6 +63,6 @@ extension ImageProbe {
     }
 
     private static func positive(_ value: Double) -> Double? {
-        value.isFinite && value > 0 && value < 1e7 ? value : nil
+        value.isFinite && value > 0 && value < maximumSVGPixels ? value : nil
     }
 }

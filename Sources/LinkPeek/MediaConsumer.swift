@@ -28,7 +28,8 @@ final class MediaConsumer: TransferConsumer {
     func responseStarted(_ head: ResponseHead) -> TransferDecision {
         status = head.status
         declaredType = head.mediaType
-        declaredLength = head["content-length"].flatMap { Int($0) }
+        // A lying server's "-5" or "99999999999999999999" is no length (`Int(String)` is nil past Int).
+        declaredLength = head["content-length"].flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
         return (200..<300).contains(head.status) ? .proceed : .stop
     }
 

@@ -53,7 +53,7 @@ public enum CacheLifetime {
             }
             if parts.first == "no-store" || parts.first == "no-cache" { return minimum }
             if parts.count == 2, parts[0] == "max-age" || parts[0] == "s-maxage",
-                let value = TimeInterval(parts[1].trimmingScalars { $0 == "\"" })
+                let value = TimeInterval(parts[1].trimmingScalars { $0 == "\"" }), !value.isNaN
             {
                 maxAge = max(maxAge ?? 0, value)
             }

@@ -4,14 +4,16 @@
 public struct InitializeParams: Codable, Sendable, Equatable {
     public static let method = "initialize"
 
-    public var processId: Int?
+    /// The client's process id (`ParamRanges.processId`); read as a number
+    /// so that an absurd one is refused by name, not by the decoder.
+    public var processId: Double?
     public var clientInfo: ClientInfo?
     public var initializationOptions: InitializationOptions?
     /// Only `general.positionEncodings` is read; everything else is ignored.
     public var capabilities: ClientCapabilities?
 
     public init(
-        processId: Int? = nil, clientInfo: ClientInfo? = nil, initializationOptions: InitializationOptions? = nil,
+        processId: Double? = nil, clientInfo: ClientInfo? = nil, initializationOptions: InitializationOptions? = nil,
         capabilities: ClientCapabilities? = nil
     ) {
         self.processId = processId
@@ -36,6 +38,13 @@ public struct GeneralClientCapabilities: Codable, Sendable, Equatable {
 
     public init(positionEncodings: [String]? = nil) {
         self.positionEncodings = positionEncodings
+    }
+}
+
+extension InitializeParams {
+    /// The first rule these params break beyond their types, naming the field.
+    public func validationError() -> String? {
+        ParamRanges.processId.check(processId, field: "processId") ?? initializationOptions?.validationError()
     }
 }
 

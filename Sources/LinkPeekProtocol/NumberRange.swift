@@ -55,6 +55,8 @@ public struct NumberRange: Sendable, Equatable {
 public enum ParamRanges {
     /// A fetch's timeout, per request or for the session.
     public static let timeout = NumberRange(0.001...3600, unit: "seconds")
+    /// `initialize`'s `processId` (a pid; Linux's are below 2^22, other systems' fit 32 bits).
+    public static let processId = NumberRange(0...2_147_483_647, integral: true)
     /// Transfers running at once in all.
     public static let maxConcurrency = NumberRange(1...1024, integral: true)
     /// A zero-based line or character offset (LSP's `uinteger`).

@@ -77,6 +77,7 @@ final class ProgressReporter: Sendable {
         }
         if let flushAfter {
             let nanoseconds = flushAfter.components.attoseconds / 1_000_000_000 + flushAfter.components.seconds * 1_000_000_000
+            // Safe: `flushAfter` is below `interval` (50 ms), far inside Int.
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [self] in flush() }
         }
     }

@@ -19,10 +19,10 @@ extension Server {
         case .success(let decoded): params = decoded
         case .failure(let error): return responder.respond(.error(id, error))
         }
+        if let problem = params.validationError() {
+            return responder.respond(.error(id, .invalidParams(problem)))
+        }
         if let options = params.initializationOptions {
-            if let problem = options.validationError() {
-                return responder.respond(.error(id, .invalidParams(problem)))
-            }
             settings.apply(options)
             lsp.apply(options)
             // Requests served before initialize keep the service they started with.

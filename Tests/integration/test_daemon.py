@@ -686,7 +686,7 @@ def test_ids_of_every_kind(lp):
     for rid in [0, "", "abc", 2 ** 31 + 5]:
         assert lp.request("getCached", {"url": "https://example.com/"}, id=rid, wait=10) is None
     mark = lp.mark()
-    lp.send({"jsonrpc": "2.0", "id": 1.5, "method": "getCached", "params": {"url": "https://example.com/"}})
+    lp.send({"jsonrpc": "2.0", "id": True, "method": "getCached", "params": {"url": "https://example.com/"}})
     expect_null_id_error(lp, mark, -32600)
     lp.send({"jsonrpc": "2.0", "id": 4242, "method": "getCached"})  # params absent
     m = lp.wait_for(lambda m: isinstance(m, dict) and m.get("id") == 4242, 10)

@@ -216,3 +216,47 @@ def test_incremental_sync_follows_edits(lsp, pages):
     assert c.document_links(URI) == []
     c.did_close(URI)
     assert c.document_links(URI) is None
+
+
+def test_hover_reports_progress_on_its_work_done_token(lsp, pages):
+    url = pages.url("/page?title=Progress%20Hover")
+    c = lsp(init_options={"hoverTimeout": 10})
+    c.did_open(URI, url)
+    fut = c.hover_async(URI, 0, 2, work_done_token="hover-1")
+    assert card(fut.result(timeout=15)).startswith("**[Progress Hover]")
+    seq = [(i, m) for i, (_, _, m) in enumerate(c.received)]
+    progress = [(i, m["params"]["value"]) for i, m in seq
+                if isinstance(m, dict) and m.get("method") == "$/progress" and m["params"]["token"] == "hover-1"]
+    answer_at = next(i for i, m in seq if isinstance(m, dict) and m.get("id") == fut.request_id)
+    kinds = [v["kind"] for _, v in progress]
+    assert kinds[0] == "begin" and kinds[-1] == "end" and kinds.count("begin") == 1 and kinds.count("end") == 1, kinds
+    assert progress[0][1]["cancellable"] is True
+    assert progress[-1][0] < answer_at, "the end must come before the hover's answer"
+
+
+def test_work_done_progress_cancel_ends_a_fetch(lsp, pages):
+    c = lsp()
+    fut = c.fetch_async(pages.url("/never?s=30"), work_done_token="cancel-me")
+    c.wait_for(lambda m: isinstance(m, dict) and m.get("method") == "$/progress"
+               and m["params"]["token"] == "cancel-me", 10)
+    t0 = time.monotonic()
+    c.notify("window/workDoneProgress/cancel", {"token": "cancel-me"})
+    with pytest.raises(LinkPeekError) as err:
+        fut.result(timeout=5)
+    assert err.value.code == -32800 and err.value.kind == "cancelled"
+    assert time.monotonic() - t0 < 2
+    # The token is free again.
+    again = c.fetch_async(pages.url("/page?title=After"), work_done_token="cancel-me")
+    assert again.result(timeout=15)["title"] == "After"
+
+
+def test_prefetch_fills_the_cache_for_opened_documents(lsp, pages):
+    urls = [pages.url(f"/page?title=Prefetched%20{i}") for i in range(3)]
+    c = lsp(init_options={"prefetch": True, "hoverTimeout": 0})
+    c.did_open(URI, "\n".join(f"- <{u}>" for u in urls))
+    deadline = time.monotonic() + 15
+    while any(c.get_cached(u) is None for u in urls):
+        assert time.monotonic() < deadline, "prefetch did not fill the cache within 15 s"
+        time.sleep(0.1)
+    # With a budget of zero, only a cached card can be whole: the first hover is.
+    assert card(c.hover(URI, 1, 5)).startswith("**[Prefetched 1]")

@@ -51,6 +51,26 @@ enum PositionEncoding: String, Sendable, CaseIterable {
         return units
     }
 
+    /// The columns of `offsets` (ascending, each starting a character) in
+    /// one walk of `line`: linear in the line, however many offsets.
+    func columns(ofByteOffsets offsets: [Int], in line: [UInt8], isASCII: Bool = false) -> [Int] {
+        if isASCII || self == .utf8 { return offsets }
+        var columns: [Int] = []
+        columns.reserveCapacity(offsets.count)
+        var units = 0
+        var consumed = 0
+        for offset in offsets {
+            let end = min(offset, line.count)
+            while consumed < end {
+                let length = Self.sequenceLength(line[consumed])
+                units += self == .utf16 && length == 4 ? 2 : 1
+                consumed += length
+            }
+            columns.append(units)
+        }
+        return columns
+    }
+
     /// Bytes in the UTF-8 sequence that `lead` starts (1 for a stray continuation byte).
     static func sequenceLength(_ lead: UInt8) -> Int {
         switch lead {

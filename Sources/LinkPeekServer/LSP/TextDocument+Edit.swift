@@ -22,19 +22,30 @@ extension TextDocument {
     /// is read as the same range reversed.
     mutating func replace(from start: Location, to end: Location, with text: String) {
         let (start, end) = (start.line, start.offset) <= (end.line, end.offset) ? (start, end) : (end, start)
-        let first = lines[start.line]
-        let last = lines[end.line]
+        var first = start.line
+        var last = end.line
         var joined: [UInt8] = []
-        joined.reserveCapacity(start.offset + text.utf8.count + last.byteCount - end.offset)
-        joined += first.bytes[..<start.offset]
+        joined.reserveCapacity(start.offset + text.utf8.count + lines[last].byteCount - end.offset)
+        // A lone CR just before the edit, or ending its last line, could pair
+        // with a LF the edit brings next to it: resplit that line too, so the
+        // lines are always what a fresh split of the text would give.
+        if first > 0, lines[first - 1].ending == .cr {
+            first -= 1
+            joined += lines[first].bytes + lines[first].ending.bytes
+        }
+        joined += lines[start.line].bytes[..<start.offset]
         joined += text.utf8
-        joined += last.bytes[end.offset...]
-        joined += last.ending.bytes
+        joined += lines[end.line].bytes[end.offset...]
+        joined += lines[end.line].ending.bytes
+        if lines[end.line].ending == .cr, last + 1 < lines.count {
+            last += 1
+            joined += lines[last].bytes + lines[last].ending.bytes
+        }
         // The last touched line keeps its line break in `joined`, so the
         // split must not add an empty line after it, unless it was the last line.
-        let replacement = Self.split(joined[...], keepingTrailingEmptyLine: last.ending == .none)
-        let removedBytes = lines[start.line...end.line].reduce(0) { $0 + $1.byteCount }
-        lines.replaceSubrange(start.line...end.line, with: replacement)
+        let replacement = Self.split(joined[...], keepingTrailingEmptyLine: lines[last].ending == .none)
+        let removedBytes = lines[first...last].reduce(0) { $0 + $1.byteCount }
+        lines.replaceSubrange(first...last, with: replacement)
         byteCount += replacement.reduce(0) { $0 + $1.byteCount } - removedBytes
     }
 

@@ -27,6 +27,9 @@ enum URLDetector {
     /// URLs longer than this are not links (a runaway token in a minified file).
     static let maxLength = 8192
 
+    /// Linear in the line's length, whatever it holds: a candidate that
+    /// fails is rejected after a bounded look, and a token too long to be a
+    /// link is skipped whole.
     static func matches(in line: [UInt8]) -> [Match] {
         var found: [Match] = []
         var index = 0
@@ -37,23 +40,33 @@ enum URLDetector {
                 index += 1
                 continue
             }
-            if let match = match(in: line, at: index) {
+            switch match(in: line, at: index) {
+            case .found(let match):
                 found.append(match)
                 index = match.end
-            } else {
+            case .skip(to: let end):
+                index = max(end, index + 1)
+            case .none:
                 index += 1
             }
         }
         return found
     }
 
+    private enum Candidate {
+        case found(Match)
+        /// Not a link, and neither is anything before `end`.
+        case skip(to: Int)
+        case none
+    }
+
     private static let http = Array("http://".utf8)
     private static let https = Array("https://".utf8)
     private static let www = Array("www.".utf8)
 
-    private static func match(in line: [UInt8], at start: Int) -> Match? {
+    private static func match(in line: [UInt8], at start: Int) -> Candidate {
         let before: UInt8? = start > 0 ? line[start - 1] : nil
-        if let before, isWordByte(before) { return nil }
+        if let before, isWordByte(before) { return .none }
         let hostStart: Int
         let isWWW: Bool
         if hasPrefix(line, https, at: start) {
@@ -62,29 +75,32 @@ enum URLDetector {
         } else if hasPrefix(line, http, at: start) {
             hostStart = start + http.count
             isWWW = false
-        } else if hasPrefix(line, www, at: start), before.map({ !wwwBlockers.contains($0) }) ?? true {
+        } else if hasPrefix(line, www, at: start), before.map({ !wwwBlockers.contains($0) }) ?? true,
+            hasDotInHost(line, from: start + www.count) {
             hostStart = start
             isWWW = true
         } else {
-            return nil
+            return .none
         }
         guard hostStart < line.count, isHostStart(line[hostStart]) || (!isWWW && line[hostStart] == UInt8(ascii: "[")) else {
-            return nil
+            return .none
         }
-        let end = scanEnd(in: line, from: hostStart, openedBy: before)
-        guard end > hostStart + (isWWW ? www.count : 0), end - start <= maxLength else { return nil }
-        if isWWW && !hasDotAfterWWW(line, start: start, end: end) { return nil }
+        let end = scanEnd(in: line, from: hostStart, openedBy: before, limit: start + maxLength + 1)
+        if end - start > maxLength { return .skip(to: end) }
+        guard end > hostStart + (isWWW ? www.count : 0) else { return .none }
         let text = String(decoding: line[start..<end], as: UTF8.self)
-        return Match(start: start, end: end, url: isWWW ? "https://" + text : text)
+        return .found(Match(start: start, end: end, url: isWWW ? "https://" + text : text))
     }
 
     /// The end of the URL whose host starts at `from`, trailing punctuation left out.
-    private static func scanEnd(in line: [UInt8], from: Int, openedBy opener: UInt8?) -> Int {
+    /// Scans at most up to `limit`: a URL that reaches it is too long anyway.
+    private static func scanEnd(in line: [UInt8], from: Int, openedBy opener: UInt8?, limit: Int) -> Int {
         var index = from
+        let stop = min(line.count, limit)
         var parens = 0
         var brackets = 0
         let closingQuote: UInt8? = opener == UInt8(ascii: "'") ? opener : nil
-        scan: while index < line.count {
+        scan: while index < stop {
             let byte = line[index]
             switch byte {
             case 0...0x20, 0x7F, UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "`"),
@@ -109,67 +125,8 @@ enum URLDetector {
             }
             index += 1
         }
+        if index >= limit { return index }
         while index > from, trailingPunctuation.contains(line[index - 1]) { index -= 1 }
         return index
-    }
-
-    /// Non-ASCII characters that end a URL: Unicode spaces, and the
-    /// punctuation that CJK and typographic text puts right after one.
-    private static func endsURL(_ scalar: Unicode.Scalar?) -> Bool {
-        guard let scalar else { return true }
-        switch scalar.value {
-        case 0x80...0xA0, 0x2000...0x200B, 0x2028, 0x2029, 0x202F, 0x205F, 0xFEFF: return true
-        case 0x2018...0x201F, 0x2026, 0x2039, 0x203A, 0x00AB, 0x00BB: return true
-        case 0x3000...0x303F: return true
-        case 0xFF01, 0xFF08, 0xFF09, 0xFF0C, 0xFF0E, 0xFF1A, 0xFF1B, 0xFF1C, 0xFF1E, 0xFF1F, 0xFF3B, 0xFF3D: return true
-        default: return scalar.properties.isWhitespace
-        }
-    }
-
-    private static func decode(_ line: [UInt8], at index: Int) -> (Unicode.Scalar?, Int) {
-        let length = PositionEncoding.sequenceLength(line[index])
-        guard index + length <= line.count else { return (nil, 1) }
-        var iterator = line[index..<(index + length)].makeIterator()
-        var decoder = UTF8()
-        if case .scalarValue(let scalar) = decoder.decode(&iterator) { return (scalar, length) }
-        return (nil, 1)
-    }
-
-    private static let trailingPunctuation: Set<UInt8> = Set(".,;:!?*'".utf8)
-    /// A `www.` right after these is part of something else (an address, a path, a host).
-    private static let wwwBlockers: Set<UInt8> = Set("@./-:".utf8)
-
-    private static func isWordByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
-            true
-        default: false
-        }
-    }
-
-    private static func isHostStart(_ byte: UInt8) -> Bool {
-        byte >= 0x80 || (isWordByte(byte) && byte != UInt8(ascii: "_"))
-    }
-
-    private static func hasPrefix(_ line: [UInt8], _ prefix: [UInt8], at start: Int) -> Bool {
-        guard line.count - start >= prefix.count else { return false }
-        for offset in 0..<prefix.count where line[start + offset] | 0x20 != prefix[offset] | 0x20 {
-            // `| 0x20` lowercases letters and leaves ":" and "/" and "." as they are.
-            return false
-        }
-        return true
-    }
-
-    /// `www.example` is not a host people write; `www.example.com` is.
-    private static func hasDotAfterWWW(_ line: [UInt8], start: Int, end: Int) -> Bool {
-        var index = start + www.count
-        while index < end - 1 {
-            let byte = line[index]
-            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { return false }
-            if byte == UInt8(ascii: ".") { return true }
-            index += 1
-        }
-        return false
     }
 }

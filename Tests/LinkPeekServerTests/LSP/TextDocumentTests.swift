@@ -68,3 +68,64 @@ import Testing
         #expect(store["file:///big"]?.lines[0].links.count == 1)
     }
 }
+
+/// Tier 1, seeded and bounded: random edits applied incrementally give the
+/// same lines and links as a fresh scan of the same text (the per-line
+/// index never drifts), in every encoding.
+@Suite struct TextDocumentEditFuzzTests {
+    /// SplitMix64: a small seeded generator, so a failure can be replayed.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static let fragments = [
+        "a", "b", " ", "\n", "\r\n", "\r", "🙂", "日本", "e\u{301}", "https://x.io/", "www.ex.com", "http://",
+        "(", ")", "[", "]", ".", ",", "'", "\"", "<", ">", "w", "h", "ttps://", "é",
+    ]
+
+    @Test func incrementalEditsMatchAFreshScan() {
+        let seed = UInt64(20_261_123)
+        print("TextDocumentEditFuzzTests seed \(seed)")
+        var random = SeededGenerator(state: seed)
+        let deadline = ContinuousClock.now + .seconds(5)
+        for round in 0..<300 where ContinuousClock.now < deadline {
+            let encoding = PositionEncoding.allCases[round % 3]
+            var model: [UInt8] = []
+            let initial = (0..<Int.random(in: 0...30, using: &random)).map { _ in Self.fragments.randomElement(using: &random)! }.joined()
+            model = Array(initial.utf8)
+            var document = TextDocument(text: initial)
+            for step in 0..<40 {
+                let a = (Int.random(in: 0...document.lines.count + 1, using: &random), Int.random(in: 0...12, using: &random))
+                let b = (Int.random(in: 0...document.lines.count + 1, using: &random), Int.random(in: 0...12, using: &random))
+                let insert = (0..<Int.random(in: 0...3, using: &random)).map { _ in Self.fragments.randomElement(using: &random)! }.joined()
+                let from = document.location(line: a.0, column: a.1, encoding: encoding)
+                let to = document.location(line: b.0, column: b.1, encoding: encoding)
+                let (x, y) = [absolute(from, in: document), absolute(to, in: document)].sorted().pair
+                model.replaceSubrange(x..<y, with: Array(insert.utf8))
+                document.replace(from: from, to: to, with: insert)
+                let fresh = TextDocument(text: String(decoding: model, as: UTF8.self))
+                let context = "seed \(seed) round \(round) step \(step) \(encoding)"
+                #expect(document.text == String(decoding: model, as: UTF8.self), "\(context)")
+                #expect(document.byteCount == model.count, "\(context)")
+                #expect(document.lines.map(\.bytes) == fresh.lines.map(\.bytes), "\(context)")
+                #expect(document.lines.map(\.links) == fresh.lines.map(\.links), "\(context)")
+                if document.text != String(decoding: model, as: UTF8.self) { return }
+            }
+        }
+    }
+
+    private func absolute(_ location: TextDocument.Location, in document: TextDocument) -> Int {
+        document.lines[..<location.line].reduce(0) { $0 + $1.byteCount } + location.offset
+    }
+}
+
+private extension Array where Element == Int {
+    var pair: (Int, Int) { (self[0], self[1]) }
+}

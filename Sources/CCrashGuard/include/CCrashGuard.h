@@ -1,0 +1,20 @@
+#ifndef LINKPEEK_CCRASHGUARD_H
+#define LINKPEEK_CCRASHGUARD_H
+
+/// Closes `fd` as the first thing the process does when it crashes (SIGILL
+/// from a Swift trap, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP, SIGABRT), then hands
+/// the signal to the handler that was installed before (the Swift runtime's
+/// backtracer, which writes its report to fd 1 — stderr in the daemon), or
+/// to the default action.
+///
+/// Why C: the handler must be async-signal-safe and find the saved handlers
+/// in global state; a Swift closure can do neither. Why at all: the crashed
+/// process stays alive while the backtracer symbolicates it (once for over
+/// ten minutes here), and a client reading the protocol stream would see no
+/// end-of-file until then, instead of restarting the daemon at once.
+///
+/// Call once, after the Swift runtime has installed its handlers (any time
+/// in `main`). Returns 0, or -1 when a handler could not be installed.
+int linkpeek_close_on_crash(int fd);
+
+#endif
