@@ -185,6 +185,22 @@ h.test("K on a URL in Markdown shows the card with the page title", function()
   h.eq(vim.fn.maparg("K", "n", false, true).buffer, 1, "K is mapped in the buffer")
 end)
 
+h.test("hover after edits: Neovim's incremental changes, with emoji, CJK and combining marks before the URL", function()
+  local url = base .. "/page?title=Wide+Line"
+  local buf = markdown({ "😀 日本 e\204\129 " .. url, "second line" })
+  needs_hover()
+  local col = vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1]:find("http", 1, true) + 2
+  h.expect(hover(buf, 1, col).contents.value:find("Wide Line", 1, true), "first hover")
+  -- Insert before the URL and on the next line; Neovim sends ranged (UTF-16) changes.
+  vim.api.nvim_buf_set_text(buf, 0, 0, 0, 0, { "🎉🎉 " })
+  vim.api.nvim_buf_set_text(buf, 1, 0, 1, 0, { "see " .. base .. "/page?title=Second+Line " })
+  local line = vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1]
+  local moved = line:find("http", 1, true) + 2
+  h.expect(hover(buf, 1, moved).contents.value:find("Wide Line", 1, true), "hover after the insert")
+  h.eq(hover(buf, 1, 1), nil, "hover on the inserted emoji")
+  h.expect(hover(buf, 2, 10).contents.value:find("Second Line", 1, true), "hover on the edited second line")
+end)
+
 h.test("hover on plain text answers nothing", function()
   local buf = markdown({ "no links on this line at all" })
   needs_hover()
