@@ -79,6 +79,11 @@ function M.start()
     root_dir = vim.loop.cwd(),
     init_options = protocol.init_options(cfg),
     handlers = { [protocol.methods.progress] = on_progress },
+    on_init = function(_, result)
+      -- The daemon echoes the settings in effect (cache directory, timeouts).
+      state.server_info = result and result.serverInfo
+      state.settings = result and result.settings
+    end,
     on_attach = cfg.on_attach,
     on_exit = function(_, _, client_id)
       if state.client_id == client_id then

@@ -31,7 +31,8 @@ local function daemon_answers(r)
     client.start()
   end
   local answered, failure = false, nil
-  local ok = client.request("getCached", { url = "https://linkpeek.invalid/health" }, function(err)
+  local methods = require("linkpeek.protocol").methods
+  local ok = client.request(methods.get_cached, { url = "https://linkpeek.invalid/health" }, function(err)
     answered, failure = true, err
   end)
   if not ok then
@@ -45,7 +46,9 @@ local function daemon_answers(r)
   elseif failure then
     r.error("the daemon answered with an error: " .. tostring(failure.message))
   else
-    r.ok(string.format("the daemon answers (pid %s)", tostring(client.pid())))
+    local info = client.state.server_info or {}
+    r.ok(string.format("the daemon answers: %s %s (pid %s)", tostring(info.name or "linkpeek"),
+      tostring(info.version or "?"), tostring(client.pid())))
   end
 end
 
@@ -66,7 +69,8 @@ function M.check()
     r.error("`linkpeek --version` failed: " .. vim.trim(out))
   end
   daemon_answers(r)
-  local dir = cache_dir()
+  local settings = require("linkpeek.client").state.settings or {}
+  local dir = type(settings.cacheDir) == "string" and settings.cacheDir or cache_dir()
   if vim.fn.isdirectory(dir) == 0 then
     local parent = vim.fn.fnamemodify(dir, ":h")
     if vim.fn.filewritable(parent) == 2 then
