@@ -92,7 +92,8 @@ def params_text(schema: dict, path: str, literal: str) -> str:
 
 def requests_with_numbers():
     for schema_path in sorted(SCHEMA_DIR.glob("*.params.json")):
-        method = schema_path.name[: -len(".params.json")]
+        # Schema names spell a method's slashes as dots (protocol_schema.py): textDocument.hover.
+        method = schema_path.name[: -len(".params.json")].replace(".", "/")
         if method == "initialize" or not (SCHEMA_DIR / f"{method}.result.json").exists():
             continue  # initialize is tested below, one daemon per value; notifications get no answer
         schema = json.loads(schema_path.read_text())
