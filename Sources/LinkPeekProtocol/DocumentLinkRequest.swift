@@ -16,6 +16,21 @@ public struct DocumentLinkParams: Codable, Sendable, Equatable {
 /// `documentLink/resolve` (request): a link from `textDocument/documentLink`
 /// back, with `tooltip` set to the cached page title when there is one.
 /// Every other field is returned as it came.
-public enum DocumentLinkResolveRequest {
+///
+/// The params are the link object itself; these are the fields checked
+/// before it is echoed back (with `tooltip`).
+public struct DocumentLinkResolveParams: Codable, Sendable, Equatable {
     public static let method = "documentLink/resolve"
+
+    public var range: RangeParam
+    public var target: String
+
+    public init(range: RangeParam, target: String) {
+        self.range = range
+        self.target = target
+    }
+
+    public func validationError() -> String? {
+        range.validationError(field: "range")
+    }
 }

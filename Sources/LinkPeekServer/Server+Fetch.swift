@@ -14,8 +14,8 @@ extension Server {
         if let problem = params.validationError() {
             return responder.respond(.error(id, .invalidParams(problem)))
         }
-        if let problem = tokenConflict(workDone: params.workDoneToken, partialResult: params.partialResultToken) {
-            return responder.respond(.error(id, .invalidParams(problem)))
+        if let conflict = tokenConflict(workDone: params.workDoneToken, partialResult: params.partialResultToken) {
+            return responder.respond(.error(id, conflict))
         }
         let provider = params.providerId ?? ProviderID(id)
         guard providers.start(provider, request: id) else {

@@ -101,18 +101,20 @@ extension Server {
         for flight in previews.values { flight.cancel() }
     }
 
-    /// Checks that `tokens` (a request's work-done and partial-result
-    /// tokens) are distinct and not used by a running request; nil when
-    /// they can be used, else the -32602 message naming the field.
-    func tokenConflict(workDone: ProgressToken?, partialResult: ProgressToken?) -> String? {
+    /// Checks a request's progress tokens: nil when they can be used, else
+    /// the error to answer. Equal work-done and partial-result tokens are a
+    /// bad pair of params (-32602); a token that a running request still
+    /// uses is refused like a request id in use (-32600), since the same
+    /// value is fine once that request is answered.
+    func tokenConflict(workDone: ProgressToken?, partialResult: ProgressToken?) -> ResponseError? {
         if let workDone, workDone == partialResult {
-            return "partialResultToken must differ from workDoneToken"
+            return .invalidParams("partialResultToken must differ from workDoneToken")
         }
         if let workDone, progressTokens[workDone] != nil {
-            return "workDoneToken \(workDone) is in use by a running request"
+            return .invalidRequest("workDoneToken \(workDone) is in use by a running request")
         }
         if let partialResult, progressTokens[partialResult] != nil {
-            return "partialResultToken \(partialResult) is in use by a running request"
+            return .invalidRequest("partialResultToken \(partialResult) is in use by a running request")
         }
         return nil
     }

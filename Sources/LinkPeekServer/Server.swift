@@ -111,7 +111,7 @@ public actor Server {
         case GetCachedParams.method: getCached(id, params, responder)
         case HoverParams.method: hover(id, params, responder)
         case DocumentLinkParams.method: documentLinks(id, params, responder)
-        case DocumentLinkResolveRequest.method: resolveDocumentLink(id, params, responder)
+        case DocumentLinkResolveParams.method: resolveDocumentLink(id, params, responder)
         case RenderParams.method: render(id, params, responder)
         case ExitNotification.method, InitializedNotification.method, CancelRequestParams.method,
             DidOpenTextDocumentParams.method, DidChangeTextDocumentParams.method, DidCloseTextDocumentParams.method,

@@ -21,12 +21,17 @@ extension Server {
     /// `documentLink/resolve`: the link back, with `tooltip` set to the
     /// cached title of its `target` when there is one. Never fetches.
     func resolveDocumentLink(_ id: RequestID, _ rawParams: JSONValue?, _ responder: Responder) {
-        guard case .object(var link)? = rawParams else {
-            return responder.respond(.error(id, .invalidParams("params must be a DocumentLink object")))
+        let target: String
+        switch decodeParams(DocumentLinkResolveParams.self, from: rawParams) {
+        case .success(let params):
+            if let problem = params.validationError() {
+                return responder.respond(.error(id, .invalidParams(problem)))
+            }
+            target = params.target
+        case .failure(let error): return responder.respond(.error(id, error))
         }
-        guard case .string(let target)? = link["target"] else {
-            return responder.respond(.error(id, .invalidParams("target must be a string")))
-        }
+        // Every other field of the link goes back as it came.
+        guard case .object(var link)? = rawParams else { return responder.respond(.error(id, .invalidParams("params must be an object"))) }
         let service = currentService()
         requests[id] = InFlight(task: nil, provider: nil, reporter: nil, responder: responder)
         let task = Task.immediate {

@@ -12,8 +12,11 @@ extension Server {
         case .success(let decoded): params = decoded
         case .failure(let error): return responder.respond(.error(id, error))
         }
-        if let problem = params.validationError() ?? tokenConflict(workDone: params.workDoneToken, partialResult: nil) {
+        if let problem = params.validationError() {
             return responder.respond(.error(id, .invalidParams(problem)))
+        }
+        if let conflict = tokenConflict(workDone: params.workDoneToken, partialResult: nil) {
+            return responder.respond(.error(id, conflict))
         }
         let position = params.position.integers
         let encoding = lsp.positionEncoding
