@@ -389,6 +389,42 @@ h.test("comments = true attaches buffers of every filetype", function()
   h.expect(value:find("In A Comment", 1, true), "card: %s", value)
 end)
 
+h.test("a fetch that fails shows why in the float", function()
+  markdown({ "http://127.0.0.1:9/closed-port" })
+  local seen = preview_at(1, 3)
+  local last = seen[#seen]
+  h.eq(last.phase, "error", "phase")
+  h.expect(last.lines[#last.lines]:find("^linkpeek: Metadata fetch failed"), "status: %s", vim.inspect(last.lines))
+  preview.close()
+end)
+
+-- Last: it replaces the daemon with one that exits at once, counting its starts.
+h.test("a daemon that keeps dying is restarted with backoff, then left alone", function()
+  client.stop()
+  local count_file = vim.fn.tempname()
+  local fake = vim.fn.tempname()
+  vim.fn.writefile({ "#!/bin/sh", "echo started >> '" .. count_file .. "'", "exit 1" }, fake)
+  vim.fn.setfperm(fake, "rwx------")
+  local notes = {}
+  local notify = vim.notify
+  vim.notify = function(msg)
+    table.insert(notes, msg)
+  end
+  local ok, e = pcall(function()
+    linkpeek.setup({ binary = fake, restart = { delay_ms = 20, max_delay_ms = 80, max = 3, reset_after_ms = 60000 } })
+    client.start()
+    h.wait_for(5000, "the give-up message", function()
+      return vim.tbl_contains(notes, "linkpeek: the daemon keeps exiting; not restarting it (see :checkhealth linkpeek)")
+    end)
+    vim.wait(300)
+    h.eq(#vim.fn.readfile(count_file), 4, "daemon starts (the first and three restarts)")
+  end)
+  vim.notify = notify
+  if not ok then
+    error(e, 0)
+  end
+end)
+
 local failed = h.run()
 client.stop()
 vim.wait(2000, function()

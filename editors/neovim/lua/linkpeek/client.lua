@@ -164,8 +164,11 @@ function M.cancel(request_id)
   end
 end
 
+-- Stop the daemon on purpose (Neovim exits, or the user restarts it): the
+-- next start begins a fresh count of quick deaths.
 function M.stop()
   state.stopping = true
+  state.restarts = 0
   local c = M.get()
   if c then
     call(c, "stop")
