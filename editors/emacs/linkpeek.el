@@ -91,10 +91,15 @@ PHASE is one of `open', `progress', `partial', `done', `error'.")
     (let ((route (gethash (plist-get params :token) linkpeek--streams)))
       (when route (funcall route (plist-get params :value))))))
 
-(defun linkpeek--on-shutdown (conn)
-  "CONN's process died: tell the previews, then restart with backoff."
-  (when (eq conn linkpeek--connection)
-    (setq linkpeek--connection nil)
+(defvar linkpeek--generation nil
+  "A fresh cons for each daemon started; names the one that counts.
+A daemon can die while `make-instance' is still creating its connection (a
+binary that fails at once), before `linkpeek--connection' is set.")
+
+(defun linkpeek--on-shutdown (generation)
+  "The daemon of GENERATION died: tell the previews, then restart with backoff."
+  (when (eq generation linkpeek--generation)
+    (setq linkpeek--connection nil linkpeek--generation nil)
     (maphash (lambda (_token route) (funcall route nil)) linkpeek--streams)
     (clrhash linkpeek--streams)
     (unless linkpeek--stopping
@@ -103,8 +108,11 @@ PHASE is one of `open', `progress', `partial', `done', `error'.")
         (cl-incf linkpeek--deaths)
         (if (null delay)
             (message "linkpeek: the daemon keeps exiting; not restarting it (see *linkpeek stderr*)")
-          (run-at-time delay nil (lambda () (unless (or linkpeek--connection linkpeek--stopping)
-                                              (ignore-errors (linkpeek--connection))))))))))
+          (run-at-time delay nil
+                       (lambda ()
+                         (unless (or linkpeek--stopping
+                                     (and linkpeek--connection (jsonrpc-running-p linkpeek--connection)))
+                           (ignore-errors (linkpeek--connection))))))))))
 
 (defun linkpeek--start ()
   "Start and initialise the daemon; return the connection."
@@ -112,19 +120,23 @@ PHASE is one of `open', `progress', `partial', `done', `error'.")
   (linkpeek--check-seconds "linkpeek-hover-timeout" 'hover-timeout linkpeek-hover-timeout)
   (let* ((command (append (list linkpeek-binary "serve")
                           (and linkpeek-allow-private-network '("--allow-private-network"))))
+         (generation (progn (setq linkpeek--started-at (float-time))
+                            (setq linkpeek--generation (list 'linkpeek))))
          (conn (make-instance
                 'jsonrpc-process-connection
                 :name "linkpeek"
                 :events-buffer-scrollback-size 0
                 :notification-dispatcher #'linkpeek--notification
                 :request-dispatcher #'ignore
-                :on-shutdown #'linkpeek--on-shutdown
+                :on-shutdown (lambda (_conn) (linkpeek--on-shutdown generation))
                 :process (lambda ()
                            (make-process :name "linkpeek" :command command
                                          :connection-type 'pipe :coding 'utf-8-emacs-unix
                                          :noquery t
                                          :stderr (get-buffer-create "*linkpeek stderr*"))))))
-    (setq linkpeek--started-at (float-time) linkpeek--connection conn)
+    (unless (eq linkpeek--generation generation)
+      (error "linkpeek: the daemon exited at once (see *linkpeek stderr*)"))
+    (setq linkpeek--connection conn)
     (jsonrpc-request conn (linkpeek-protocol-method 'initialize)
                      (list :processId (emacs-pid)
                            :clientInfo '(:name "linkpeek.el")
@@ -154,7 +166,9 @@ PHASE is one of `open', `progress', `partial', `done', `error'.")
         (with-timeout (2 nil)
           (while (jsonrpc-running-p conn) (accept-process-output nil 0.05))))
       (jsonrpc-shutdown conn)
-      (setq linkpeek--connection nil))))
+      (setq linkpeek--connection nil
+            linkpeek--generation nil
+            linkpeek--deaths 0))))
 
 (defun linkpeek-url-at-point ()
   "The URL at point, or nil."

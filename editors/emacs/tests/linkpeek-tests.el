@@ -155,6 +155,28 @@
     (let ((seen (linkpeek-test-preview (concat linkpeek-test-base "/page?title=Restarted"))))
       (should (equal (car (nth 1 (car (last seen)))) "Restarted")))))
 
+(ert-deftest linkpeek-z-zz-restart-gives-up ()
+  "A daemon that keeps dying is restarted after each delay, then left alone."
+  (let* ((dir (make-temp-file "linkpeek-el-" t))
+         (counter (expand-file-name "starts" dir))
+         (fake (expand-file-name "fake-linkpeek" dir))
+         (linkpeek-binary fake)
+         (linkpeek-restart-delays '(0.02 0.04 0.08))
+         (messages nil))
+    (with-temp-file fake (insert "#!/bin/sh\necho started >> '" counter "'\nexit 1\n"))
+    (set-file-modes fake #o700)
+    (cl-letf (((symbol-function 'message)
+               (lambda (fmt &rest args) (push (apply #'format fmt args) messages))))
+      (ignore-errors (linkpeek--connection))
+      (linkpeek-test-wait 5 (format "the give-up message among %S" messages)
+        (member "linkpeek: the daemon keeps exiting; not restarting it (see *linkpeek stderr*)" messages))
+      (let ((deadline (+ (float-time) 0.3)))
+        (while (< (float-time) deadline) (accept-process-output nil 0.05))))
+    (should (= (length (split-string (with-temp-buffer (insert-file-contents counter) (buffer-string)) "\n" t))
+               4))
+    (setq linkpeek--deaths 0)
+    (delete-directory dir t)))
+
 (ert-deftest linkpeek-z-shutdown ()
   "shutdown, exit, jsonrpc-shutdown: the daemon exits with status 0."
   (let* ((conn (linkpeek--connection))

@@ -74,6 +74,7 @@ class Daemon {
 
   /** Settings changed: stop this daemon; the next use starts one with the new settings. */
   async restart() {
+    this.quickDeaths = 0;
     const client = this.client;
     this.client = undefined;
     this.ready = undefined;
@@ -82,6 +83,7 @@ class Daemon {
 
   async stop() {
     this.stopped = true;
+    this.quickDeaths = 0;
     clearTimeout(this.restartTimer);
     const client = this.client;
     this.client = undefined;

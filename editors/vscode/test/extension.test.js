@@ -180,6 +180,34 @@ test('a hover timeout out of the daemon\'s range is refused, naming the setting'
   assert.equal(recorded.errors[0], 'linkpeek.hoverTimeout must be a number of seconds from 0 to 60; using 1.5');
 });
 
+test('a daemon that keeps dying is restarted with backoff, then left alone', async () => {
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const { Daemon, BACKOFF } = require('../src/daemon');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkpeek-vscode-'));
+  const counter = path.join(dir, 'starts');
+  const fake = path.join(dir, 'fake-linkpeek');
+  fs.writeFileSync(fake, `#!/bin/sh\necho started >> '${counter}'\nexit 1\n`, { mode: 0o700 });
+  const saved = { ...BACKOFF };
+  Object.assign(BACKOFF, { firstMs: 20, maxMs: 80, maxQuick: 3 });
+  const warnings = [];
+  const d = new Daemon(() => ({ binary: fake }), () => {}, (t) => warnings.push(t));
+  try {
+    await d.get().catch(() => {});
+    const deadline = Date.now() + 5000;
+    while (!warnings.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(warnings.length, 1, 'no give-up warning');
+    assert.match(warnings[0], /^linkpeek: the daemon keeps exiting \(code 1, signal null\); not restarting it$/);
+    assert.equal(fs.readFileSync(counter, 'utf8').split('\n').filter(Boolean).length, 4, 'starts: the first and three restarts');
+  } finally {
+    Object.assign(BACKOFF, saved);
+    await d.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('framing: a message split anywhere, and two in one chunk', () => {
   const c = Object.create(Client.prototype);
   c.buffer = Buffer.alloc(0);
