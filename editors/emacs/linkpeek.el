@@ -137,13 +137,19 @@ binary that fails at once), before `linkpeek--connection' is set.")
     (unless (eq linkpeek--generation generation)
       (error "linkpeek: the daemon exited at once (see *linkpeek stderr*)"))
     (setq linkpeek--connection conn)
-    (jsonrpc-request conn (linkpeek-protocol-method 'initialize)
-                     (list :processId (emacs-pid)
-                           :clientInfo '(:name "linkpeek.el")
-                           :initializationOptions
-                           (linkpeek-protocol-init-options linkpeek-allow-private-network
-                                                           linkpeek-timeout linkpeek-hover-timeout))
-                     :timeout 10)
+    (condition-case err
+        (jsonrpc-request conn (linkpeek-protocol-method 'initialize)
+                         (list :processId (emacs-pid)
+                               :clientInfo '(:name "linkpeek.el")
+                               :initializationOptions
+                               (linkpeek-protocol-init-options linkpeek-allow-private-network
+                                                               linkpeek-timeout linkpeek-hover-timeout))
+                         :timeout 10)
+      (error
+       ;; A process that exits before jsonrpc.el sets its sentinel never
+       ;; reports its death: count it here (a no-op if it was reported).
+       (unless (jsonrpc-running-p conn) (linkpeek--on-shutdown generation))
+       (signal (car err) (cdr err))))
     (jsonrpc-notify conn (linkpeek-protocol-method 'initialized) nil)
     conn))
 
