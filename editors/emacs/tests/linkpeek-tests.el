@@ -86,6 +86,11 @@
     (should (equal (with-current-buffer "*linkpeek*" (buffer-string))
                    (concat (string-join (nth 1 done) "\n") "\n")))))
 
+(ert-deftest linkpeek-preview-failure-says-why ()
+  (let ((done (car (last (linkpeek-test-preview "http://127.0.0.1:9/closed")))))
+    (should (eq (car done) 'error))
+    (should (string-prefix-p "linkpeek: Metadata fetch failed" (car (last (nth 1 done)))))))
+
 (ert-deftest linkpeek-eldoc-card ()
   "Point on a URL: the echo area gets the title, site and summary."
   (let ((r (linkpeek-test-eldoc (concat "A link: " linkpeek-test-base "/page?title=Eldoc+Title end") 12)))

@@ -132,6 +132,24 @@ test('"linkpeek: Preview Link" streams progress, then the partial title, then th
   assert.equal(recorded.opened.at(-1), url);
 });
 
+test('a preview that fails says why', async () => {
+  recorded.errors.length = 0;
+  const meta = await bounded(vscode.commands.executeCommand('linkpeek.preview', 'http://127.0.0.1:9/closed'), 10000, 'preview');
+  assert.equal(meta, undefined);
+  assert.equal(recorded.errors.length, 1);
+  assert.match(recorded.errors[0], /^linkpeek: Metadata fetch failed/);
+});
+
+test('a closed document is closed in the daemon and opened again on the next hover', async () => {
+  const doc = document(`${BASE}/page?title=Reopened`);
+  const at = new vscode.Position(0, 3);
+  const token = new vscode.CancellationTokenSource().token;
+  assert.ok((await bounded(api.hoverProvider.provideHover(doc, at, token), 5000, 'hover')).contents.value.startsWith('**[Reopened]'));
+  for (const listener of recorded.closeListeners) listener(doc);
+  const again = await bounded(api.hoverProvider.provideHover(doc, at, token), 5000, 'hover');
+  assert.ok(again.contents.value.startsWith('**[Reopened]'));
+});
+
 test('cancelling the preview cancels its fetch', async () => {
   recorded.errors.length = 0;
   stub.cancelProgressAfter(100);
