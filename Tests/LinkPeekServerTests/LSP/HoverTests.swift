@@ -68,6 +68,21 @@ import Testing
         #expect(try await client.shutdownAndExit() == 0)
     }
 
+    @Test func hoverImagesCanBeTurnedOff() async throws {
+        var cached = LinkMetadata(originalURL: "https://fast/i")
+        cached.title = "With image"
+        cached.image = MediaResource(url: "https://fast/i.png")
+        let withImages = try TestClient(service: FakeService(cache: ["https://fast/i": cached]))
+        open(withImages, "https://fast/i")
+        #expect(markdown(try await hover(withImages, 1, line: 0, character: 1)).contains("![](https://fast/i.png)"))
+        #expect(try await withImages.shutdownAndExit() == 0)
+        let without = try TestClient(service: FakeService(cache: ["https://fast/i": cached]))
+        _ = try await without.request(1, "initialize", ["initializationOptions": ["hoverImages": false]])
+        open(without, "https://fast/i")
+        #expect(markdown(try await hover(without, 2, line: 0, character: 1)) == "**[With image](https://fast/i)**\n\nfast")
+        #expect(try await without.shutdownAndExit() == 0)
+    }
+
     @Test func slowPageGivesAPartialCardWithinTheBudgetThenTheFullOne() async throws {
         let service = FakeService(remembers: true)
         let client = try TestClient(service: service)

@@ -57,6 +57,21 @@ import Testing
         #expect(document.lines[0].links.map(\.url) == ["https://example.com/abc"])
     }
 
+    @Test func theOldestDocumentIsForgottenPastTheCount() {
+        var store = DocumentStore()
+        for index in 0...DocumentStore.maxDocuments {
+            let notes = store.open(uri: "file:///\(index)", text: "https://example.com/\(index)")
+            #expect(notes.isEmpty == (index < DocumentStore.maxDocuments))
+        }
+        #expect(store["file:///0"] == nil)
+        #expect(store["file:///1"] != nil)
+        #expect(store.entries.count == DocumentStore.maxDocuments)
+        // Reopening an open document does not count twice; closing frees a place.
+        #expect(store.open(uri: "file:///5", text: "again").isEmpty)
+        store.close(uri: "file:///5")
+        #expect(store.open(uri: "file:///new", text: "x").isEmpty)
+    }
+
     @Test func documentsOverTheLimitKeepNoText() {
         var store = DocumentStore()
         let big = String(repeating: "https://example.com/ ", count: DocumentStore.maxDocumentBytes / 21 + 1)
