@@ -91,14 +91,17 @@ def test_hover_shows_the_page_card_and_plain_text_shows_nothing(lsp, pages):
     start = len("Read [this](")
     result = c.hover(URI, 2, start + 3)
     value = card(result)
-    assert value.startswith(f"**[Fixture Title]({url})**"), value
-    assert "Fixture Site · 127.0.0.1" in value
-    assert "An Open Graph description\\." in value or "An Open Graph description." in value
-    assert result["range"] == {"start": {"line": 2, "character": start}, "end": {"line": 2, "character": start + len(url)}}
+    assert value == (f"**[Fixture Title]({url})**\n\nFixture Site · 127.0.0.1\n\nAn Open Graph description.\n\n"
+                     f"![]({pages.url('/img/og.png?w=120&h=63')})"), value
+    # The hover covers the link's words and its URL; hovering the words shows the same card.
+    label = len("Read ")
+    assert result["range"] == {"start": {"line": 2, "character": label}, "end": {"line": 2, "character": start + len(url)}}
+    assert c.hover(URI, 2, label + 2) == result
     assert c.hover(URI, 3, 2) is None
     assert c.hover(URI, 2, 1) is None
     links = c.document_links(URI)
-    assert links == [{"range": result["range"], "target": url}]
+    assert links == [{"range": {"start": {"line": 2, "character": start}, "end": {"line": 2, "character": start + len(url)}},
+                      "target": url}]
     resolved = c.request("documentLink/resolve", links[0])
     assert resolved["tooltip"] == "Fixture Title"
 

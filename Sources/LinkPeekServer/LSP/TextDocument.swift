@@ -55,16 +55,18 @@ struct TextDocument {
         let line = lines[lineNumber]
         guard !line.links.isEmpty else { return nil }
         let offset = encoding.byteOffset(ofColumn: column, in: line.bytes, isASCII: line.isASCII)
-        guard let match = line.links.first(where: { $0.start <= offset && offset < $0.end }) else { return nil }
+        guard let match = line.links.first(where: { $0.hoverRange.contains(offset) }) else { return nil }
         return (match, lineNumber)
     }
 
-    /// The range of `match` on line `lineNumber`, in `encoding`.
+    /// The range a hover of `match` covers on line `lineNumber` (the URL and
+    /// its label), in `encoding`.
     func range(of match: URLDetector.Match, line lineNumber: Int, encoding: PositionEncoding) -> (start: Int, end: Int) {
         let line = lines[lineNumber]
+        let covered = match.hoverRange
         return (
-            encoding.column(ofByteOffset: match.start, in: line.bytes, isASCII: line.isASCII),
-            encoding.column(ofByteOffset: match.end, in: line.bytes, isASCII: line.isASCII)
+            encoding.column(ofByteOffset: covered.lowerBound, in: line.bytes, isASCII: line.isASCII),
+            encoding.column(ofByteOffset: covered.upperBound, in: line.bytes, isASCII: line.isASCII)
         )
     }
 

@@ -63,6 +63,13 @@ import Testing
         #expect(try await hover(client, 2, line: 1, character: 3)["result"] == .null)
         #expect(try await hover(client, 3, line: 0, character: 2)["result"] == .null)
         #expect(try await hover(client, 4, line: 9, character: 0)["result"] == .null)
+        // Hovering a Markdown link's words shows its card; the range covers the words and the URL.
+        open(client, "A [good read](https://fast/md) here", uri: "file:///other.md")
+        let words = try await client.request(6, "textDocument/hover", [
+            "textDocument": ["uri": "file:///other.md"], "position": ["line": 0, "character": 4],
+        ])
+        #expect(markdown(words) == "**[Title of https://fast/md](https://fast/md)**\n\nfast")
+        #expect(words["result"]?["range"] == ["start": ["line": 0, "character": 2], "end": ["line": 0, "character": 29]])
         let unknown = try await client.request(5, "textDocument/hover", ["textDocument": ["uri": "file:///other"], "position": ["line": 0, "character": 0]])
         #expect(unknown["result"] == .null)
         #expect(try await client.shutdownAndExit() == 0)
