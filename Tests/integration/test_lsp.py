@@ -106,6 +106,16 @@ def test_hover_shows_the_page_card_and_plain_text_shows_nothing(lsp, pages):
     assert resolved["tooltip"] == "Fixture Title"
 
 
+def test_hover_on_a_reference_link_shows_its_definitions_card(lsp, pages):
+    url = pages.url("/page?title=Referenced")
+    c = lsp()
+    c.did_open(URI, f"Read [the guide][g] first.\n\n[g]: {url}\n")
+    result = c.hover(URI, 0, 8)
+    assert card(result).startswith(f"**[Referenced]({url})**")
+    assert result["range"] == {"start": {"line": 0, "character": 5}, "end": {"line": 0, "character": 19}}
+    assert c.hover(URI, 0, 2) is None
+
+
 def test_a_hostile_title_cannot_inject_markdown_or_html(lsp, pages):
     url = pages.url("/lsp-hostile")
     c = lsp()
