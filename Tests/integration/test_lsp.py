@@ -273,3 +273,18 @@ def test_prefetch_fills_the_cache_for_opened_documents(lsp, pages):
         time.sleep(0.1)
     # With a budget of zero, only a cached card can be whole: the first hover is.
     assert card(c.hover(URI, 1, 5)).startswith("**[Prefetched 1]")
+
+
+def test_a_document_over_the_line_limit_is_kept_without_links(lsp, pages):
+    url = pages.url("/page?title=Big")
+    c = lsp()
+    c.did_open(URI, f"{url}\n" + "\n" * 400_000)  # 400,002 lines: over the 400,000 limit
+    assert c.hover(URI, 0, 3) is None
+    assert c.document_links(URI) is None
+    deadline = time.monotonic() + 5
+    while not any("tracked without scanning for links" in l for l in list(c.stderr_tail)):
+        assert time.monotonic() < deadline, f"no log line: {list(c.stderr_tail)[-5:]}"
+        time.sleep(0.05)
+    # A full-text change under the limit brings it back.
+    c.did_change(URI, [{"text": f"{url}\n"}])
+    assert card(c.hover(URI, 0, 3)).startswith("**[Big]")
