@@ -8,7 +8,7 @@ APT_PACKAGES := libcurl4-openssl-dev libxml2-dev pkg-config
 BIN := .build/debug/linkpeek
 URL ?= https://www.swift.org/
 
-.PHONY: deps build release run test test-swift test-integration bench clean
+.PHONY: deps build release run test test-swift test-integration fuzz bench clean
 
 ## deps: install the system packages and Python modules the build and tests need.
 deps:
@@ -43,6 +43,12 @@ test-swift: build
 test-integration: build
 	LINKPEEK_BIN=$(BIN) $(PYTHON) -m pytest -q Tests/integration
 
+## fuzz: every fuzzer for FUZZ_SECONDS each (default 120; `make test` runs them for 4 s each).
+## FUZZ_SEED=S reproduces a run; failing inputs are saved under Tests/fuzz/failures/.
+FUZZ_SECONDS ?= 120
+fuzz: build
+	LINKPEEK_BIN=$(BIN) $(PYTHON) Tests/fuzz/fuzz.py all --seconds $(FUZZ_SECONDS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
+
 ## bench: the benchmarks, side by side with curl (not part of `make test`).
 ## Each run prints its table and whether its targets were met; a miss does
 ## not stop the others. The shaped link needs root (network namespace, tc).
@@ -54,6 +60,8 @@ bench: release
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fetch.py --rounds 5 --server nginx --link 1gbit
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_daemon.py
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_lsp.py
+	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_parse.py
+	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_burst.py
 
 clean:
 	rm -rf .build
