@@ -11,7 +11,7 @@ APT_PACKAGES := libcurl4-openssl-dev libxml2-dev pkg-config neovim emacs-nox
 BIN := .build/debug/linkpeek
 URL ?=
 
-.PHONY: deps build release run test test-swift test-integration test-editors bench clean
+.PHONY: deps build release run test test-swift test-integration test-editors fuzz bench clean
 
 ## deps: install the system packages and Python modules the build and tests need.
 deps:
@@ -60,6 +60,12 @@ test-integration: build
 test-editors: build
 	LINKPEEK_BIN=$(BIN) $(PYTHON) -m pytest -q Tests/editors
 
+## fuzz: every fuzzer for FUZZ_SECONDS each (default 120; `make test` runs them for 4 s each).
+## FUZZ_SEED=S reproduces a run; failing inputs are saved under Tests/fuzz/failures/.
+FUZZ_SECONDS ?= 120
+fuzz: build
+	LINKPEEK_BIN=$(BIN) $(PYTHON) Tests/fuzz/fuzz.py all --seconds $(FUZZ_SECONDS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
+
 ## bench: the benchmarks, side by side with curl (not part of `make test`).
 ## Each run prints its table and whether its targets were met; a miss does
 ## not stop the others. The shaped link needs root (network namespace, tc).
@@ -71,6 +77,8 @@ bench: release
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fetch.py --rounds 5 --server nginx --link 1gbit
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_daemon.py
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_lsp.py
+	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_parse.py
+	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_burst.py
 
 clean:
 	rm -rf .build

@@ -115,6 +115,7 @@ let package = Package(
                 "LinkPeek",
                 "LinkPeekProtocol",
                 "JSONRPC",
+                "Threading",
             ]
         ),
         .testTarget(

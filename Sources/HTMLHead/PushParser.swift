@@ -24,6 +24,8 @@ final class PushParser {
     private(set) var stalled = false
     /// A cut-off end tag waiting for the rest of itself (see `parseHoldingBack`).
     private var heldBack = CarryOver()
+    /// Holds back constructs cut by a chunk boundary (see `TagGate`).
+    private var gate = TagGate()
 
     init?(collector: ElementCollector) {
         _ = libxml2Initialized
@@ -71,6 +73,12 @@ final class PushParser {
     /// delivered before this returns.
     func parse(_ bytes: UnsafeRawBufferPointer) {
         guard !stalled, !bytes.isEmpty else { return }
+        gate.feed(bytes) { parseUngated($0) }
+        if gate.heldCount > PushParser.maxPendingBytes { stalled = true }
+    }
+
+    private func parseUngated(_ bytes: UnsafeRawBufferPointer) {
+        guard !stalled, !bytes.isEmpty else { return }
         if let joined = heldBack.take(prependingTo: bytes) {
             joined.withUnsafeBytes { parseHoldingBack($0) }
         } else {
@@ -80,6 +88,7 @@ final class PushParser {
 
     /// Ends the input: libxml2 closes every open element.
     func finish() {
+        gate.finish { parseUngated($0) }
         let rest = heldBack.takeAll()
         if !rest.isEmpty, !stalled {
             rest.withUnsafeBytes { push($0) }

@@ -6,8 +6,12 @@ extension MetadataRules {
     /// Collapses runs of whitespace to one space and trims; decodes entities
     /// left over from double encoding. Returns nil for nothing-but-whitespace,
     /// so that an empty tag falls through to the next source.
+    ///
+    /// Reads at most `maximumTextBytes` of `raw`: no card shows more, and the
+    /// word splitting below works on characters, about half a microsecond a
+    /// byte — a 2 MiB title cost over a second before this cap.
     static func cleanText(_ raw: String?) -> String? {
-        guard let raw else { return nil }
+        guard let raw = raw.map(prefixForRules) else { return nil }
         // The scanner already decoded entities once. Pages that escape twice
         // (`&amp;amp;`, `&amp;#39;`) leave a second layer that no reader wants
         // to see, so decode known entities once more.
@@ -15,6 +19,19 @@ extension MetadataRules {
         let words = decoded.split(whereSeparator: { $0.isWhitespace || $0 == "\u{200B}" })
         guard !words.isEmpty else { return nil }
         return words.joined(separator: " ")
+    }
+
+    /// The most of a text value the rules read.
+    static let maximumTextBytes = 8 * 1024
+
+    /// `text`, or its first `maximumTextBytes` cut at a character boundary.
+    static func prefixForRules(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard utf8.count > maximumTextBytes else { return text }
+        var end = utf8.index(utf8.startIndex, offsetBy: maximumTextBytes)
+        // Back off to the start of a scalar (continuation bytes are 10xxxxxx).
+        while end > utf8.startIndex, utf8[end] & 0xC0 == 0x80 { end = utf8.index(before: end) }
+        return String(decoding: utf8[..<end], as: UTF8.self)
     }
 
     /// Named entities that show up escaped twice in real pages. A full HTML

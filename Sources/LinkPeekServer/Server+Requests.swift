@@ -74,6 +74,7 @@ extension Server {
     /// after a cancel).
     func complete(_ id: RequestID, with result: Result<JSONValue, ResponseError>) {
         guard let entry = requests.removeValue(forKey: id) else { return }
+        noteCompletion()
         if let provider = entry.provider { providers.finish(provider) }
         for token in entry.tokens { progressTokens[token] = nil }
         switch result {

@@ -47,6 +47,9 @@ public actor Server {
     var previews: [String: PreviewFlight] = [:]
     var prefetchQueue: [String] = []
     var prefetchRunning = 0
+    /// Answers since memory was last given back, and whether an idle check is scheduled (`Server+Idle`).
+    var completionsSinceTrim = 0
+    var trimCheckPending = false
 
     init(
         connection: Connection, settings: Settings, logger: Logger,

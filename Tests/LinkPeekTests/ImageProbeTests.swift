@@ -66,6 +66,18 @@ import Testing
         #expect(ImageProbe.probe(F.ascii("<html><svg width=1 height=1>")) == nil)
     }
 
+    @Test func svgSizesThatCannotBePixelsAreUnknown() {
+        // Each length is sane, but the ratio is not: `Int(_:)` of it trapped before.
+        let cases = [
+            #"<svg width="100" viewBox="0 0 1e-300 1e6">"#, #"<svg height="100" viewBox="0 0 1e6 1e-300">"#,
+            #"<svg width="1e400" height="1e400">"#, #"<svg width="9999999999" height="5">"#,
+            #"<svg width="NaN" height="inf" viewBox="0 0 nan inf">"#, #"<svg width="0.4" height="0.2">"#,
+        ]
+        for text in cases {
+            #expect(ImageProbe.probe(F.ascii(text)) == ImageInfo(mimeType: "image/svg+xml"), "\(text)")
+        }
+    }
+
     @Test func notImages() {
         #expect(ImageProbe.probe([]) == nil)
         #expect(ImageProbe.probe(F.ascii("<!doctype html><title>x</title>")) == nil)

@@ -91,16 +91,29 @@ def test_hover_shows_the_page_card_and_plain_text_shows_nothing(lsp, pages):
     start = len("Read [this](")
     result = c.hover(URI, 2, start + 3)
     value = card(result)
-    assert value.startswith(f"**[Fixture Title]({url})**"), value
-    assert "Fixture Site · 127.0.0.1" in value
-    assert "An Open Graph description\\." in value or "An Open Graph description." in value
-    assert result["range"] == {"start": {"line": 2, "character": start}, "end": {"line": 2, "character": start + len(url)}}
+    assert value == (f"**[Fixture Title]({url})**\n\nFixture Site · 127.0.0.1\n\nAn Open Graph description.\n\n"
+                     f"![]({pages.url('/img/og.png?w=120&h=63')})"), value
+    # The hover covers the link's words and its URL; hovering the words shows the same card.
+    label = len("Read ")
+    assert result["range"] == {"start": {"line": 2, "character": label}, "end": {"line": 2, "character": start + len(url)}}
+    assert c.hover(URI, 2, label + 2) == result
     assert c.hover(URI, 3, 2) is None
     assert c.hover(URI, 2, 1) is None
     links = c.document_links(URI)
-    assert links == [{"range": result["range"], "target": url}]
+    assert links == [{"range": {"start": {"line": 2, "character": start}, "end": {"line": 2, "character": start + len(url)}},
+                      "target": url}]
     resolved = c.request("documentLink/resolve", links[0])
     assert resolved["tooltip"] == "Fixture Title"
+
+
+def test_hover_on_a_reference_link_shows_its_definitions_card(lsp, pages):
+    url = pages.url("/page?title=Referenced")
+    c = lsp()
+    c.did_open(URI, f"Read [the guide][g] first.\n\n[g]: {url}\n")
+    result = c.hover(URI, 0, 8)
+    assert card(result).startswith(f"**[Referenced]({url})**")
+    assert result["range"] == {"start": {"line": 0, "character": 5}, "end": {"line": 0, "character": 19}}
+    assert c.hover(URI, 0, 2) is None
 
 
 def test_a_hostile_title_cannot_inject_markdown_or_html(lsp, pages):
@@ -260,3 +273,18 @@ def test_prefetch_fills_the_cache_for_opened_documents(lsp, pages):
         time.sleep(0.1)
     # With a budget of zero, only a cached card can be whole: the first hover is.
     assert card(c.hover(URI, 1, 5)).startswith("**[Prefetched 1]")
+
+
+def test_a_document_over_the_line_limit_is_kept_without_links(lsp, pages):
+    url = pages.url("/page?title=Big")
+    c = lsp()
+    c.did_open(URI, f"{url}\n" + "\n" * 400_000)  # 400,002 lines: over the 400,000 limit
+    assert c.hover(URI, 0, 3) is None
+    assert c.document_links(URI) is None
+    deadline = time.monotonic() + 5
+    while not any("tracked without scanning for links" in l for l in list(c.stderr_tail)):
+        assert time.monotonic() < deadline, f"no log line: {list(c.stderr_tail)[-5:]}"
+        time.sleep(0.05)
+    # A full-text change under the limit brings it back.
+    c.did_change(URI, [{"text": f"{url}\n"}])
+    assert card(c.hover(URI, 0, 3)).startswith("**[Big]")

@@ -24,6 +24,10 @@ Usage::
 
         print(lp.get_cached("https://example.com/"))   # metadata or None, no network
 
+        lp.did_open("file:///notes.md", "See https://example.com/ today")   # the daemon as a language server
+        print(lp.hover("file:///notes.md", 0, 6)["contents"]["value"])    # the Markdown card, or None
+        print(lp.render("text", url="https://example.com/"))              # the same card for a terminal
+
 Entering the ``with`` block starts the process and sends ``initialize`` (with
 ``init_options`` as ``initializationOptions``) and ``initialized``; leaving it
 sends ``shutdown`` and ``exit``, waits for the process (bounded), and kills

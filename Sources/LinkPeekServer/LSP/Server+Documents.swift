@@ -45,7 +45,8 @@ extension Server {
         }
     }
 
+    /// Bounds reached are warnings: the client's hovers in that document now answer `null`.
     private func log(_ notes: [String]) {
-        for note in notes { logger.info(note) }
+        for note in notes { logger.warning(note) }
     }
 }

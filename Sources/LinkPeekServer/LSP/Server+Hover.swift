@@ -21,20 +21,21 @@ extension Server {
         let position = params.position.integers
         let encoding = lsp.positionEncoding
         guard let document = documents[params.textDocument.uri],
-            let (match, line) = document.link(atLine: position.line, column: position.character, encoding: encoding)
+            let target = document.hoverTarget(atLine: position.line, column: position.character, encoding: encoding)
         else {
             return responder.respond(.result(id, .null))
         }
-        let columns = document.range(of: match, line: line, encoding: encoding)
-        let range = LSPRange(start: LSPPosition(line: line, character: columns.start), end: LSPPosition(line: line, character: columns.end))
+        let range = LSPRange(
+            start: LSPPosition(line: target.line, character: target.start), end: LSPPosition(line: target.line, character: target.end))
+        let url = target.url
         let reporter = ProgressReporter(
-            connection: connection, title: "Fetching \(match.url)", workDoneToken: params.workDoneToken, partialResultToken: nil)
+            connection: connection, title: "Fetching \(url)", workDoneToken: params.workDoneToken, partialResultToken: nil)
         let tokens = claimTokens([params.workDoneToken], for: id)
         let includeImage = lsp.hoverImages
         requests[id] = InFlight(task: nil, provider: nil, reporter: reporter, responder: responder, tokens: tokens)
         // Runs here up to its first suspension: a cached card is answered at once.
         let task = Task.immediate {
-            let card = await self.hoverCard(url: match.url, events: reporter.handle)
+            let card = await self.hoverCard(url: url, events: reporter.handle)
             let hover = Hover(contents: MarkupContent(value: MarkdownCard.render(card, includeImage: includeImage)), range: range)
             self.complete(id, with: encodeResult(hover))
         }

@@ -15,12 +15,15 @@ struct TextDocument {
         var ending: LineEnding
         var isASCII: Bool
         var links: [URLDetector.Match]
+        /// The label this line defines, when it is a `[label]: url` definition.
+        var definition: String?
 
         init(bytes: [UInt8], ending: LineEnding, scan: Bool) {
             self.bytes = bytes
             self.ending = ending
             isASCII = bytes.allSatisfy { $0 < 0x80 }
             links = scan ? URLDetector.matches(in: bytes) : []
+            definition = links.isEmpty ? nil : ReferenceLinks.definitionLabel(in: bytes, first: links.first)
         }
 
         var byteCount: Int { bytes.count + ending.bytes.count }
@@ -55,16 +58,40 @@ struct TextDocument {
         let line = lines[lineNumber]
         guard !line.links.isEmpty else { return nil }
         let offset = encoding.byteOffset(ofColumn: column, in: line.bytes, isASCII: line.isASCII)
-        guard let match = line.links.first(where: { $0.start <= offset && offset < $0.end }) else { return nil }
+        guard let match = line.links.first(where: { $0.hoverRange.contains(offset) }) else { return nil }
         return (match, lineNumber)
     }
 
-    /// The range of `match` on line `lineNumber`, in `encoding`.
+    /// What a hover at `(lineNumber, column)` is about: a URL (or the label
+    /// of one), else a Markdown reference whose definition is in the
+    /// document; the URL and the range covered, in `encoding`.
+    func hoverTarget(atLine lineNumber: Int, column: Int, encoding: PositionEncoding) -> (url: String, line: Int, start: Int, end: Int)? {
+        if let (match, line) = link(atLine: lineNumber, column: column, encoding: encoding) {
+            let columns = range(of: match, line: line, encoding: encoding)
+            return (match.url, line, columns.start, columns.end)
+        }
+        guard lineNumber < lines.count else { return nil }
+        let line = lines[lineNumber]
+        let offset = encoding.byteOffset(ofColumn: column, in: line.bytes, isASCII: line.isASCII)
+        guard let reference = ReferenceLinks.reference(at: offset, in: line.bytes),
+            let definition = lines.first(where: { $0.definition == reference.label }),
+            let url = definition.links.first?.url
+        else { return nil }
+        return (
+            url, lineNumber,
+            encoding.column(ofByteOffset: reference.range.lowerBound, in: line.bytes, isASCII: line.isASCII),
+            encoding.column(ofByteOffset: reference.range.upperBound, in: line.bytes, isASCII: line.isASCII)
+        )
+    }
+
+    /// The range a hover of `match` covers on line `lineNumber` (the URL and
+    /// its label), in `encoding`.
     func range(of match: URLDetector.Match, line lineNumber: Int, encoding: PositionEncoding) -> (start: Int, end: Int) {
         let line = lines[lineNumber]
+        let covered = match.hoverRange
         return (
-            encoding.column(ofByteOffset: match.start, in: line.bytes, isASCII: line.isASCII),
-            encoding.column(ofByteOffset: match.end, in: line.bytes, isASCII: line.isASCII)
+            encoding.column(ofByteOffset: covered.lowerBound, in: line.bytes, isASCII: line.isASCII),
+            encoding.column(ofByteOffset: covered.upperBound, in: line.bytes, isASCII: line.isASCII)
         )
     }
 

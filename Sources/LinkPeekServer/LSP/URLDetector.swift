@@ -11,7 +11,8 @@
 /// - a URL opened by a quote ends at the same quote;
 /// - IDN hosts and non-ASCII paths are kept; Unicode spaces and CJK or
 ///   full-width punctuation end a URL;
-/// - no match inside a longer word (`xhttp://`, `awww.`, `me@www.`).
+/// - no match inside a longer word (`xhttp://`, `awww.`, `me@www.`);
+/// - the words markup shows for a URL are its `label` (`URLDetector+Labels`).
 ///
 /// Lines are UTF-8 bytes; matches are byte ranges. URLs never span lines,
 /// which is what lets a document rescan only the lines an edit touched.
@@ -22,6 +23,15 @@ enum URLDetector {
         var end: Int
         /// The URL to fetch (a `www.` host gets `https://`).
         var url: String
+        /// The markup's text for the URL, when it has one (`URLDetector+Labels`):
+        /// hovering it shows the same card.
+        var label: Swift.Range<Int>? = nil
+
+        /// Where a hover finds this link: the URL and its label.
+        var hoverRange: Swift.Range<Int> {
+            guard let label else { return start..<end }
+            return min(start, label.lowerBound)..<max(end, label.upperBound)
+        }
     }
 
     /// URLs longer than this are not links (a runaway token in a minified file).
@@ -41,9 +51,10 @@ enum URLDetector {
                 continue
             }
             switch match(in: line, at: index) {
-            case .found(let match):
+            case .found(var match):
+                match.label = label(of: match, in: line, after: found.last?.end ?? 0)
                 found.append(match)
-                index = match.end
+                index = max(match.end, match.label?.upperBound ?? 0)
             case .skip(to: let end):
                 index = max(end, index + 1)
             case .none:

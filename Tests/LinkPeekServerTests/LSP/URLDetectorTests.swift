@@ -87,6 +87,29 @@ import Testing
         ])
     }
 
+    /// (line, the text of each match's label, or nil).
+    static let labels: [(String, [String?])] = [
+        ("[the docs](https://example.com/d)", ["[the docs]"]),
+        ("see [a [nested] label](https://example.com/n \"T\")", ["[a [nested] label]"]),
+        ("![alt text](https://example.com/i.png)", ["![alt text]"]),
+        ("[[https://example.com/org][Org label]]", ["[Org label]]"]),
+        ("`Python docs <https://docs.example.org/>`_", ["`Python docs "]),
+        ("[a](https://a.example) and [b](https://b.example)", ["[a]", "[b]"]),
+        ("](https://example.com/no-opener)", [nil]),
+        ("<https://example.com/auto>", [nil]),
+        ("[[https://example.com/bare]]", [nil]),
+    ]
+
+    @Test func labelsOfMarkupLinks() {
+        for (line, expected) in Self.labels {
+            let bytes = Array(line.utf8)
+            let found = URLDetector.matches(in: bytes).map { match in
+                match.label.map { String(decoding: bytes[$0], as: UTF8.self) }
+            }
+            #expect(found == expected, "line: \(line)")
+        }
+    }
+
     @Test func aRunawayTokenIsNotALink() {
         let line = Array(("https://example.com/" + String(repeating: "a", count: URLDetector.maxLength)).utf8)
         #expect(URLDetector.matches(in: line).isEmpty)

@@ -1,0 +1,351 @@
+/// Lets UTF-8 through to the push parser only at construct boundaries, so
+/// that libxml2 never sees a tag, comment or script cut by a chunk boundary.
+///
+/// Why: libxml2 2.9's push parser looks for the end of an unfinished
+/// construct (`>`, `-->`, `</script`) again from its start each time a chunk
+/// arrives, and `PushParser` must clear the index that would let it resume
+/// (see `PushParser.push`). A 1 MiB attribute value fed in 4 KiB chunks
+/// was scanned 256 times over: 2 MiB took about a second, 4 MiB over three.
+/// Here every byte is looked at once, and a construct that spans chunks is
+/// handed over whole when it ends.
+///
+/// It also bounds what a hostile page can make anyone hold: past
+/// `valueLimit` bytes an attribute value is cut (at a character boundary),
+/// past `commentLimit` a comment's text, past `rawTextLimit` a script's or
+/// style's. No rule reads further than that (rules keep at most 8 KiB of a
+/// value), and the dropped bytes are never copied.
+///
+/// The states follow the HTML tokenizer closely enough for the one thing
+/// that matters here, finding where a construct ends: tags with quoted and
+/// unquoted attribute values, comments, other markup declarations and
+/// processing instructions, and script and style text up to their end tags.
+struct TagGate {
+    static let valueLimit = 64 * 1024
+    static let commentLimit = 4 * 1024
+    static let rawTextLimit = 1024 * 1024
+    /// Attributes kept of one tag: libxml2 compares each new attribute's
+    /// name with every earlier one (200,000 attributes took 25 s).
+    static let attributeLimit = 256
+
+    private enum State: Equatable {
+        case text
+        /// Just after `<`.
+        case tagOpen
+        /// Just after `</`.
+        case endTagOpen
+        /// In a tag's name or between attributes; `afterEquals` once `=` was seen.
+        case tag(afterEquals: Bool)
+        case quotedValue(quote: UInt8)
+        case unquotedValue
+        /// After `<!`: a comment if `--` follows, else a declaration ending at `>`.
+        case markupOpen(dashes: Int)
+        /// In a comment; `dashes` counts the `-` just seen (for `-->`).
+        case comment(dashes: Int)
+        /// `<!DOCTYPE …>`, `<?…>`, `<!x…>`: up to the next `>`.
+        case declaration
+        /// Script or style text; `matched` bytes of `</name` seen so far.
+        case rawText(matched: Int)
+    }
+
+    private var state = State.text
+    /// Bytes not yet passed on: since the last point where input can go.
+    private var pending: [UInt8] = []
+    /// Bytes kept of the current value, comment or raw text (for the limits).
+    private var kept = 0
+    /// True once the current value, comment or raw text reached its limit.
+    private var dropping = false
+    /// The start tag being read: its name so far, lowercased, and whether it is an end tag.
+    private var tagName: [UInt8] = []
+    private var tagNameDone = false
+    /// Attributes begun in this tag, whether one's name is being read, and
+    /// whether the rest of the tag is dropped (past `attributeLimit`).
+    private var attributeCount = 0
+    private var attributeNameOpen = false
+    private var droppingAttributes = false
+    private var isEndTag = false
+    /// The element whose raw text is being read (`script` or `style`).
+    private var rawTextEndTag: [UInt8] = []
+
+    private static let script = Array("script".utf8)
+    private static let style = Array("style".utf8)
+
+    /// Bytes held back, waiting for the end of their construct.
+    var heldCount: Int { pending.count }
+
+    /// Passes on, through `emit`, what of `bytes` (and of what was held)
+    /// can go, in order; holds back the rest.
+    ///
+    /// Input goes on at two kinds of points: where a construct ends (its
+    /// `>`), and two bytes into a construct's start (`<m`, `</`, `<!`), which
+    /// tells libxml2 that the text before it is complete. A text run or a
+    /// construct is never handed over in pieces, so libxml2 never looks for
+    /// the end of one again after a chunk boundary. Every byte is copied once
+    /// into the held buffer (about a millisecond for 2 MiB).
+    mutating func feed(_ bytes: UnsafeRawBufferPointer, emit: (UnsafeRawBufferPointer) -> Void) {
+        var emitEnd = 0
+        var index = 0
+        while index < bytes.count {
+            // Runs that no byte of can change the state are copied whole.
+            index = copyRun(bytes, from: index)
+            guard index < bytes.count else { break }
+            let byte = bytes[index]
+            index += 1
+            let previous = state
+            let keep = step(byte)
+            if keep.byte { pending.append(byte) }
+            if let extra = keep.restore { pending.append(contentsOf: extra) }
+            let constructStarted = previous == .tagOpen && state != .text
+            let constructEnded = previous != .text && previous != .tagOpen && state == .text
+            if constructStarted || constructEnded { emitEnd = pending.count }
+        }
+        guard emitEnd > 0 else { return }
+        pending.withUnsafeBytes { emit(UnsafeRawBufferPointer(rebasing: $0[..<emitEnd])) }
+        // What follows the last point is at most this chunk's tail, or a
+        // construct held from before whose bytes all came after that point.
+        pending.removeFirst(emitEnd)
+    }
+
+    /// Copies the bytes from `start` that cannot change the state (text up
+    /// to a `<`, a quoted value up to its quote, script text up to a `<`),
+    /// within the current limit; returns where the copy stopped.
+    private mutating func copyRun(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        guard !droppingAttributes else { return start }
+        if case .tag(afterEquals: false) = state, tagNameDone, attributeNameOpen {
+            // The rest of an attribute's name: up to a space, `=`, `/`, `>` or a quote.
+            var index = start
+            while index < bytes.count, !Self.endsAttributeName(bytes[index]) { index += 1 }
+            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+            return index
+        }
+        let stop: UInt8
+        var end = bytes.count
+        switch state {
+        case .text:
+            stop = UInt8(ascii: "<")
+        case .quotedValue(let quote) where !dropping:
+            stop = quote
+            end = min(end, start + max(0, Self.valueLimit - kept))
+        case .rawText(matched: 0) where !dropping:
+            stop = UInt8(ascii: "<")
+            end = min(end, start + max(0, Self.rawTextLimit - kept))
+        default:
+            return start
+        }
+        var index = start
+        while index < end, bytes[index] != stop { index += 1 }
+        guard index > start else { return start }
+        pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+        if state != .text { kept += index - start }
+        return index
+    }
+
+    /// Passes on whatever is held (the input ended inside a construct).
+    mutating func finish(emit: (UnsafeRawBufferPointer) -> Void) {
+        if !pending.isEmpty { pending.withUnsafeBytes(emit) }
+        pending = []
+        state = .text
+    }
+
+    /// What to hold of one byte: whether to keep it, and bytes to put back
+    /// that a limit had dropped (the start of an end tag).
+    private struct Keep {
+        var byte = true
+        var restore: [UInt8]?
+    }
+
+    /// Advances the state by one byte.
+    private mutating func step(_ byte: UInt8) -> Keep {
+        guard droppingAttributes else { return advance(byte) }
+        _ = advance(byte)
+        switch state {
+        case .tag, .quotedValue, .unquotedValue:
+            return Keep(byte: false)
+        default:
+            // The tag's `>`.
+            droppingAttributes = false
+            return Keep()
+        }
+    }
+
+    private mutating func advance(_ byte: UInt8) -> Keep {
+        switch state {
+        case .text:
+            if byte == UInt8(ascii: "<") { state = .tagOpen }
+            return Keep()
+        case .tagOpen:
+            switch byte {
+            case UInt8(ascii: "!"): state = .markupOpen(dashes: 0)
+            case UInt8(ascii: "/"): state = .endTagOpen
+            case UInt8(ascii: "?"): state = .declaration
+            case _ where Self.isLetter(byte): beginTag(byte, end: false)
+            default: state = .text  // A `<` that starts no tag is text.
+            }
+            return Keep()
+        case .endTagOpen:
+            if Self.isLetter(byte) {
+                beginTag(byte, end: true)
+            } else {
+                state = byte == UInt8(ascii: ">") ? .text : .declaration
+            }
+            return Keep()
+        case .tag(let afterEquals):
+            return stepInTag(byte, afterEquals: afterEquals)
+        case .quotedValue(let quote):
+            if byte == quote {
+                state = .tag(afterEquals: false)
+                return Keep()
+            }
+            return limited(byte, limit: Self.valueLimit)
+        case .unquotedValue:
+            if Self.isSpace(byte) {
+                state = .tag(afterEquals: false)
+                return Keep()
+            }
+            if byte == UInt8(ascii: ">") { return endTag() }
+            return limited(byte, limit: Self.valueLimit)
+        case .markupOpen(let dashes):
+            if byte == UInt8(ascii: "-") {
+                if dashes == 1 {
+                    startLimited()
+                    state = .comment(dashes: 0)
+                } else {
+                    state = .markupOpen(dashes: 1)
+                }
+            } else {
+                state = byte == UInt8(ascii: ">") ? .text : .declaration
+            }
+            return Keep()
+        case .comment(let dashes):
+            return stepInComment(byte, dashes: dashes)
+        case .declaration:
+            if byte == UInt8(ascii: ">") { state = .text }
+            return Keep()
+        case .rawText(let matched):
+            return stepInRawText(byte, matched: matched)
+        }
+    }
+
+    private mutating func beginTag(_ first: UInt8, end: Bool) {
+        tagName = [Self.lower(first)]
+        tagNameDone = false
+        attributeCount = 0
+        attributeNameOpen = false
+        droppingAttributes = false
+        isEndTag = end
+        state = .tag(afterEquals: false)
+    }
+
+    private mutating func stepInTag(_ byte: UInt8, afterEquals: Bool) -> Keep {
+        if !tagNameDone {
+            if Self.isSpace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">") {
+                tagNameDone = true
+            } else {
+                if tagName.count <= Self.script.count { tagName.append(Self.lower(byte)) }
+                return Keep()
+            }
+        }
+        switch byte {
+        case UInt8(ascii: ">"):
+            return endTag()
+        case UInt8(ascii: "="):
+            attributeNameOpen = false
+            state = .tag(afterEquals: true)
+        case UInt8(ascii: "\"") where afterEquals, UInt8(ascii: "'") where afterEquals:
+            attributeNameOpen = false
+            startLimited()
+            state = .quotedValue(quote: byte)
+        case _ where Self.isSpace(byte) || byte == UInt8(ascii: "/"):
+            attributeNameOpen = false
+        default:
+            if afterEquals {
+                startLimited()
+                state = .unquotedValue
+                return limited(byte, limit: Self.valueLimit)
+            }
+            if !attributeNameOpen {
+                attributeNameOpen = true
+                attributeCount += 1
+                if attributeCount > Self.attributeLimit {
+                    droppingAttributes = true
+                    return Keep(byte: false)
+                }
+            }
+        }
+        return Keep()
+    }
+
+    /// The tag's `>`: back to text, or into a script's or style's raw text.
+    private mutating func endTag() -> Keep {
+        if !isEndTag, tagName == Self.script || tagName == Self.style {
+            rawTextEndTag = Array("</".utf8) + tagName
+            startLimited()
+            state = .rawText(matched: 0)
+        } else {
+            state = .text
+        }
+        return Keep()
+    }
+
+    private mutating func stepInComment(_ byte: UInt8, dashes: Int) -> Keep {
+        if byte == UInt8(ascii: ">"), dashes >= 2 {
+            state = .text
+            // The `--` before it may have been dropped with the rest of a long comment.
+            return dropping ? Keep(byte: false, restore: Array("-->".utf8)) : Keep()
+        }
+        state = .comment(dashes: byte == UInt8(ascii: "-") ? dashes + 1 : 0)
+        return limited(byte, limit: Self.commentLimit)
+    }
+
+    private mutating func stepInRawText(_ byte: UInt8, matched: Int) -> Keep {
+        let lowered = Self.lower(byte)
+        if lowered == rawTextEndTag[matched] {
+            let now = matched + 1
+            if now == rawTextEndTag.count {
+                // `</script` or `</style`: the end tag, read as a tag from here on.
+                let wasDropping = dropping
+                beginTag(rawTextEndTag[2], end: true)
+                tagName = Array(rawTextEndTag.dropFirst(2))
+                return wasDropping ? Keep(byte: false, restore: rawTextEndTag) : Keep()
+            }
+            state = .rawText(matched: now)
+        } else {
+            state = .rawText(matched: byte == UInt8(ascii: "<") ? 1 : 0)
+        }
+        return limited(byte, limit: Self.rawTextLimit)
+    }
+
+    private mutating func startLimited() {
+        kept = 0
+        dropping = false
+    }
+
+    /// Keeps `byte` while under `limit`, and past it the rest of a UTF-8
+    /// sequence already begun; drops everything after that.
+    private mutating func limited(_ byte: UInt8, limit: Int) -> Keep {
+        if !dropping {
+            if kept < limit || (byte & 0xC0 == 0x80) {
+                kept += 1
+                return Keep()
+            }
+            dropping = true
+        }
+        return Keep(byte: false)
+    }
+
+    private static func endsAttributeName(_ byte: UInt8) -> Bool {
+        isSpace(byte) || byte == UInt8(ascii: "=") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/")
+            || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+}
