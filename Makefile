@@ -1,14 +1,17 @@
-# One command each: `make run URL=…` fetches a preview, `make test` runs every
+# One command each: `make run` shows linkpeek working on a local sample site (no
+# internet needed), `make run URL=…` fetches a preview, `make test` runs every
 # test, `make bench` runs the benchmarks. Each installs what a fresh Debian 12
 # machine with Swift lacks first.
 
 SWIFT ?= swift
 PYTHON ?= python3
-APT_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev pkg-config
+# neovim and emacs-nox: the editor plugin tests (make test-editors); Node 20,
+# for the VS Code extension's tests, comes with the machine (`node --version`).
+APT_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev pkg-config neovim emacs-nox
 BIN := .build/debug/linkpeek
-URL ?= https://www.swift.org/
+URL ?=
 
-.PHONY: deps build release run test test-swift test-integration fuzz bench clean
+.PHONY: deps build release run test test-swift test-integration test-editors fuzz bench clean
 
 ## deps: install the system packages and Python modules the build and tests need.
 deps:
@@ -26,13 +29,21 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-## run: fetch one preview, e.g. `make run URL=https://example.com/`.
+## run: with no URL, a demo that needs no internet: a local sample site (an
+## Open Graph article, a video page, a Shift_JIS page, a slow page), their
+## terminal cards, the JSON, and a daemon session with progress and a hover.
+## With URL, one preview of that page, e.g. `make run URL=https://example.com/`.
 run: build
+ifeq ($(strip $(URL)),)
+	$(PYTHON) Tests/demo/run_demo.py --bin $(BIN)
+else
 	$(BIN) fetch --pretty "$(URL)"
+endif
 
 ## test: every test: Swift unit and in-process tests, then the integration
-## suites (real binary, loopback servers, the conformance corpus).
-test: test-swift test-integration
+## suites (real binary, loopback servers, the conformance corpus), then the
+## editor plugins (Neovim, Emacs, VS Code) against the real daemon.
+test: test-swift test-integration test-editors
 
 # Serially: the in-process daemon tests drive real pipes with bounded waits,
 # and on a 2-core machine parallel suites starve each other into timeouts.
@@ -42,6 +53,12 @@ test-swift: build
 
 test-integration: build
 	LINKPEEK_BIN=$(BIN) $(PYTHON) -m pytest -q Tests/integration
+
+## test-editors: the Neovim plugin (nvim --headless), linkpeek.el (emacs
+## --batch, ERT) and the VS Code extension (node --test, vscode stubbed), each
+## against the real daemon and a loopback server; the editors/README.md snippets.
+test-editors: build
+	LINKPEEK_BIN=$(BIN) $(PYTHON) -m pytest -q Tests/editors
 
 ## fuzz: every fuzzer for FUZZ_SECONDS each (default 120; `make test` runs them for 4 s each).
 ## FUZZ_SEED=S reproduces a run; failing inputs are saved under Tests/fuzz/failures/.
@@ -59,6 +76,7 @@ bench: release
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fetch.py --rounds 5 --server nginx
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fetch.py --rounds 5 --server nginx --link 1gbit
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_daemon.py
+	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_lsp.py
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_parse.py
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_burst.py
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_cache.py

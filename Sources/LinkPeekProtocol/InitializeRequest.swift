@@ -9,11 +9,35 @@ public struct InitializeParams: Codable, Sendable, Equatable {
     public var processId: Double?
     public var clientInfo: ClientInfo?
     public var initializationOptions: InitializationOptions?
+    /// Only `general.positionEncodings` is read; everything else is ignored.
+    public var capabilities: ClientCapabilities?
 
-    public init(processId: Double? = nil, clientInfo: ClientInfo? = nil, initializationOptions: InitializationOptions? = nil) {
+    public init(
+        processId: Double? = nil, clientInfo: ClientInfo? = nil, initializationOptions: InitializationOptions? = nil,
+        capabilities: ClientCapabilities? = nil
+    ) {
         self.processId = processId
         self.clientInfo = clientInfo
         self.initializationOptions = initializationOptions
+        self.capabilities = capabilities
+    }
+}
+
+public struct ClientCapabilities: Codable, Sendable, Equatable {
+    public var general: GeneralClientCapabilities?
+
+    public init(general: GeneralClientCapabilities? = nil) {
+        self.general = general
+    }
+}
+
+public struct GeneralClientCapabilities: Codable, Sendable, Equatable {
+    /// The position encodings the client supports, most preferred first
+    /// ("utf-8", "utf-16", "utf-32"); absent means UTF-16 only.
+    public var positionEncodings: [String]?
+
+    public init(positionEncodings: [String]? = nil) {
+        self.positionEncodings = positionEncodings
     }
 }
 
@@ -51,6 +75,12 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
     /// `ParamRanges.maxConcurrency`; read as a number so that `1.5` or `1e300`
     /// is refused by the range check, naming the field, not by the decoder.
     public var maxConcurrency: Double?
+    /// Seconds a hover waits for a fetch (`ParamRanges.hoverTimeout`); default 1.5.
+    public var hoverTimeout: Double?
+    /// Fetch the URLs of opened documents ahead of hovers; default false.
+    public var prefetch: Bool?
+    /// Show the preview image in hover cards; default true.
+    public var hoverImages: Bool?
 
     public enum CacheChoice: Sendable, Equatable {
         case directory(String)
@@ -59,8 +89,12 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
 
     public init(
         allowPrivateNetwork: Bool? = nil, userAgent: String? = nil, timeout: Double? = nil,
-        cacheDir: String? = nil, maxConcurrency: Double? = nil, cacheSize: Double? = nil, memoryOnly: Bool = false
+        cacheDir: String? = nil, maxConcurrency: Double? = nil, cacheSize: Double? = nil, memoryOnly: Bool = false,
+        hoverTimeout: Double? = nil, prefetch: Bool? = nil, hoverImages: Bool? = nil
     ) {
+        self.hoverTimeout = hoverTimeout
+        self.prefetch = prefetch
+        self.hoverImages = hoverImages
         self.allowPrivateNetwork = allowPrivateNetwork
         self.userAgent = userAgent
         self.timeout = timeout
@@ -72,6 +106,7 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case allowPrivateNetwork, userAgent, timeout, cacheDir, cacheSize, maxConcurrency
+        case hoverTimeout, prefetch, hoverImages
     }
 
     public init(from decoder: any Decoder) throws {
@@ -88,6 +123,9 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         }
         cacheSize = try container.decodeIfPresent(Double.self, forKey: .cacheSize)
         maxConcurrency = try container.decodeIfPresent(Double.self, forKey: .maxConcurrency)
+        hoverTimeout = try container.decodeIfPresent(Double.self, forKey: .hoverTimeout)
+        prefetch = try container.decodeIfPresent(Bool.self, forKey: .prefetch)
+        hoverImages = try container.decodeIfPresent(Bool.self, forKey: .hoverImages)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -102,6 +140,9 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         }
         try container.encodeIfPresent(cacheSize, forKey: .cacheSize)
         try container.encodeIfPresent(maxConcurrency, forKey: .maxConcurrency)
+        try container.encodeIfPresent(hoverTimeout, forKey: .hoverTimeout)
+        try container.encodeIfPresent(prefetch, forKey: .prefetch)
+        try container.encodeIfPresent(hoverImages, forKey: .hoverImages)
     }
 
     /// The first rule these options break, as a sentence naming the field.
@@ -110,5 +151,6 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
             ?? ParamRanges.maxConcurrency.check(maxConcurrency, field: "initializationOptions.maxConcurrency")
             ?? ParamRanges.cacheSize.check(cacheSize, field: "initializationOptions.cacheSize")
             ?? (cacheDir == "" ? "initializationOptions.cacheDir must not be empty" : nil)
+            ?? ParamRanges.hoverTimeout.check(hoverTimeout, field: "initializationOptions.hoverTimeout")
     }
 }

@@ -101,4 +101,12 @@ public enum ParamRanges {
         }
         return nil
     }
+    /// A zero-based line or character offset (LSP's `uinteger`).
+    public static let position = NumberRange(0...2_147_483_647, integral: true)
+    /// A document version (LSP's `integer`); informational.
+    public static let documentVersion = NumberRange(-2_147_483_648...2_147_483_647, integral: true)
+    /// How long a hover waits for a fetch before answering with what is known.
+    public static let hoverTimeout = NumberRange(0...60, unit: "seconds")
+    /// Columns of a text card.
+    public static let cardWidth = NumberRange(20...1000, integral: true)
 }

@@ -14,6 +14,9 @@ extension Server {
         if let problem = params.validationError() {
             return responder.respond(.error(id, .invalidParams(problem)))
         }
+        if let conflict = tokenConflict(workDone: params.workDoneToken, partialResult: params.partialResultToken) {
+            return responder.respond(.error(id, conflict))
+        }
         let provider = params.providerId ?? ProviderID(id)
         guard providers.start(provider, request: id) else {
             return responder.respond(.error(id, ResponseError(FetchError.providerReused)))
@@ -35,7 +38,8 @@ extension Server {
             // The task inherits the actor, so this runs after `fetch` has put it in the table.
             self.complete(id, with: result)
         }
-        requests[id] = InFlight(task: task, provider: provider, reporter: reporter, responder: responder)
+        let tokens = claimTokens([params.workDoneToken, params.partialResultToken], for: id)
+        requests[id] = InFlight(task: task, provider: provider, reporter: reporter, responder: responder, tokens: tokens)
     }
 }
 

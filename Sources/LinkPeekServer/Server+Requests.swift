@@ -24,11 +24,16 @@ extension Server {
         }
         if let options = params.initializationOptions {
             settings.apply(options)
+            lsp.apply(options)
             // Requests served before initialize keep the service they started with.
             service = nil
         }
+        lsp.positionEncoding = PositionEncoding.negotiate(offered: params.capabilities?.general?.positionEncodings)
         lifecycle = .running(initialized: true)
-        let result = InitializeResult(serverInfo: ServerInfo(name: Self.name, version: Self.version))
+        let result = InitializeResult(
+            capabilities: ServerCapabilities(positionEncoding: lsp.positionEncoding.rawValue),
+            serverInfo: ServerInfo(name: Self.name, version: Self.version),
+            settings: settingsInEffect())
         responder.respond(.response(id: id, result: encodeResult(result)))
     }
 
@@ -79,6 +84,7 @@ extension Server {
         guard let entry = requests.removeValue(forKey: id) else { return }
         noteCompletion()
         if let provider = entry.provider { providers.finish(provider) }
+        for token in entry.tokens { progressTokens[token] = nil }
         switch result {
         case .success: entry.reporter?.end(message: "done")
         case .failure(let error): entry.reporter?.end(message: error.message)
@@ -100,6 +106,33 @@ extension Server {
     /// Ends the session: every running request is cancelled and answered.
     func cancelAll() {
         for id in requests.keys { cancelRequest(id) }
+        prefetchQueue.removeAll()
+        for flight in previews.values { flight.cancel() }
+    }
+
+    /// Checks a request's progress tokens: nil when they can be used, else
+    /// the error to answer. Equal work-done and partial-result tokens are a
+    /// bad pair of params (-32602); a token that a running request still
+    /// uses is refused like a request id in use (-32600), since the same
+    /// value is fine once that request is answered.
+    func tokenConflict(workDone: ProgressToken?, partialResult: ProgressToken?) -> ResponseError? {
+        if let workDone, workDone == partialResult {
+            return .invalidParams("partialResultToken must differ from workDoneToken")
+        }
+        if let workDone, progressTokens[workDone] != nil {
+            return .invalidRequest("workDoneToken \(workDone) is in use by a running request")
+        }
+        if let partialResult, progressTokens[partialResult] != nil {
+            return .invalidRequest("partialResultToken \(partialResult) is in use by a running request")
+        }
+        return nil
+    }
+
+    /// Marks the tokens used by request `id` until it is answered.
+    func claimTokens(_ tokens: [ProgressToken?], for id: RequestID) -> [ProgressToken] {
+        let claimed = tokens.compactMap { $0 }
+        for token in claimed { progressTokens[token] = id }
+        return claimed
     }
 }
 

@@ -26,6 +26,8 @@ public actor Server {
         var provider: ProviderID?
         var reporter: ProgressReporter?
         var responder: Responder
+        /// The progress tokens this request uses, freed when it is answered.
+        var tokens: [ProgressToken] = []
     }
 
     let connection: Connection
@@ -37,6 +39,14 @@ public actor Server {
     var lifecycle = Lifecycle.running(initialized: false)
     var requests: [RequestID: InFlight] = [:]
     var providers = ProviderRegistry()
+    /// Progress tokens in use by running requests (`window/workDoneProgress/cancel`, one user per token).
+    var progressTokens: [ProgressToken: RequestID] = [:]
+    var lsp = LSPSettings()
+    var documents = DocumentStore()
+    /// The background fetches hovers and prefetch share, by URL.
+    var previews: [String: PreviewFlight] = [:]
+    var prefetchQueue: [String] = []
+    var prefetchRunning = 0
     /// Answers since memory was last given back, and whether an idle check is scheduled (`Server+Idle`).
     var completionsSinceTrim = 0
     var trimCheckPending = false
@@ -105,7 +115,13 @@ public actor Server {
         case SaveParams.method: save(id, params, responder)
         case UnsaveParams.method: unsave(id, params, responder)
         case SavedParams.method: saved(id, params, responder)
-        case ExitNotification.method, InitializedNotification.method, CancelRequestParams.method:
+        case HoverParams.method: hover(id, params, responder)
+        case DocumentLinkParams.method: documentLinks(id, params, responder)
+        case DocumentLinkResolveParams.method: resolveDocumentLink(id, params, responder)
+        case RenderParams.method: render(id, params, responder)
+        case ExitNotification.method, InitializedNotification.method, CancelRequestParams.method,
+            DidOpenTextDocumentParams.method, DidChangeTextDocumentParams.method, DidCloseTextDocumentParams.method,
+            WorkDoneProgressCancelParams.method:
             // Sent with an id by mistake: answer, since a request is owed an answer, but do nothing.
             responder.respond(.error(id, .invalidRequest("\(method) is a notification: send it without an id")))
         default: responder.respond(.error(id, .methodNotFound(method)))
@@ -126,6 +142,14 @@ public actor Server {
             }
         case InitializedNotification.method:
             break
+        case DidOpenTextDocumentParams.method: didOpen(params)
+        case DidChangeTextDocumentParams.method: didChange(params)
+        case DidCloseTextDocumentParams.method: didClose(params)
+        case WorkDoneProgressCancelParams.method:
+            if case .success(let params) = decodeParams(WorkDoneProgressCancelParams.self, from: params),
+                let id = progressTokens[params.token] {
+                cancelRequest(id)
+            }
         default:
             logger.debug("ignored unknown notification \(method)")
         }

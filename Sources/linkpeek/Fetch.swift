@@ -10,10 +10,13 @@ import Glibc
 /// `linkpeek fetch`: previews for URLs given as arguments or on stdin.
 struct Fetch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Fetch link previews: one JSON object per URL per line, in input order.",
+        abstract: "Fetch link previews: one JSON object per URL per line (or a card each), in input order.",
         discussion: """
-            A failure is an object {"originalURL": …, "error": {"kind", "reason", "message", "status"?, "fromCache"?}}.
+            A failure is an object {"originalURL": …, "error": {"kind", "reason", "message", "status"?, "fromCache"?}}; in a card format, a card that says why.
             Previews are cached on disk (shared with `linkpeek serve`); see --cache-policy and `linkpeek cache`.
+
+            --format markdown prints the editor hover card; html a self-contained <figure> card (inline CSS, no script, everything escaped); text a terminal card (bold title, dimmed host, summary wrapped to the terminal width; colours only on a terminal and without NO_COLOR). Cards are separated by a blank line.
+
             Exit status: 0 when every URL gave a preview, 1 when any failed, 2 on usage errors.
             """)
 
@@ -25,6 +28,12 @@ struct Fetch: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Pretty-print the JSON.")
     var pretty = false
+
+    @Option(name: .long, help: "Output: json, markdown, html or text.")
+    var format: OutputFormat = .json
+
+    @Option(name: .long, help: "Columns for --format text (20-1000; default: the terminal's width, else $COLUMNS, else 80).")
+    var width: Double?
 
     @OptionGroup var network: NetworkOptions
 
@@ -54,6 +63,9 @@ struct Fetch: AsyncParsableCommand {
         if let problem = ParamRanges.checkHeaderValue(acceptLanguage, field: "--accept-language") {
             throw ValidationError(problem + ".")
         }
+        if let problem = ParamRanges.cardWidth.check(width, field: "--width") {
+            throw ValidationError(problem + ".")
+        }
     }
 
     func run() async throws {
@@ -67,9 +79,25 @@ struct Fetch: AsyncParsableCommand {
         let source = URLSource(arguments: urls, readStdin: stdin)
         let progress = ProgressLine(enabled: isatty(STDERR_FILENO) == 1 && (stdin || urls.count > 1))
         let failures = await FetchRunner(engine: engine, options: options, concurrency: concurrency)
-            .run(source: source, printer: ResultPrinter(pretty: pretty), progress: progress)
+            .run(source: source, printer: ResultPrinter(pretty: pretty, format: format, textStyle: textStyle()), progress: progress)
         progress.clear()
         engine.shutdown()
         if failures > 0 { throw ExitCode(1) }
     }
+
+    /// Colours on a terminal unless `NO_COLOR` is set (https://no-color.org);
+    /// the width asked for, else the terminal's.
+    private func textStyle() -> TextCard.Style {
+        let noColor = getenv("NO_COLOR").map { String(cString: $0).isEmpty == false } ?? false
+        let columns = width.flatMap(ParamRanges.cardWidth.integer) ?? TerminalWidth.current() ?? 80
+        return TextCard.Style(color: isatty(STDOUT_FILENO) == 1 && !noColor, width: columns)
+    }
+}
+
+/// `--format`.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case json, markdown, html, text
+
+    /// The card format, or nil for JSON.
+    var card: CardFormat? { CardFormat(rawValue: rawValue) }
 }

@@ -8,9 +8,9 @@ struct Linkpeek: AsyncParsableCommand {
         commandName: "linkpeek",
         abstract: "Link previews for Linux: give it a URL, get the title, summary, icon, image and video.",
         discussion: """
-            linkpeek fetch URL...        one JSON object per URL per line
+            linkpeek fetch URL...        JSON lines, or cards with --format
             linkpeek parse --url URL F   the same, from HTML you already have
-            linkpeek serve               JSON-RPC 2.0 daemon on stdin/stdout (also: linkpeek --stdio)
+            linkpeek serve               JSON-RPC daemon and LSP server (also: linkpeek --stdio)
             linkpeek cache stats|get|clear|prune    the preview cache on disk
             linkpeek saved add|list|remove|export   saved links
 

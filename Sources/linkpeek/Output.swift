@@ -6,9 +6,19 @@ import Glibc
 #endif
 
 /// Writes results to stdout: one JSON object per line (or pretty-printed),
-/// or a short human summary on a terminal when asked.
-struct ResultPrinter {
-    var pretty: Bool
+/// or one card per URL (`--format markdown|html|text`), separated by a
+/// blank line.
+final class ResultPrinter {
+    let pretty: Bool
+    let format: OutputFormat
+    let textStyle: TextCard.Style
+    private var printed = 0
+
+    init(pretty: Bool, format: OutputFormat = .json, textStyle: TextCard.Style = .init(color: false, width: 80)) {
+        self.pretty = pretty
+        self.format = format
+        self.textStyle = textStyle
+    }
 
     private var encoder: JSONEncoder {
         let encoder = JSONEncoder()
@@ -46,7 +56,16 @@ struct ResultPrinter {
     }
 
     func emit(_ outcome: Result<LinkMetadata, FetchError>, url: String) {
-        let text = line(for: outcome, url: url) + "\n"
-        StandardIO.write(text, to: STDOUT_FILENO)
+        defer { printed += 1 }
+        guard let cardFormat = format.card else {
+            return StandardIO.write(line(for: outcome, url: url) + "\n", to: STDOUT_FILENO)
+        }
+        let card: LinkCard
+        switch outcome {
+        case .success(let metadata): card = LinkCard(metadata: metadata)
+        case .failure(let error): card = LinkCard(originalURL: url, failure: error)
+        }
+        let separator = printed > 0 ? "\n" : ""
+        StandardIO.write(separator + cardFormat.render(card, textStyle: textStyle) + "\n", to: STDOUT_FILENO)
     }
 }

@@ -10,12 +10,17 @@ import Synchronization
 /// - `https://events/…`: a burst of progress, a partial, more progress, a result;
 /// - `https://fail/…`: HTTP 404 failure; `https://timeout/…`: times out;
 /// - any URL with `cachePolicy: cacheOnly`: the cache, else a `notCached` failure.
+///
+/// With `remembers`, what a fetch returns is cached, as the engine does.
 final class FakeService: MetadataService {
     let fetches = Mutex(0)
     let cache: [String: LinkMetadata]
+    let remembers: Bool
+    let remembered = Mutex<[String: LinkMetadata]>([:])
 
-    init(cache: [String: LinkMetadata] = [:]) {
+    init(cache: [String: LinkMetadata] = [:], remembers: Bool = false) {
         self.cache = cache
+        self.remembers = remembers
     }
 
     var fetchCount: Int { fetches.withLock { $0 } }
@@ -58,11 +63,12 @@ final class FakeService: MetadataService {
         default:
             break
         }
+        if remembers { remembered.withLock { $0[url] = metadata } }
         return metadata
     }
 
     func cached(url: String) async -> LinkMetadata? {
-        cache[url]
+        cache[url] ?? remembered.withLock { $0[url] }
     }
 
     private func sleep(_ milliseconds: Int) async throws(FetchError) {

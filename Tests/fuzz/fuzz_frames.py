@@ -31,9 +31,12 @@ HUGE_NUMBERS = ["1e16", "1e19", "18446744073709551615", "1e308", "1" + "0" * 29,
 ODD_VALUES = ["null", "true", "false", "[]", "{}", '""', '"x"', "[1,[2,[3]]]", '{"a":{"b":[]}}', '"\\ud800"',
               '"\\udc00\\ud800"', '"' + "a" * 100_000 + '"', "[" * 2000 + "]" * 2000]
 METHODS = ["fetch", "getCached", "cancel", "initialize", "shutdown", "nosuch/method", "$/cancelRequest",
-           "initialized", "textDocument/hover", "save", "saved", "getMedia", "render"]
+           "initialized", "textDocument/hover", "save", "saved", "getMedia", "render", "textDocument/didOpen",
+           "textDocument/didChange", "textDocument/didClose", "textDocument/documentLink", "documentLink/resolve",
+           "window/workDoneProgress/cancel"]
 PARAM_NAMES = ["url", "providerId", "timeout", "cachePolicy", "fetchSubresources", "includeData", "workDoneToken",
-               "partialResultToken", "id", "initializationOptions", "limit", "offset", "width", "position"]
+               "partialResultToken", "id", "initializationOptions", "limit", "offset", "width", "position",
+               "textDocument", "contentChanges", "range", "format", "metadata", "token"]
 UNREACHABLE = "http://127.0.0.1:9/"
 
 
@@ -47,7 +50,25 @@ def base_messages() -> list[str]:
         '"workDoneToken":"w","partialResultToken":7,"cachePolicy":"reload","includeData":true}}' % UNREACHABLE,
         '[{"jsonrpc":"2.0","id":6,"method":"getCached","params":{"url":"http://a/"}},{"jsonrpc":"2.0","method":"x"}]',
         '{"jsonrpc":"2.0","id":8,"method":"initialize","params":{"processId":1,"initializationOptions":'
-        '{"timeout":5,"maxConcurrency":4,"allowPrivateNetwork":true}}}',
+        '{"timeout":5,"maxConcurrency":4,"allowPrivateNetwork":true,"hoverTimeout":0.2,"prefetch":true},'
+        '"capabilities":{"general":{"positionEncodings":["utf-8","utf-32"]}}}}',
+        # The LSP layer: documents with URLs after emoji and CJK, edits, hovers, links, cards.
+        r'{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///f.md",'
+        r'"languageId":"markdown","version":1,"text":"\u00e9 \ud83d\ude42 [a](%s) <www.example.com>\r\n'
+        r'[r]: %sx\n\u65e5 [t][r] [[%sy][o]]"}}}' % (UNREACHABLE, UNREACHABLE, UNREACHABLE),
+        r'{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///f.md","version":2},'
+        r'"contentChanges":[{"range":{"start":{"line":0,"character":3},"end":{"line":1,"character":2}},"text":"\r"},'
+        r'{"range":{"start":{"line":9,"character":99},"end":{"line":0,"character":0}},"text":"https://a.b/\n"},'
+        r'{"text":"whole %s"}]}}' % UNREACHABLE,
+        r'{"jsonrpc":"2.0","id":"h","method":"textDocument/hover","params":{"textDocument":{"uri":"file:///f.md"},'
+        r'"position":{"line":0,"character":9},"workDoneToken":"hw"}}',
+        r'{"jsonrpc":"2.0","id":"l","method":"textDocument/documentLink","params":{"textDocument":{"uri":"file:///f.md"}}}',
+        r'{"jsonrpc":"2.0","id":"r","method":"documentLink/resolve","params":{"range":{"start":{"line":0,"character":1},'
+        r'"end":{"line":0,"character":4}},"target":"%s","data":{"x":[1]}}}' % UNREACHABLE,
+        r'{"jsonrpc":"2.0","id":"c","method":"render","params":{"format":"text","width":20,"metadata":'
+        r'{"originalURL":"%s","title":"]( javascript:x) <b>","summary":"\u001b[31m\n# h"}}}' % UNREACHABLE,
+        r'{"jsonrpc":"2.0","method":"window/workDoneProgress/cancel","params":{"token":"hw"}}',
+        r'{"jsonrpc":"2.0","method":"textDocument/didClose","params":{"textDocument":{"uri":"file:///f.md"}}}',
     ]
 
 

@@ -2,7 +2,8 @@
 
 Layout (protocol/README.md): `message.json` (any one message), `error.json`,
 `<method>.params.json` and `<method>.result.json` (`$/` dropped from the
-method name, so `$/progress` → `progress.params.json`). Each message — and
+method name, so `$/progress` → `progress.params.json`, and other slashes made
+dots, so `textDocument/hover` → `textDocument.hover.result.json`). Each message — and
 each element of a batch answer — is checked against `message.json`, its
 params against the method's params schema, and a result against the result
 schema of the request it answers (known from the ids the client sent).
@@ -41,7 +42,8 @@ def _schemas():
 
 
 def _name(method: str) -> str:
-    return method[2:] if method.startswith("$/") else method
+    """`$/progress` → `progress`, `textDocument/hover` → `textDocument.hover`."""
+    return (method[2:] if method.startswith("$/") else method).replace("/", ".")
 
 
 def _problems(validator, instance, label: str) -> list:

@@ -92,8 +92,10 @@ def params_text(schema: dict, path: str, literal: str) -> str:
 
 def requests_with_numbers():
     for schema_path in sorted(SCHEMA_DIR.glob("*.params.json")):
-        method = schema_path.name[: -len(".params.json")]
-        if method == "initialize" or not (SCHEMA_DIR / f"{method}.result.json").exists():
+        # Schema names spell a method's slashes as dots (protocol_schema.py): textDocument.hover.
+        name = schema_path.name[: -len(".params.json")]
+        method = name.replace(".", "/")
+        if method == "initialize" or not (SCHEMA_DIR / f"{name}.result.json").exists():
             continue  # initialize is tested below, one daemon per value; notifications get no answer
         schema = json.loads(schema_path.read_text())
         for path, bounds, integral in numeric_fields(schema):

@@ -24,6 +24,10 @@ Usage::
 
         print(lp.get_cached("https://example.com/"))   # metadata or None, no network
 
+        lp.did_open("file:///notes.md", "See https://example.com/ today")   # the daemon as a language server
+        print(lp.hover("file:///notes.md", 0, 6)["contents"]["value"])    # the Markdown card, or None
+        print(lp.render("text", url="https://example.com/"))              # the same card for a terminal
+
 Entering the ``with`` block starts the process and sends ``initialize`` (with
 ``init_options`` as ``initializationOptions``) and ``initialized``; leaving it
 sends ``shutdown`` and ``exit``, waits for the process (bounded), and kills
@@ -73,8 +77,11 @@ class LinkPeekError(Exception):
 class LinkPeekClient:
     def __init__(self, binary: str = "linkpeek", args: Iterable[str] = (), init_options: Optional[dict] = None,
                  *, framing: str = "lsp", initialize: bool = True, env: Optional[dict] = None,
-                 timeout: float = 30.0, command: Optional[list] = None):
+                 timeout: float = 30.0, command: Optional[list] = None, capabilities: Optional[dict] = None):
         """``framing`` is "lsp" (Content-Length headers) or "ndjson" (one JSON text a line).
+
+        ``capabilities`` is merged into the LSP client capabilities sent with
+        ``initialize`` (e.g. ``{"general": {"positionEncodings": ["utf-8"]}}``).
 
         ``timeout`` bounds each blocking wait (answers, shutdown). ``command``
         replaces the default ``[binary, "serve", *args]``.
@@ -83,6 +90,7 @@ class LinkPeekClient:
             raise ValueError("framing must be 'lsp' or 'ndjson'")
         self.command = command or [binary, "serve", *args]
         self.init_options = init_options
+        self.capabilities = capabilities or {}
         self.framing = framing
         self.do_initialize = initialize
         self.env = env
@@ -114,7 +122,7 @@ class LinkPeekClient:
 
     def initialize(self) -> Any:
         params = {"processId": os.getpid(), "clientInfo": {"name": "linkpeek_client.py"},
-                  "capabilities": {"window": {"workDoneProgress": True}}}
+                  "capabilities": {"window": {"workDoneProgress": True}, **self.capabilities}}
         if self.init_options is not None:
             params["initializationOptions"] = self.init_options
         self.initialize_result = self.request("initialize", params)
@@ -300,6 +308,41 @@ class LinkPeekClient:
             if value is not None:
                 params[key] = value
         return self.request("saved", params, wait=wait)
+
+    # ------------------------------------------------------------ LSP documents and cards
+    def did_open(self, uri: str, text: str, language_id: str = "markdown", version: int = 1) -> None:
+        self.notify("textDocument/didOpen",
+                    {"textDocument": {"uri": uri, "languageId": language_id, "version": version, "text": text}})
+
+    def did_change(self, uri: str, changes: list, version: int = 2) -> None:
+        """``changes``: ``[{"range": {...}, "text": ...}]`` (incremental) or ``[{"text": ...}]`` (full)."""
+        self.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": changes})
+
+    def did_close(self, uri: str) -> None:
+        self.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+
+    def hover_async(self, uri: str, line: int, character: int, work_done_token: Any = None) -> Future:
+        params: dict = {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}
+        if work_done_token is not None:
+            params["workDoneToken"] = work_done_token
+        return self.request_async("textDocument/hover", params)
+
+    def hover(self, uri: str, line: int, character: int, wait: Optional[float] = None) -> Optional[dict]:
+        """The hover result (``{"contents": {"kind", "value"}, "range"}``) or None."""
+        return self.hover_async(uri, line, character).result(timeout=self.timeout if wait is None else wait)
+
+    def document_links(self, uri: str, wait: Optional[float] = None) -> Optional[list]:
+        return self.request("textDocument/documentLink", {"textDocument": {"uri": uri}}, wait=wait)
+
+    def render(self, format: str, url: Optional[str] = None, metadata: Optional[dict] = None,
+               wait: Optional[float] = None, **options: Any) -> str:
+        """A card as text: ``format`` markdown, html or text; ``options`` width, color, includeImage."""
+        params: dict = {"format": format, **options}
+        if url is not None:
+            params["url"] = url
+        if metadata is not None:
+            params["metadata"] = metadata
+        return self.request("render", params, wait=wait)["text"]
 
     # ------------------------------------------------------------ receiving
     def messages(self) -> list:

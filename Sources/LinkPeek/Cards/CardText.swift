@@ -1,0 +1,88 @@
+/// Text helpers shared by the card renderers: cleaning page text, cutting
+/// it at a word boundary, reading a URL's host, and deciding which URLs may
+/// be linked at all.
+enum CardText {
+    /// `text` with control characters (C0, C1, DEL, bidi overrides) and runs
+    /// of white space (newlines included) made single spaces, trimmed; nil
+    /// when nothing is left. Page text never carries a line break or a
+    /// terminal escape into a card.
+    static func clean(_ text: String?) -> String? {
+        guard let text else { return nil }
+        var out = String.UnicodeScalarView()
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            if isSpaceLike(scalar) {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if pendingSpace {
+                out.append(" ")
+                pendingSpace = false
+            }
+            out.append(scalar)
+        }
+        return out.isEmpty ? nil : String(out)
+    }
+
+    private static func isSpaceLike(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x20, 0x7F...0xA0: true
+        case 0x2028, 0x2029, 0x200B, 0xFEFF: true
+        // Bidi embeddings, overrides and isolates could reorder what follows.
+        case 0x202A...0x202E, 0x2066...0x2069: true
+        default: scalar.properties.isWhitespace
+        }
+    }
+
+    /// `text` cut to at most `limit` characters, at the last space before
+    /// the limit when there is one in its second half, with "…".
+    static func trimmed(_ text: String, limit: Int) -> String {
+        guard text.count > limit else { return text }
+        var cut = text.prefix(limit)
+        if let space = cut.lastIndex(of: " "), cut.distance(from: cut.startIndex, to: space) > limit / 2 {
+            cut = cut[..<space]
+        }
+        while let last = cut.last, last == " " || last == "," || last == ";" || last == ":" { cut = cut.dropLast() }
+        return cut + "…"
+    }
+
+    /// `url` when it is an http or https URL without white space or control
+    /// characters, else nil: the only URLs a card links to or embeds.
+    static func safeURL(_ url: String?) -> String? {
+        guard let url, host(of: url) != nil else { return nil }
+        for byte in url.utf8 where byte <= 0x20 || byte == 0x7F { return nil }
+        return url
+    }
+
+    /// The host of an http(s) URL, lowercased ASCII kept as written
+    /// otherwise (IDN hosts stay readable); nil for other schemes.
+    static func host(of url: String) -> String? {
+        let bytes = Array(url.utf8)
+        let prefixes: [[UInt8]] = [Array("https://".utf8), Array("http://".utf8)]
+        guard let prefix = prefixes.first(where: { hasPrefixIgnoringCase(bytes, $0) }) else { return nil }
+        var start = prefix.count
+        var end = start
+        while end < bytes.count, ![UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")].contains(bytes[end]) {
+            if bytes[end] == UInt8(ascii: "@") { start = end + 1 }
+            end += 1
+        }
+        var authority = Array(bytes[start..<end])
+        // Drop the port, but not the colons of an IPv6 literal.
+        if let colon = authority.lastIndex(of: UInt8(ascii: ":")), !authority[colon...].contains(UInt8(ascii: "]")) {
+            authority = Array(authority[..<colon])
+        }
+        guard !authority.isEmpty else { return nil }
+        let lowered = authority.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+        return String(decoding: lowered, as: UTF8.self)
+    }
+
+    private static func hasPrefixIgnoringCase(_ bytes: [UInt8], _ prefix: [UInt8]) -> Bool {
+        guard bytes.count >= prefix.count else { return false }
+        for (index, expected) in prefix.enumerated() {
+            let byte = bytes[index]
+            let lowered = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+            if lowered != expected { return false }
+        }
+        return true
+    }
+}

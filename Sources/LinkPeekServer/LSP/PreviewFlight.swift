@@ -1,0 +1,117 @@
+import LinkPeek
+import Synchronization
+
+/// One background fetch of a URL for hovers (and prefetch), shared by every
+/// hover of that URL and owned by the server, not by any request: a hover
+/// waits on it for at most its budget, and cancelling a hover ends only
+/// that wait, never the fetch (another hover, another client's editor
+/// window, or the cache, still wants its result).
+///
+/// It keeps the latest partial result, so a hover that runs out of budget
+/// can show the title already known, and forwards progress to the hovers
+/// listening (for their `workDoneToken`).
+///
+/// Threading contract: every method may be called from any thread.
+final class PreviewFlight: Sendable {
+    typealias Outcome = Result<LinkMetadata, FetchError>
+
+    private struct State {
+        var partial: LinkMetadata?
+        var outcome: Outcome?
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var listeners: [UInt64: @Sendable (ProviderEvent) -> Void] = [:]
+        /// Waits released (budget over, or cancelled) before they were registered.
+        var released: Set<UInt64> = []
+        var nextID: UInt64 = 0
+        var task: Task<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+    /// Started by prefetch (counted against its concurrency).
+    let isPrefetch: Bool
+
+    init(isPrefetch: Bool = false) {
+        self.isPrefetch = isPrefetch
+    }
+
+    /// What is known now: the outcome when done, else the latest partial.
+    var snapshot: (outcome: Outcome?, partial: LinkMetadata?) {
+        state.withLock { ($0.outcome, $0.partial) }
+    }
+
+    /// Keeps the task running the fetch, so that the session's end can cancel it.
+    func attach(_ task: Task<Void, Never>) {
+        state.withLock { $0.task = task }
+    }
+
+    func cancel() {
+        state.withLock { $0.task }?.cancel()
+    }
+
+    /// The fetch's events: keeps partials, forwards everything to the listeners.
+    func handle(_ event: ProviderEvent) {
+        let listeners = state.withLock { state -> [@Sendable (ProviderEvent) -> Void] in
+            if case .partial(let metadata) = event { state.partial = metadata }
+            return Array(state.listeners.values)
+        }
+        for listener in listeners { listener(event) }
+    }
+
+    func finish(_ outcome: Outcome) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.outcome = outcome
+            state.listeners = [:]
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Waits until the fetch is done, `budget` has passed, or the calling
+    /// task is cancelled, whichever comes first; `listener` gets the fetch's
+    /// events meanwhile.
+    func wait(atMost budget: Duration, listener: (@Sendable (ProviderEvent) -> Void)?) async {
+        let id = state.withLock { state -> UInt64 in
+            state.nextID += 1
+            if let listener, state.outcome == nil { state.listeners[state.nextID] = listener }
+            return state.nextID
+        }
+        defer {
+            state.withLock { state in
+                state.listeners[id] = nil
+                state.released.remove(id)
+            }
+        }
+        let timer = Task { [weak self] in
+            // A cancelled timer (the wait ended first) releases nothing.
+            guard (try? await Task.sleep(for: budget)) != nil else { return }
+            self?.release(id)
+        }
+        defer { timer.cancel() }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let done = state.withLock { state -> Bool in
+                    guard state.outcome == nil, !state.released.contains(id) else { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if done { continuation.resume() }
+            }
+        } onCancel: {
+            release(id)
+        }
+    }
+
+    /// Ends wait `id` now; remembered if that wait has not registered yet
+    /// (a budget of zero, or a cancel that came first).
+    private func release(_ id: UInt64) {
+        let waiter = state.withLock { state in
+            guard let waiter = state.waiters.removeValue(forKey: id) else {
+                state.released.insert(id)
+                return nil as CheckedContinuation<Void, Never>?
+            }
+            return waiter
+        }
+        waiter?.resume()
+    }
+}

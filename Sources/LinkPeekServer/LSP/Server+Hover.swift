@@ -1,0 +1,106 @@
+import JSONRPC
+import LinkPeek
+import LinkPeekProtocol
+
+extension Server {
+    /// `textDocument/hover`: the card of the URL under the cursor, within the
+    /// hover budget; `null` when there is no URL there (or the document is
+    /// not open).
+    func hover(_ id: RequestID, _ rawParams: JSONValue?, _ responder: Responder) {
+        let params: HoverParams
+        switch decodeParams(HoverParams.self, from: rawParams) {
+        case .success(let decoded): params = decoded
+        case .failure(let error): return responder.respond(.error(id, error))
+        }
+        if let problem = params.validationError() {
+            return responder.respond(.error(id, .invalidParams(problem)))
+        }
+        if let conflict = tokenConflict(workDone: params.workDoneToken, partialResult: nil) {
+            return responder.respond(.error(id, conflict))
+        }
+        let position = params.position.integers
+        let encoding = lsp.positionEncoding
+        guard let document = documents[params.textDocument.uri],
+            let target = document.hoverTarget(atLine: position.line, column: position.character, encoding: encoding)
+        else {
+            return responder.respond(.result(id, .null))
+        }
+        let range = LSPRange(
+            start: LSPPosition(line: target.line, character: target.start), end: LSPPosition(line: target.line, character: target.end))
+        let url = target.url
+        let reporter = ProgressReporter(
+            connection: connection, title: "Fetching \(url)", workDoneToken: params.workDoneToken, partialResultToken: nil)
+        let tokens = claimTokens([params.workDoneToken], for: id)
+        let includeImage = lsp.hoverImages
+        requests[id] = InFlight(task: nil, provider: nil, reporter: reporter, responder: responder, tokens: tokens)
+        // Runs here up to its first suspension: a cached card is answered at once.
+        let task = Task.immediate {
+            let card = await self.hoverCard(url: url, events: reporter.handle)
+            let hover = Hover(contents: MarkupContent(value: MarkdownCard.render(card, includeImage: includeImage)), range: range)
+            self.complete(id, with: encodeResult(hover))
+        }
+        requests[id]?.task = task
+    }
+
+    /// The one place that decides where a hover's preview comes from:
+    /// 1. the cache, at once;
+    /// 2. else the shared background fetch of the URL, waited on for at
+    ///    most the hover budget: its result, or what is known so far (title
+    ///    first, at least the host) with "loading…".
+    ///
+    /// When the persistent cache lands, step 1 becomes its
+    /// `staleWhileRevalidate` lookup (a stale card at once, refreshed in
+    /// the background).
+    func hoverCard(url: String, events: @escaping @Sendable (ProviderEvent) -> Void) async -> LinkCard {
+        if let cached = await currentService().cached(url: url) {
+            return LinkCard(metadata: cached)
+        }
+        let flight = previewFlight(for: url)
+        await flight.wait(atMost: lsp.hoverBudget, listener: events)
+        return Self.card(url: url, flight.snapshot)
+    }
+
+    static func card(url: String, _ snapshot: (outcome: PreviewFlight.Outcome?, partial: LinkMetadata?)) -> LinkCard {
+        switch snapshot.outcome {
+        case .success(let metadata)?: LinkCard(metadata: metadata)
+        case .failure(let error)?: LinkCard(originalURL: url, failure: error)
+        case nil: LinkCard.loading(originalURL: url, partial: snapshot.partial)
+        }
+    }
+
+    /// The background fetch of `url`, started if none runs. It belongs to
+    /// the server: no request's cancel ends it, only the session's end.
+    func previewFlight(for url: String, prefetch: Bool = false) -> PreviewFlight {
+        if let running = previews[url] { return running }
+        let flight = PreviewFlight(isPrefetch: prefetch)
+        previews[url] = flight
+        let service = currentService()
+        // Subresources too: the entry this stores in the cache serves `fetch` requests as well.
+        let options = FetchOptions(reportsPartialResults: true)
+        let task = Task(priority: prefetch ? .background : nil) {
+            let outcome = await Self.runPreview(service: service, url: url, options: options, flight: flight)
+            flight.finish(outcome)
+            self.previewFinished(url: url, flight: flight)
+        }
+        flight.attach(task)
+        return flight
+    }
+
+    static func runPreview(
+        service: any MetadataService, url: String, options: FetchOptions, flight: PreviewFlight
+    ) async -> PreviewFlight.Outcome {
+        do {
+            return .success(try await service.fetch(url: url, options: options, events: flight.handle))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func previewFinished(url: String, flight: PreviewFlight) {
+        if previews[url] === flight { previews[url] = nil }
+        if flight.isPrefetch {
+            prefetchRunning -= 1
+            pumpPrefetch()
+        }
+    }
+}

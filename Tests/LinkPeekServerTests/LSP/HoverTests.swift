@@ -1,0 +1,255 @@
+import Foundation
+import JSONRPC
+import LinkPeek
+import Testing
+
+/// Tier 2: the LSP layer over the fake service — capabilities, document
+/// sync, hover (cache, budget, partial card, cancel), documentLink, render.
+@Suite struct HoverTests {
+    static let uri = "file:///notes.md"
+
+    private func open(_ client: TestClient, _ text: String, uri: String = HoverTests.uri) {
+        client.notify("textDocument/didOpen", ["textDocument": ["uri": .string(uri), "languageId": "markdown", "version": 1, "text": .string(text)]])
+    }
+
+    private func hover(_ client: TestClient, _ id: RequestID, line: Int, character: Int, extra: [String: JSONValue] = [:]) async throws -> JSONValue {
+        var params: [String: JSONValue] = ["textDocument": ["uri": .string(Self.uri)], "position": ["line": .int(line), "character": .int(character)]]
+        params.merge(extra) { $1 }
+        return try await client.request(id, "textDocument/hover", .object(params))
+    }
+
+    private func markdown(_ answer: JSONValue) -> String {
+        if case .string(let value)? = answer["result"]?["contents"]?["value"] { return value }
+        return "<no card in \(answer)>"
+    }
+
+    @Test func initializeAdvertisesLSPAndEchoesSettings() async throws {
+        let client = try TestClient()
+        let answer = try await client.request(1, "initialize", [
+            "capabilities": ["general": ["positionEncodings": ["utf-32", "utf-16"]]],
+            "initializationOptions": ["hoverTimeout": 0.25, "prefetch": true, "timeout": 9, "cacheDir": "/tmp/lp"],
+        ])
+        let capabilities = answer["result"]?["capabilities"]
+        #expect(capabilities?["hoverProvider"] == true)
+        #expect(capabilities?["documentLinkProvider"] == ["resolveProvider": true])
+        #expect(capabilities?["textDocumentSync"] == ["openClose": true, "change": 2])
+        #expect(capabilities?["positionEncoding"] == "utf-32")
+        let settings = answer["result"]?["settings"]
+        #expect(settings?["hoverTimeout"] == 0.25)
+        #expect(settings?["prefetch"] == true)
+        #expect(settings?["timeout"] == 9)
+        #expect(settings?["cacheDir"] == "/tmp/lp")
+        #expect(settings?["maxConcurrency"] == 64)
+        #expect(settings?["allowPrivateNetwork"] == false)
+        #expect(try await client.shutdownAndExit() == 0)
+    }
+
+    @Test func badHoverTimeoutNamesTheField() async throws {
+        let client = try TestClient()
+        let answer = try await client.request(1, "initialize", ["initializationOptions": ["hoverTimeout": 61]])
+        #expect(answer.errorMessage == "initializationOptions.hoverTimeout must be a number from 0 to 60 (seconds)")
+        let position = try await client.request(2, "textDocument/hover", ["textDocument": ["uri": "file:///x"], "position": ["line": -1, "character": 0]])
+        #expect(position.errorMessage == "position.line must be an integer from 0 to 2147483647")
+        #expect(try await client.shutdownAndExit() == 0)
+    }
+
+    @Test func hoverOnAURLReturnsItsCardAndRange() async throws {
+        let client = try TestClient()
+        open(client, "Read <https://fast/page> today.\nplain text here")
+        let answer = try await hover(client, 1, line: 0, character: 10)
+        #expect(markdown(answer) == "**[Title of https://fast/page](https://fast/page)**\n\nfast")
+        #expect(answer["result"]?["contents"]?["kind"] == "markdown")
+        #expect(answer["result"]?["range"] == ["start": ["line": 0, "character": 6], "end": ["line": 0, "character": 23]])
+        #expect(try await hover(client, 2, line: 1, character: 3)["result"] == .null)
+        #expect(try await hover(client, 3, line: 0, character: 2)["result"] == .null)
+        #expect(try await hover(client, 4, line: 9, character: 0)["result"] == .null)
+        // Hovering a Markdown link's words shows its card; the range covers the words and the URL.
+        open(client, "A [good read](https://fast/md) here", uri: "file:///other.md")
+        let words = try await client.request(6, "textDocument/hover", [
+            "textDocument": ["uri": "file:///other.md"], "position": ["line": 0, "character": 4],
+        ])
+        #expect(markdown(words) == "**[Title of https://fast/md](https://fast/md)**\n\nfast")
+        #expect(words["result"]?["range"] == ["start": ["line": 0, "character": 2], "end": ["line": 0, "character": 29]])
+        let unknown = try await client.request(5, "textDocument/hover", ["textDocument": ["uri": "file:///other"], "position": ["line": 0, "character": 0]])
+        #expect(unknown["result"] == .null)
+        #expect(try await client.shutdownAndExit() == 0)
+    }
+
+    @Test func hoverImagesCanBeTurnedOff() async throws {
+        var cached = LinkMetadata(originalURL: "https://fast/i")
+        cached.title = "With image"
+        cached.image = MediaResource(url: "https://fast/i.png")
+        let withImages = try TestClient(service: FakeService(cache: ["https://fast/i": cached]))
+        open(withImages, "https://fast/i")
+        #expect(markdown(try await hover(withImages, 1, line: 0, character: 1)).contains("![](https://fast/i.png)"))
+        #expect(try await withImages.shutdownAndExit() == 0)
+        let without = try TestClient(service: FakeService(cache: ["https://fast/i": cached]))
+        _ = try await without.request(1, "initialize", ["initializationOptions": ["hoverImages": false]])
+        open(without, "https://fast/i")
+        #expect(markdown(try await hover(without, 2, line: 0, character: 1)) == "**[With image](https://fast/i)**\n\nfast")
+        #expect(try await without.shutdownAndExit() == 0)
+    }
+
+    @Test func slowPageGivesAPartialCardWithinTheBudgetThenTheFullOne() async throws {
+        let service = FakeService(remembers: true)
+        let client = try TestClient(service: service)
+        _ = try await client.request(1, "initialize", ["initializationOptions": ["hoverTimeout": 0.2]])
+        open(client, "https://delay/1500")
+        let start = ContinuousClock.now
+        let first = try await hover(client, 2, line: 0, character: 3)
+        // Answered on the budget, well before the 1.5 s fetch ends (slack for a loaded machine).
+        #expect(ContinuousClock.now - start < .milliseconds(1200))
+        #expect(markdown(first) == "**[delay](https://delay/1500)**\n\n*loading…*")
+        try await Task.sleep(for: .milliseconds(1600))
+        let second = try await hover(client, 3, line: 0, character: 3)
+        #expect(markdown(second) == "**[Title of https://delay/1500](https://delay/1500)**\n\ndelay")
+        #expect(service.fetchCount == 1)
+        #expect(try await client.shutdownAndExit() == 0)
+    }
+
+    @Test func cancellingAHoverNeverCancelsTheSharedFetch() async throws {
+        let service = FakeService(remembers: true)
+        let client = try TestClient(service: service)
+        _ = try await client.request(1, "initialize", ["initializationOptions": ["hoverTimeout": 5]])
+        open(client, "https://delay/400")
+        client.send(.request(id: 2, method: "textDocument/hover", params: [
+            "textDocument": ["uri": .string(Self.uri)], "position": ["line": 0, "character": 1],
+        ]))
+        client.send(.request(id: 3, method: "textDocument/hover", params: [
+            "textDocument": ["uri": .string(Self.uri)], "position": ["line": 0, "character": 2],
+        ]))
+        try await Task.sleep(for: .milliseconds(50))
+        client.notify("$/cancelRequest", ["id": 2])
+        #expect(try await client.response(2).errorCode == -32800)
+        let other = try await client.response(3)
+        #expect(markdown(other).hasPrefix("**[Title of https://delay/400]"))
+        #expect(service.fetchCount == 1)
+        #expect(try await client.shutdownAndExit() == 0)
+    }
+
+    @Test func hoverReportsWorkDoneProgressAndHonoursItsCancel() async throws {
+        let client = try TestClient(service: FakeService(remembers: true))
+        _ = try await client.request(1, "initialize", ["initializationOptions": ["hoverTimeout": 10]])
+        open(client, "https://events/a https://slow/b")
+        let answer = try await hover(client, 2, line: 0, character: 1, extra: ["workDoneToken": "h"])
+        #expect(markdown(answer).contains("complete"))
+        let progress = client.drain().filter { $0["method"] == "$/progress" && $0["params"]?["token"] == "h" }
+        #expect(progress.first?["params"]?["value"]?["kind"] == "begin")
+        #expect(progress.last?["params"]?["value"]?["kind"] == "end")
+        // window/workDoneProgress/cancel ends the hover that uses the token.
+        client.send(.request(id: 3, method: "textDocument/hover", params: [
+            "textDocument": ["uri": .string(Self.uri)], "position": ["line": 0, "character": 20], "workDoneToken": "s",
+        ]))
+        try await Task.sleep(for: .milliseconds(50))
+        client.notify("window/workDoneProgress/cancel", ["token": "s"])
+        #expect(try await client.response(3, timeout: 5).errorCode == -32800)
+        #expect(try await client.shutdownAndExit() == 0)
+    }
+
+    @Test func workDoneProgressCancelEndsAFetch() async throws {
+        let client = try TestClient()
+        client.send(.request(id: 1, method: "fetch", params: ["url": "https://slow/", "workDoneToken": "w"]))
+        try await Task.sleep(for: .milliseconds(50))
+        client.notify("window/workDoneProgress/cancel", ["token": "w"])
+        let answer = try await client.response(1, timeout: 5)
+        #expect(answer.errorCode == -32800)
+        #expect(answer["error"]?["data"]?["kind"] == "cancelled")
+        #expect(try await client.shutdownAndExit() == 0)
+    }
+
+    @Test func aTokenInUseIsRefused() async throws {
+        let client = try TestClient()
+        client.send(.request(id: 1, method: "fetch", params: ["url": "https://slow/", "workDoneToken": "t"]))
+        try await Task.sleep(for: .milliseconds(50))
+        let second = try await client.request(2, "fetch", ["url": "https://fast/", "partialResultToken": "t"])
+        #expect(second.errorCode == -32600)
+        #expect(second.errorMessage == "partialResultToken \"t\" is in use by a running request")
+        let same = try await client.request(3, "fetch", ["url": "https://fast/", "workDoneToken": 5, "partialResultToken": 5])
+        #expect(same.errorCode == -32602)
+        #expect(same.errorMessage == "partialResultToken must differ from workDoneToken")
+        client.notify("$/cancelRequest", ["id": 1])
+        #expect(try await client.response(1).errorCode == -32800)
+        // Freed once answered.
+        #expect(try await client.request(4, "fetch", ["url": "https://fast/", "workDoneToken": "t"])["result"] != nil)
+        #expect(try await client.shutdownAndExit() == 0)
+    }
+
+    @Test func incrementalChangesMoveTheLinks() async throws {
+        let client = try TestClient()
+        open(client, "intro\nhttps://fast/a")
+        client.notify("textDocument/didChange", [
+            "textDocument": ["uri": .string(Self.uri), "version": 2],
+            "contentChanges": [
+                ["range": ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 0]], "text": "🙂 https://fast/new\n"],
+                ["range": ["start": ["line": 2, "character": 14], "end": ["line": 2, "character": 14]], "text": "bc"],
+            ],
+        ])
+        let links = try await client.request(1, "textDocument/documentLink", ["textDocument": ["uri": .string(Self.uri)]])
+        #expect(links["result"] == [
+            ["range": ["start": ["line": 0, "character": 3], "end": ["line": 0, "character": 19]], "target": "https://fast/new"],
+            ["range": ["start": ["line": 2, "character": 0], "end": ["line": 2, "character": 16]], "target": "https://fast/abc"],
+        ])
+        let answer = try await hover(client, 2, line: 0, character: 5)
+        #expect(markdown(answer).hasPrefix("**[Title of https://fast/new]"))
+        // A full-text change replaces everything; close forgets the document.
+        client.notify("textDocument/didChange", ["textDocument": ["uri": .string(Self.uri), "version": 3], "contentChanges": [["text": "nothing"]]])
+        #expect(try await client.request(3, "textDocument/documentLink", ["textDocument": ["uri": .string(Self.uri)]])["result"] == [])
+        client.notify("textDocument/didClose", ["textDocument": ["uri": .string(Self.uri)]])
+        #expect(try await client.request(4, "textDocument/documentLink", ["textDocument": ["uri": .string(Self.uri)]])["result"] == .null)
+        #expect(try await client.shutdownAndExit() == 0)
+    }
+
+    @Test func resolveFillsTheTooltipFromTheCacheOnly() async throws {
+        var cached = LinkMetadata(originalURL: "https://fast/c")
+        cached.title = "Cached\ntitle"
+        let service = FakeService(cache: ["https://fast/c": cached])
+        let client = try TestClient(service: service)
+        let range: JSONValue = ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 5]]
+        let hit = try await client.request(1, "documentLink/resolve", ["range": range, "target": "https://fast/c"])
+        #expect(hit["result"] == ["range": range, "target": "https://fast/c", "tooltip": "Cached title"])
+        let miss = try await client.request(2, "documentLink/resolve", ["range": range, "target": "https://fast/d"])
+        #expect(miss["result"] == ["range": range, "target": "https://fast/d"])
+        #expect(service.fetchCount == 0)
+        #expect(try await client.shutdownAndExit() == 0)
+    }
+
+    @Test func renderGivesTheSameCards() async throws {
+        let client = try TestClient()
+        let fromURL = try await client.request(1, "render", ["url": "https://fast/r", "format": "markdown"])
+        #expect(fromURL["result"] == ["text": "**[Title of https://fast/r](https://fast/r)**\n\nfast"])
+        let given = try await client.request(2, "render", [
+            "metadata": ["originalURL": "https://e.com/", "title": "<b>T</b>"], "format": "html",
+        ])
+        if case .string(let html)? = given["result"]?["text"] {
+            #expect(html.contains("<strong>&lt;b&gt;T&lt;/b&gt;</strong>"))
+        } else {
+            Issue.record("no html: \(given)")
+        }
+        let text = try await client.request(3, "render", ["url": "https://fail/x", "format": "text"])
+        #expect(text["result"] == ["text": "fail\nhttps://fail/x\n(HTTP 404)"])
+        let both = try await client.request(4, "render", ["url": "https://fast/", "metadata": ["originalURL": "x"], "format": "text"])
+        #expect(both.errorMessage == "give exactly one of url and metadata")
+        let format = try await client.request(5, "render", ["url": "https://fast/", "format": "pdf"])
+        #expect(format.errorMessage == "format must be one of markdown, html, text")
+        let width = try await client.request(6, "render", ["url": "https://fast/", "format": "text", "width": 5])
+        #expect(width.errorMessage == "width must be an integer from 20 to 1000")
+        let metadata = try await client.request(7, "render", ["metadata": ["title": "no originalURL"], "format": "text"])
+        #expect(metadata.errorMessage == "metadata.originalURL is required")
+        #expect(try await client.shutdownAndExit() == 0)
+    }
+
+    @Test func prefetchWarmsOpenedDocuments() async throws {
+        let service = FakeService(remembers: true)
+        let client = try TestClient(service: service)
+        _ = try await client.request(1, "initialize", ["initializationOptions": ["prefetch": true, "hoverTimeout": 0]])
+        open(client, "https://fast/1 https://fast/2\nhttps://fast/3 https://fast/1")
+        let deadline = ContinuousClock.now + .seconds(5)
+        while service.fetchCount < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(service.fetchCount == 3)
+        // With a budget of zero only a cached card can be full: prefetch made it so.
+        try await Task.sleep(for: .milliseconds(50))
+        let answer = try await hover(client, 2, line: 1, character: 3)
+        #expect(markdown(answer) == "**[Title of https://fast/3](https://fast/3)**\n\nfast")
+        #expect(try await client.shutdownAndExit() == 0)
+    }
+}

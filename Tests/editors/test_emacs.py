@@ -1,0 +1,34 @@
+"""linkpeek.el under `emacs --batch` (ERT), against the real daemon."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from editor_support import EDITORS, assert_passed, run_bounded
+
+EMACS_DIR = EDITORS / "emacs"
+needs_emacs = pytest.mark.skipif(shutil.which("emacs") is None, reason="emacs not installed (apt-get install emacs-nox)")
+
+
+@needs_emacs
+def test_emacs_package(linkpeek_bin, editor_server, tmp_path):
+    env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url, "HOME": str(tmp_path)}
+    res = run_bounded(["emacs", "--batch", "-Q", "-L", ".", "-l", "tests/linkpeek-tests.el",
+                       "-f", "ert-run-tests-batch-and-exit"], env, EMACS_DIR, timeout=90)
+    assert_passed(res)
+    assert "0 unexpected" in res.stderr, res.stderr[-3000:]
+
+
+@needs_emacs
+def test_emacs_package_byte_compiles_cleanly(tmp_path):
+    """No warning from the byte compiler (undefined functions, wide docstrings, …)."""
+    for f in ("linkpeek-protocol.el", "linkpeek-card.el", "linkpeek.el", "linkpeek-preview.el"):
+        shutil.copy(EMACS_DIR / f, tmp_path / f)
+    res = run_bounded(["emacs", "--batch", "-Q", "-L", ".", "--eval",
+                       "(progn (setq byte-compile-error-on-warn t)"
+                       " (dolist (f (directory-files \".\" nil \"\\\\.el\\\\'\"))"
+                       "  (unless (byte-compile-file f) (kill-emacs 1))))"],
+                      {"HOME": str(tmp_path)}, tmp_path, timeout=60)
+    assert res.returncode == 0, res.stderr

@@ -1,0 +1,40 @@
+"""The Neovim plugin, headless (`nvim --headless -u NONE`), against the real daemon."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from editor_support import EDITORS, assert_passed, run_bounded
+
+NVIM_DIR = EDITORS / "neovim"
+
+
+@pytest.mark.skipif(shutil.which("nvim") is None, reason="nvim not installed (apt-get install neovim)")
+def test_neovim_plugin(linkpeek_bin, editor_server, tmp_path):
+    env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url,
+           "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_STATE_HOME": str(tmp_path / "state"),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path)}
+    cmd = ["nvim", "--headless", "-u", "NONE", "-i", "NONE", "-n",
+           "--cmd", f"set rtp+={NVIM_DIR}",
+           "--cmd", f"lua package.path = '{NVIM_DIR}/tests/?.lua;' .. package.path",
+           "-c", "luafile tests/test_linkpeek.lua"]
+    res = run_bounded(cmd, env, NVIM_DIR, timeout=90)
+    assert_passed(res)
+    assert "not ok" not in res.stdout
+
+
+@pytest.mark.skipif(shutil.which("nvim") is None, reason="nvim not installed (apt-get install neovim)")
+def test_neovim_help_tags(tmp_path):
+    """doc/linkpeek.txt builds its tags with no duplicate or error."""
+    doc = tmp_path / "doc"
+    doc.mkdir()
+    (doc / "linkpeek.txt").write_bytes((NVIM_DIR / "doc" / "linkpeek.txt").read_bytes())
+    res = run_bounded(["nvim", "--headless", "-u", "NONE", "-i", "NONE", "-n",
+                       "-c", "try | helptags doc | catch | cquit 1 | endtry", "-c", "qa!"],
+                      {}, tmp_path, timeout=30)
+    assert res.returncode == 0, res.stderr
+    tags = (doc / "tags").read_text().split("\n")
+    names = {line.split("\t")[0] for line in tags if line}
+    assert {":LinkPeek", ":LinkPeekSave", ":LinkPeekSaved", "linkpeek.setup()", "linkpeek-health"} <= names

@@ -1,0 +1,32 @@
+"""The VS Code extension under `node --test`, with a stub `vscode` module, against the real daemon."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from editor_support import EDITORS, assert_passed, run_bounded
+
+VSCODE_DIR = EDITORS / "vscode"
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node not installed")
+def test_vscode_extension(linkpeek_bin, editor_server):
+    env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url}
+    res = run_bounded(["node", "--test", "test/extension.test.js"], env, VSCODE_DIR, timeout=60)
+    assert_passed(res)
+    assert "# fail 0" in res.stdout
+
+
+def test_vscode_manifest_matches_the_code():
+    """Every command and setting in package.json is one the extension uses."""
+    manifest = json.loads((VSCODE_DIR / "package.json").read_text())
+    source = (VSCODE_DIR / "src" / "extension.js").read_text()
+    assert manifest["main"] == "./src/extension.js"
+    for command in manifest["contributes"]["commands"]:
+        assert f"registerCommand('{command['command']}'" in source, command
+    for key in manifest["contributes"]["configuration"]["properties"]:
+        assert f"'{key.removeprefix('linkpeek.')}'" in source, key
+    assert "dependencies" not in manifest

@@ -1,0 +1,88 @@
+"""`linkpeek fetch --format markdown|html|text`: the cards outside editors."""
+
+from __future__ import annotations
+
+import os
+import pty
+import subprocess
+import time
+
+import pytest
+
+
+def cards(run_cli, *args):
+    return run_cli("fetch", "--allow-private-network", *args, parse=False)
+
+
+def test_markdown_card_is_the_hover_card(run_cli, server):
+    url = server.url("/page?title=Card%20Title")
+    res = cards(run_cli, "--format", "markdown", url)
+    assert res.returncode == 0, res.describe()
+    image = server.url("/img/og.png?w=120&h=63")
+    assert res.stdout == (f"**[Card Title]({url})**\n\nFixture Site · 127.0.0.1\n\nAn Open Graph description.\n\n"
+                          f"![]({image})\n"), res.describe()
+
+
+def test_html_card_is_escaped_and_has_no_script(run_cli, server):
+    url = server.url("/page?title=A%20%26%20B%20%3Cscript%3Ex%3C/script%3E")
+    res = cards(run_cli, "--format", "html", url)
+    assert res.returncode == 0, res.describe()
+    out = res.stdout
+    assert out.startswith('<figure class="linkpeek-card"') and out.endswith("</figure>\n"), out
+    assert "<strong>A &amp; B &lt;script&gt;x&lt;/script&gt;</strong>" in out, out
+    assert "<script" not in out
+    assert f'href="{url.replace("&", "&amp;")}"' in out
+
+
+def test_text_card_wraps_and_failures_say_why(run_cli, server):
+    ok, missing = server.url("/page?title=Wrapped"), server.url("/status/404")
+    res = cards(run_cli, "--format", "text", "--width", "20", ok, missing)
+    assert res.returncode == 1, res.describe()
+    assert "\x1b" not in res.stdout  # not a terminal: no colours
+    assert res.stdout == (f"Wrapped\nFixture Site ·\n127.0.0.1\nAn Open Graph\ndescription.\n{ok}\n\n"
+                          f"127.0.0.1\n{missing}\n(HTTP 404)\n"), res.describe()
+
+
+def test_bad_width_is_a_usage_error(run_cli):
+    res = run_cli("fetch", "--format", "text", "--width", "1e300", "https://example.com/", parse=False)
+    assert res.returncode == 2
+    assert "--width must be an integer from 20 to 1000" in res.stderr
+
+
+def run_on_tty(args: list, env: dict, timeout: float = 30) -> str:
+    """Runs the command with stdout on a pseudo-terminal; returns what it wrote."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(args, stdout=slave, stderr=subprocess.PIPE, env=env)
+    os.close(slave)
+    out = b""
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            out += chunk
+        proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    return out.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("no_color", [False, True])
+def test_colours_only_on_a_terminal_without_no_color(linkpeek_bin, server, no_color):
+    url = server.url("/page?title=Coloured")
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    if no_color:
+        env["NO_COLOR"] = "1"
+    out = run_on_tty([linkpeek_bin, "fetch", "--allow-private-network", "--format", "text", "--width", "40", url], env)
+    if no_color:
+        assert "\x1b" not in out, repr(out)
+        assert out.startswith("Coloured\r\n"), repr(out)
+    else:
+        assert out.startswith("\x1b[1mColoured\x1b[0m\r\n\x1b[2mFixture Site · 127.0.0.1\x1b[0m"), repr(out)

@@ -1,0 +1,86 @@
+;;; linkpeek-protocol.el --- The linkpeek protocol as linkpeek.el uses it  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; Method names, params, error codes and result fields of `linkpeek serve'.
+;; This file mirrors protocol/README.md (sections 4-6) of the linkpeek
+;; repository; when the protocol changes, this file changes with it, and no
+;; other file of the package names a method or a field.
+
+;;; Code:
+
+(require 'cl-lib)
+
+(defconst linkpeek-protocol-methods
+  '((initialize . :initialize)
+    (initialized . :initialized)
+    (shutdown . :shutdown)
+    (exit . :exit)
+    (fetch . :fetch)            ; {url, timeout?, providerId?, workDoneToken?, partialResultToken?} -> LinkMetadata
+    (get-cached . :getCached)   ; {url} -> LinkMetadata | null
+    (cancel . :cancel)          ; {providerId} -> {cancelled}
+    (cancel-work . :window/workDoneProgress/cancel) ; notification {token}: cancel the request using it
+    (save . :save)              ; {url, tags?} -> the saved entry (issue 7)
+    (saved . :saved))           ; {tag?, limit?, offset?} -> entries, newest first
+  "Protocol methods by the name linkpeek.el gives them.")
+
+(defconst linkpeek-protocol-progress '$/progress
+  "The notification that carries work-done progress and partial results.")
+
+(defconst linkpeek-protocol-errors
+  '((method-not-found . -32601)
+    (invalid-params . -32602)
+    (cancelled . -32800)
+    (fetch-failed . -32000)
+    (timed-out . -32001))
+  "Error codes linkpeek.el tells apart.")
+
+(defconst linkpeek-protocol-ranges
+  '((timeout 0.001 3600)          ; seconds
+    (hover-timeout 0 60))         ; seconds
+  "The daemon's ranges for the numbers linkpeek.el sends (ParamRanges).")
+
+(defun linkpeek-protocol-method (name)
+  "The wire method (a keyword) for NAME."
+  (or (alist-get name linkpeek-protocol-methods)
+      (error "linkpeek: unknown protocol method %s" name)))
+
+(defun linkpeek-protocol-error-p (err name)
+  "Non-nil if the JSON-RPC error ERR (a plist) has the code called NAME."
+  (eql (plist-get err :code) (alist-get name linkpeek-protocol-errors)))
+
+(defun linkpeek-protocol-init-options (allow-private timeout hover-timeout)
+  "The initializationOptions from ALLOW-PRIVATE, TIMEOUT and HOVER-TIMEOUT.
+The timeouts are seconds, or nil for the daemon's default."
+  (append (list :allowPrivateNetwork (if allow-private t :json-false))
+          (and timeout (list :timeout timeout))
+          (and hover-timeout (list :hoverTimeout hover-timeout))))
+
+(defun linkpeek-protocol-fetch-params (url provider-id work partial timeout)
+  "Params of a fetch of URL as PROVIDER-ID, streaming on WORK and PARTIAL tokens."
+  (append (list :url url)
+          (and provider-id (list :providerId provider-id))
+          (and work (list :workDoneToken work))
+          (and partial (list :partialResultToken partial))
+          (and timeout (list :timeout timeout))))
+
+(defun linkpeek-protocol-work-done-p (value)
+  "Non-nil if VALUE is work-done progress (it has a kind).
+A partial result is a LinkMetadata, which has none."
+  (member (plist-get value :kind) '("begin" "report" "end")))
+
+(defun linkpeek-protocol-saved-entries (result)
+  "The entries of a `saved' RESULT: a bare array or an object that holds one."
+  (cond ((vectorp result) (append result nil))
+        ((and (consp result) (keywordp (car result)))
+         (append (or (plist-get result :items) (plist-get result :links)
+                     (plist-get result :saved))
+                 nil))
+        ((listp result) result)))
+
+(defun linkpeek-protocol-entry-metadata (entry)
+  "A saved ENTRY's metadata: nested under :metadata, or the entry itself."
+  (or (plist-get entry :metadata) entry))
+
+(provide 'linkpeek-protocol)
+;;; linkpeek-protocol.el ends here

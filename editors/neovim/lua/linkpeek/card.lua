@@ -1,0 +1,97 @@
+-- The preview card as plain text lines for a floating window. Text from a page
+-- is shown as text (the buffer has no Markdown or HTML filetype), after
+-- control characters and newlines are flattened, so a hostile title cannot
+-- break the window or run anything.
+local M = {}
+
+local SUMMARY_MAX = 300
+
+-- One line of page text: control characters (newlines, escapes) become spaces.
+function M.clean(s)
+  if type(s) ~= "string" then
+    return nil
+  end
+  s = s:gsub("[%c]", " "):gsub("%s+", " ")
+  s = vim.trim(s)
+  return s ~= "" and s or nil
+end
+
+function M.host(url)
+  return type(url) == "string" and url:match("^%a[%w+.-]*://([^/?#]+)") or nil
+end
+
+-- Cut at a word boundary near `max` bytes, never inside a UTF-8 sequence.
+local function cut(s, max)
+  if #s <= max then
+    return s
+  end
+  local head = s:sub(1, max)
+  local at = head:match(".*()%s")
+  if at and at > max / 2 then
+    head = head:sub(1, at - 1)
+  else
+    while #head > 0 and head:byte(#head) >= 0x80 and head:byte(#head) < 0xC0 do
+      head = head:sub(1, -2)
+    end
+    head = head:sub(1, -2)
+  end
+  return head .. "…"
+end
+
+local function wrap(s, width, out)
+  local line = ""
+  for word in s:gmatch("%S+") do
+    if line ~= "" and vim.fn.strdisplaywidth(line .. " " .. word) > width then
+      table.insert(out, line)
+      line = word
+    else
+      line = line == "" and word or (line .. " " .. word)
+    end
+  end
+  if line ~= "" then
+    table.insert(out, line)
+  end
+end
+
+-- Lines for `meta` (LinkMetadata, possibly partial) and a status line:
+-- `status` is nil when the card is complete.
+function M.lines(url, meta, status, width)
+  meta = meta or {}
+  local out = {}
+  local final = meta.url or meta.originalURL or url
+  local title, site, host = M.clean(meta.title), M.clean(meta.siteName), M.host(final)
+  table.insert(out, title or host or url)
+  if site and host and site ~= host then
+    table.insert(out, site .. " · " .. host)
+  elseif host and title then
+    table.insert(out, host)
+  end
+  local summary = M.clean(meta.summary)
+  if summary then
+    wrap(cut(summary, SUMMARY_MAX), width, out)
+  end
+  local media = meta.video or meta.image
+  if type(media) == "table" and M.clean(media.url) then
+    local size = (media.width and media.height) and string.format(" (%d×%d)", media.width, media.height) or ""
+    table.insert(out, (meta.video and "video: " or "image: ") .. M.clean(media.url) .. size)
+  end
+  if meta.url and meta.url ~= url then
+    table.insert(out, "→ " .. M.clean(meta.url))
+  end
+  if status then
+    table.insert(out, status)
+  end
+  return out
+end
+
+-- The status line for a work-done progress value.
+function M.progress_status(value)
+  local stage = M.clean(value.stage or value.message) or "loading"
+  local bytes = tonumber(value.bytes)
+  if bytes and bytes > 0 then
+    return string.format("loading… %s, %d bytes", stage, bytes)
+  end
+  return "loading… " .. stage
+end
+
+return M

@@ -1,0 +1,56 @@
+-- Defaults for require("linkpeek").setup({...}); see :help linkpeek-setup.
+local M = {}
+
+M.defaults = {
+  binary = "linkpeek", -- the daemon: a name on $PATH or a path
+  args = {}, -- more arguments for `linkpeek serve`
+  allow_private_network = false, -- let the daemon fetch loopback and private addresses
+  timeout = nil, -- seconds per fetch (the daemon's default: 30)
+  hover_timeout = nil, -- seconds a hover waits before it shows what is known (daemon default 1.5)
+  hover_images = false, -- the image line in K's card (a terminal shows it as a Markdown link)
+  filetypes = { "markdown", "text", "gitcommit", "rst", "org", "help" },
+  comments = false, -- true: attach to buffers of every filetype (URLs in comments and strings)
+  keymap = "K", -- buffer-local hover mapping in attached buffers; false for none
+  auto_preview = false, -- show the card on CursorHold over a URL
+  width = 60, -- preview window width
+  border = "rounded",
+  open = nil, -- function(url) for :LinkPeekSaved; default xdg-open / open
+  on_attach = nil, -- function(client, bufnr), called after linkpeek's own
+  restart = { delay_ms = 500, max_delay_ms = 30000, max = 5, reset_after_ms = 60000 },
+}
+
+local function check(cfg)
+  vim.validate({
+    binary = { cfg.binary, "string" },
+    args = { cfg.args, "table" },
+    filetypes = { cfg.filetypes, "table" },
+    timeout = { cfg.timeout, "number", true },
+    hover_timeout = { cfg.hover_timeout, "number", true },
+    width = { cfg.width, "number" },
+    open = { cfg.open, "function", true },
+    on_attach = { cfg.on_attach, "function", true },
+  })
+  local ranges = require("linkpeek.protocol").ranges
+  for _, key in ipairs({ "timeout", "hover_timeout" }) do
+    local v, r = cfg[key], ranges[key]
+    if v ~= nil and not (v >= r.min and v <= r.max) then
+      error(string.format("linkpeek: %s must be a number of seconds from %s to %s", key, r.min, r.max))
+    end
+  end
+end
+
+function M.build(user)
+  local cfg = vim.tbl_deep_extend("force", vim.deepcopy(M.defaults), user or {})
+  check(cfg)
+  cfg.cmd = function()
+    local cmd = { cfg.binary, "serve" }
+    if cfg.allow_private_network then
+      table.insert(cmd, "--allow-private-network")
+    end
+    vim.list_extend(cmd, cfg.args)
+    return cmd
+  end
+  return cfg
+end
+
+return M

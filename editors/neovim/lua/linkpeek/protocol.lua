@@ -1,0 +1,79 @@
+-- The linkpeek protocol as this plugin uses it: method names, params, error
+-- codes, result fields. It mirrors protocol/README.md (sections 4-6) of the
+-- linkpeek repository; when the protocol changes, this file changes with it
+-- and nothing else in the plugin names a method or a field.
+local M = {}
+
+M.methods = {
+  fetch = "fetch", -- {url, timeout?, workDoneToken?, partialResultToken?} -> LinkMetadata
+  get_cached = "getCached", -- {url} -> LinkMetadata | null
+  cancel = "cancel", -- {providerId} -> {cancelled}
+  save = "save", -- {url, tags?} -> the saved entry (issue 7, saved links)
+  saved = "saved", -- {tag?, limit?, offset?} -> saved entries, newest first
+  hover = "textDocument/hover", -- LSP: a Markdown card for the URL at a position
+  progress = "$/progress", -- {token, value}: work-done progress or a partial LinkMetadata
+}
+
+M.errors = {
+  method_not_found = -32601,
+  invalid_params = -32602,
+  cancelled = -32800,
+  fetch_failed = -32000,
+  timed_out = -32001,
+}
+
+-- The daemon's ranges for the numbers this plugin sends (ParamRanges in
+-- Sources/LinkPeekProtocol/NumberRange.swift; protocol/README.md).
+M.ranges = {
+  timeout = { min = 0.001, max = 3600 }, -- seconds
+  hover_timeout = { min = 0, max = 60 }, -- seconds
+}
+
+-- initializationOptions keys (protocol/README.md, `initialize`).
+-- Always a JSON object, never `[]` (an empty Lua table encodes as an array).
+function M.init_options(cfg)
+  local opts = vim.empty_dict()
+  opts.allowPrivateNetwork = cfg.allow_private_network or nil
+  opts.timeout = cfg.timeout
+  opts.hoverTimeout = cfg.hover_timeout
+  opts.hoverImages = cfg.hover_images and true or false
+  return opts
+end
+
+-- The fetch params for a preview that streams: progress and the partial result
+-- arrive as $/progress on the two tokens.
+function M.fetch_params(url, tokens, timeout)
+  return { url = url, timeout = timeout, workDoneToken = tokens.work, partialResultToken = tokens.partial }
+end
+
+-- A work-done progress value has a `kind` (begin, report, end); a partial
+-- result is a LinkMetadata, which never has one.
+function M.is_work_done(value)
+  return type(value) == "table" and (value.kind == "begin" or value.kind == "report" or value.kind == "end")
+end
+
+-- The `saved` answer: the issue gives "a list newest first"; accept a bare
+-- array or an object that holds it (items/links/saved).
+function M.saved_entries(result)
+  if type(result) ~= "table" then
+    return {}
+  end
+  if (vim.islist or vim.tbl_islist)(result) then
+    return result
+  end
+  return result.items or result.links or result.saved or {}
+end
+
+-- An entry's metadata: nested under `metadata`, or the entry itself.
+function M.entry_metadata(entry)
+  if type(entry) ~= "table" then
+    return {}
+  end
+  return type(entry.metadata) == "table" and entry.metadata or entry
+end
+
+-- The fields of LinkMetadata a card shows (protocol/README.md section 6).
+-- `stage`/`bytes` are the work-done progress fields.
+M.fields = { "title", "siteName", "summary", "url", "originalURL", "image", "video", "richness" }
+
+return M

@@ -1,0 +1,433 @@
+-- Headless tests of the Neovim plugin against the real daemon and a loopback
+-- fixture server (Tests/editors/test_neovim.py starts both and runs this:
+-- LINKPEEK_BIN, LINKPEEK_FIXTURE=http://127.0.0.1:PORT).
+local h = require("harness")
+local base = assert(os.getenv("LINKPEEK_FIXTURE"), "LINKPEEK_FIXTURE not set")
+local bin = assert(os.getenv("LINKPEEK_BIN"), "LINKPEEK_BIN not set")
+
+vim.cmd("runtime plugin/linkpeek.lua")
+local opened = {}
+local linkpeek = require("linkpeek")
+linkpeek.setup({
+  binary = bin,
+  allow_private_network = true,
+  hover_timeout = 1.0,
+  open = function(url)
+    table.insert(opened, url)
+  end,
+})
+local client = require("linkpeek.client")
+local preview = require("linkpeek.preview")
+local card = require("linkpeek.card")
+local protocol = require("linkpeek.protocol")
+
+-- A Markdown buffer holding `lines`, current in the window, attached.
+local counter = 0
+local function markdown(lines)
+  counter = counter + 1
+  local buf = vim.api.nvim_create_buf(true, false)
+  vim.api.nvim_buf_set_name(buf, vim.fn.tempname() .. "-" .. counter .. ".md")
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.api.nvim_set_current_buf(buf)
+  vim.bo[buf].filetype = "markdown"
+  h.wait_for(5000, "the daemon to attach", function()
+    local c = client.get()
+    return c and c.initialized and vim.lsp.buf_is_attached(buf, c.id)
+  end)
+  return buf
+end
+
+-- Run :LinkPeek on the URL at (row, col) and record every update until done.
+local function preview_at(row, col)
+  vim.api.nvim_win_set_cursor(0, { row, col })
+  local seen = {}
+  preview.on_update = function(phase, lines)
+    table.insert(seen, { phase = phase, lines = lines, t = vim.loop.hrtime() / 1e6 })
+  end
+  vim.cmd("LinkPeek")
+  h.wait_for(10000, "the preview to finish", function()
+    local last = seen[#seen]
+    return last and (last.phase == "done" or last.phase == "error")
+  end)
+  preview.on_update = nil
+  return seen
+end
+
+local function hover(buf, row, col, ms)
+  vim.api.nvim_win_set_cursor(0, { row, col })
+  local params = vim.lsp.util.make_position_params()
+  local started = vim.loop.hrtime()
+  local answers = vim.lsp.buf_request_sync(buf, protocol.methods.hover, params, ms or 5000)
+  local elapsed = (vim.loop.hrtime() - started) / 1e6
+  local answer = answers and answers[client.get().id]
+  h.expect(answer, "no hover answer within %d ms", ms or 5000)
+  h.expect(answer.err == nil, "hover failed: %s", vim.inspect(answer.err))
+  return answer.result, elapsed
+end
+
+local function needs_hover()
+  local c = client.get()
+  h.expect(c and c.server_capabilities and c.server_capabilities.hoverProvider,
+    "the daemon does not advertise hoverProvider")
+end
+
+h.test("url under the cursor: the client-side table", function()
+  local url = require("linkpeek.url")
+  local cases = {
+    { "see https://a.example/x.", 10, "https://a.example/x" },
+    { "(https://en.wikipedia.org/wiki/Foo_(bar))", 5, "https://en.wikipedia.org/wiki/Foo_(bar)" },
+    { "[t](http://a.example/c \"title\")", 8, "http://a.example/c" },
+    { "<https://a.example/auto>", 3, "https://a.example/auto" },
+    { "go to www.example.org/page, now", 9, "https://www.example.org/page" },
+    { "xhttps://not.a.url/", 5, nil },
+    { "plain text here", 3, nil },
+  }
+  for _, c in ipairs(cases) do
+    h.eq(url.at(c[1], c[2]), c[3], c[1])
+  end
+end)
+
+h.test("setup refuses a timeout out of the daemon's range, naming the key", function()
+  local ok, err = pcall(require("linkpeek.config").build, { hover_timeout = 61 })
+  h.eq(ok, false, "accepted")
+  h.expect(tostring(err):find("linkpeek: hover_timeout must be a number of seconds from 0 to 60", 1, true), "%s", err)
+end)
+
+h.test("the float fills in: progress, then the partial card, then the full card", function()
+  local page = base .. "/slowimage?ms=1500"
+  markdown({ "# notes", "read " .. page .. " later" })
+  local seen = preview_at(2, 8)
+  local partial, done
+  for _, s in ipairs(seen) do
+    if s.phase == "partial" and not partial then
+      partial = s
+    elseif s.phase == "done" then
+      done = s
+    end
+  end
+  h.expect(seen[1].phase == "open" and seen[1].lines[1] == card.host(base), "first: the host, loading: %s",
+    vim.inspect(seen[1]))
+  h.expect(partial, "no partial card among %s", vim.inspect(seen))
+  h.eq(partial.lines[1], "Slow Image Page", "partial title")
+  h.eq(partial.lines[#partial.lines], "loading…", "partial status line")
+  h.expect(done, "no final card")
+  h.expect(done.t - partial.t >= 1000, "the partial card came only %.0f ms before the full one",
+    done.t - partial.t)
+  h.eq(done.lines[1], "Slow Image Page", "final title")
+  h.eq(done.lines[2], "Fixture Site · " .. card.host(base), "site line")
+  h.expect(done.lines[#done.lines]:find("^image: " .. vim.pesc(base) .. "/img%-slow%?ms=1500 %(40×20%)$"),
+    "final image line: %s", vim.inspect(done.lines))
+  local win_lines = vim.api.nvim_buf_get_lines(preview.current.buf, 0, -1, false)
+  h.eq(win_lines, done.lines, "the float shows the final card")
+  preview.close()
+end)
+
+h.test("a hostile title shows as one line of plain text in the float", function()
+  markdown({ base .. "/hostile" })
+  local seen = preview_at(1, 3)
+  local done = seen[#seen]
+  h.eq(done.phase, "done", "phase")
+  h.eq(done.lines[1], "Evil](javascript:alert(1)) <img src=x onerror=alert(2)> ``` # heading [x]: javascript:alert(3)",
+    "title, flattened")
+  h.eq(vim.bo[preview.current.buf].filetype, "linkpeek", "float filetype (no Markdown rendering)")
+  preview.close()
+end)
+
+h.test("closing a loading preview cancels its fetch; the editor keeps going", function()
+  markdown({ base .. "/slow?ms=8000&title=Never" })
+  vim.api.nvim_win_set_cursor(0, { 1, 3 })
+  vim.cmd("LinkPeek")
+  local p = preview.current
+  h.expect(p and p.request_id, "no fetch sent")
+  vim.wait(200)
+  local started = vim.loop.hrtime()
+  preview.close() -- what moving the cursor does: $/cancelRequest
+  h.expect(not vim.api.nvim_win_is_valid(p.win), "the float is still open")
+  -- Neovim swallows the -32800 answer of a cancelled request, so ask the
+  -- daemon: the provider (id = the request id) is no longer running.
+  local answer
+  client.request(protocol.methods.cancel, { providerId = p.request_id }, function(err, result)
+    answer = result or { err = err }
+  end)
+  h.wait_for(1000, "the cancel answer", function()
+    return answer ~= nil
+  end)
+  h.eq(answer, { cancelled = false }, "the provider is already gone")
+  h.expect((vim.loop.hrtime() - started) / 1e6 < 1000, "the daemon took over 1 s to answer after the cancel")
+  -- The control: a running provider is found and cancelled.
+  client.request(protocol.methods.fetch, { url = base .. "/slow?ms=8000&title=Other", providerId = "control" },
+    function() end)
+  vim.wait(200)
+  answer = nil
+  client.request(protocol.methods.cancel, { providerId = "control" }, function(_, result)
+    answer = result
+  end)
+  h.wait_for(1000, "the control cancel answer", function()
+    return answer ~= nil
+  end)
+  h.eq(answer, { cancelled = true }, "a running provider")
+  -- And the next preview works at once.
+  markdown({ base .. "/page?title=Next" })
+  local seen = preview_at(1, 3)
+  h.eq(seen[#seen].lines[1], "Next", "the next preview")
+  preview.close()
+end)
+
+h.test("K on a URL in Markdown shows the card with the page title", function()
+  local buf = markdown({ "A link: " .. base .. "/page?title=Hover+Title end" })
+  needs_hover()
+  local result = hover(buf, 1, 12)
+  h.expect(result and result.contents, "no card: %s", vim.inspect(result))
+  h.eq(result.contents.kind, "markdown", "contents kind")
+  h.expect(result.contents.value:find("Hover Title", 1, true), "no title in %s", result.contents.value)
+  h.expect(not result.contents.value:find("![", 1, true), "an image line with hover_images off: %s",
+    result.contents.value)
+  h.eq(vim.fn.maparg("K", "n", false, true).buffer, 1, "K is mapped in the buffer")
+end)
+
+h.test("hover after edits: Neovim's incremental changes, with emoji, CJK and combining marks before the URL", function()
+  local url = base .. "/page?title=Wide+Line"
+  local buf = markdown({ "😀 日本 e\204\129 " .. url, "second line" })
+  needs_hover()
+  local col = vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1]:find("http", 1, true) + 2
+  h.expect(hover(buf, 1, col).contents.value:find("Wide Line", 1, true), "first hover")
+  -- Insert before the URL and on the next line; Neovim sends ranged (UTF-16) changes.
+  vim.api.nvim_buf_set_text(buf, 0, 0, 0, 0, { "🎉🎉 " })
+  vim.api.nvim_buf_set_text(buf, 1, 0, 1, 0, { "see " .. base .. "/page?title=Second+Line " })
+  local line = vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1]
+  local moved = line:find("http", 1, true) + 2
+  h.expect(hover(buf, 1, moved).contents.value:find("Wide Line", 1, true), "hover after the insert")
+  h.eq(hover(buf, 1, 1), nil, "hover on the inserted emoji")
+  h.expect(hover(buf, 2, 10).contents.value:find("Second Line", 1, true), "hover on the edited second line")
+end)
+
+h.test("hover on plain text answers nothing", function()
+  local buf = markdown({ "no links on this line at all" })
+  needs_hover()
+  h.eq(hover(buf, 1, 5), nil, "hover result")
+end)
+
+h.test("a hostile title cannot inject Markdown or HTML into the hover card", function()
+  local buf = markdown({ base .. "/hostile" })
+  needs_hover()
+  local value = hover(buf, 1, 3).contents.value
+  h.expect(value:find("Evil", 1, true), "no title in %s", value)
+  -- Escaped (`\](`, `\<img`) is text; unescaped would be a link or HTML.
+  h.expect(not ("\n" .. value):find("[^\\]%]%(javascript:"), "a link survived: %s", value)
+  h.expect(not ("\n" .. value):find("[^\\]<img"), "HTML survived: %s", value)
+  h.expect(not ("\n" .. value):find("[^\\]<script"), "HTML survived: %s", value)
+  h.expect(not value:find("\n```", 1, true), "a code fence survived: %s", value)
+end)
+
+h.test("a slow page's hover returns within the budget; a later hover has the full card", function()
+  local buf = markdown({ base .. "/slow?ms=2500&title=Slowly+Done" })
+  needs_hover()
+  local first, elapsed = hover(buf, 1, 3)
+  h.expect(elapsed < 1000 + 700, "the first hover took %.0f ms (budget 1000)", elapsed)
+  h.expect(first and first.contents.value:find("127.0.0.1", 1, true), "no host: %s", vim.inspect(first))
+  h.expect(not first.contents.value:find("Slowly Done", 1, true), "the first card is already full")
+  vim.wait(2500)
+  local second = hover(buf, 1, 3)
+  h.expect(second.contents.value:find("Slowly Done", 1, true), "the second card: %s", second.contents.value)
+end)
+
+h.test("a cancelled hover leaves the editor responsive and the page still loads", function()
+  local buf = markdown({ base .. "/slow?ms=1500&title=Loaded+Anyway" })
+  needs_hover()
+  vim.api.nvim_win_set_cursor(0, { 1, 3 })
+  local answered = false
+  local _, cancel = vim.lsp.buf_request(buf, protocol.methods.hover, vim.lsp.util.make_position_params(),
+    function()
+      answered = true
+    end)
+  vim.wait(100)
+  local started = vim.loop.hrtime()
+  cancel() -- $/cancelRequest: Neovim drops the -32800 answer
+  local got
+  client.request(protocol.methods.get_cached, { url = base .. "/nothing-here" }, function(err, result)
+    got = { err = err, result = result }
+  end)
+  h.wait_for(1000, "an answer right after the cancel", function()
+    return got ~= nil
+  end)
+  h.expect((vim.loop.hrtime() - started) / 1e6 < 1000, "the next answer took a second")
+  h.eq(answered, false, "the cancelled hover's handler ran")
+  -- The daemon's shared fetch was not cancelled with the hover: it finishes.
+  vim.wait(1800)
+  h.expect(hover(buf, 1, 3).contents.value:find("Loaded Anyway", 1, true), "the page did not load")
+end)
+
+h.test(":LinkPeekSave and :LinkPeekSaved", function()
+  markdown({ base .. "/page?title=Saved+Page" })
+  local probe
+  client.request(protocol.methods.saved, { limit = 1 }, function(err, result)
+    probe = { err = err, result = result }
+  end)
+  h.wait_for(3000, "the saved probe", function()
+    return probe
+  end)
+  local notes = {}
+  local notify = vim.notify
+  vim.notify = function(msg)
+    table.insert(notes, msg)
+  end
+  local ok, e = pcall(function()
+    if probe.err and probe.err.code == protocol.errors.method_not_found then
+      vim.cmd("LinkPeekSaved")
+      h.wait_for(3000, "the message", function()
+        return #notes > 0
+      end)
+      h.expect(notes[1]:find("has no saved links", 1, true), "message: %s", vim.inspect(notes))
+      return
+    end
+    vim.api.nvim_win_set_cursor(0, { 1, 3 })
+    vim.cmd("LinkPeekSave")
+    h.wait_for(5000, "the save", function()
+      return #notes > 0
+    end)
+    h.eq(notes[1], "linkpeek: saved Saved Page", "save message")
+    local select = vim.ui.select
+    vim.ui.select = function(items, _, choose)
+      choose(items[1])
+    end
+    vim.cmd("LinkPeekSaved")
+    h.wait_for(3000, "the saved list", function()
+      return #opened > 0
+    end)
+    vim.ui.select = select
+    h.eq(opened[1], base .. "/page?title=Saved+Page", "opened")
+  end)
+  vim.notify = notify
+  if not ok then
+    error(e, 0)
+  end
+end)
+
+h.test("a daemon that dies is restarted and the buffers re-attached", function()
+  local buf = markdown({ base .. "/page?title=After+Restart" })
+  local old_pid, old_id = client.pid(), client.get().id
+  h.expect(old_pid, "no daemon pid")
+  vim.loop.kill(old_pid, "sigkill")
+  h.wait_for(5000, "a new daemon", function()
+    local c = client.get()
+    return c and c.id ~= old_id and c.initialized and vim.lsp.buf_is_attached(buf, c.id)
+  end)
+  h.expect(client.pid() ~= old_pid, "same pid")
+  local seen = preview_at(1, 3)
+  h.eq(seen[#seen].lines[1], "After Restart", "a preview through the new daemon")
+  preview.close()
+end)
+
+h.test(":checkhealth linkpeek", function()
+  vim.cmd("checkhealth linkpeek")
+  local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+  h.expect(text:find("OK: binary: " .. bin, 1, true), "binary: %s", text)
+  h.expect(text:find("OK: version: %d+%.%d+"), "version: %s", text)
+  h.expect(text:find("OK: the daemon answers: linkpeek %d+%.%d+"), "daemon: %s", text)
+  h.expect(text:find("OK: cache directory " .. os.getenv("XDG_CACHE_HOME") .. "/linkpeek", 1, true), "cache: %s", text)
+  h.expect(not text:find("ERROR", 1, true), "errors: %s", text)
+end)
+
+h.test("K opens Neovim's hover float with the daemon's card", function()
+  markdown({ "See " .. base .. "/page?title=Pressed+K here" })
+  vim.api.nvim_win_set_cursor(0, { 1, 8 })
+  local before = {}
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    before[w] = true
+  end
+  vim.cmd("normal K")
+  local text
+  h.wait_for(5000, "a hover float", function()
+    for _, w in ipairs(vim.api.nvim_list_wins()) do
+      if not before[w] and vim.api.nvim_win_get_config(w).relative ~= "" then
+        text = table.concat(vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(w), 0, -1, false), "\n")
+        return true
+      end
+    end
+  end)
+  h.expect(text:find("Pressed K", 1, true), "float: %s", text)
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  vim.cmd("doautocmd CursorMoved")
+end)
+
+h.test("auto_preview: CursorHold on a URL opens the card", function()
+  linkpeek.setup({ binary = bin, allow_private_network = true, hover_timeout = 1.0, auto_preview = true })
+  markdown({ "x " .. base .. "/page?title=On+Hold" })
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  vim.cmd("doautocmd CursorHold")
+  h.eq(preview.current, nil, "a preview on plain text")
+  vim.api.nvim_win_set_cursor(0, { 1, 6 })
+  local seen = {}
+  preview.on_update = function(phase, lines)
+    table.insert(seen, { phase = phase, lines = lines })
+  end
+  vim.cmd("doautocmd CursorHold")
+  h.wait_for(5000, "the auto preview", function()
+    return seen[#seen] and seen[#seen].phase == "done"
+  end)
+  preview.on_update = nil
+  h.eq(seen[#seen].lines[1], "On Hold", "title")
+  preview.close()
+end)
+
+h.test("comments = true attaches buffers of every filetype", function()
+  local buf = vim.api.nvim_create_buf(true, false)
+  vim.api.nvim_buf_set_name(buf, vim.fn.tempname() .. ".lua")
+  vim.api.nvim_set_current_buf(buf)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, { "-- see " .. base .. "/page?title=In+A+Comment" })
+  vim.bo[buf].filetype = "lua"
+  h.eq(vim.lsp.buf_is_attached(buf, client.get().id), false, "a Lua buffer attached by default")
+  linkpeek.setup({ binary = bin, allow_private_network = true, comments = true })
+  h.wait_for(5000, "the daemon to attach a Lua buffer", function()
+    local c = client.get()
+    return c and c.initialized and vim.lsp.buf_is_attached(buf, c.id)
+  end)
+  local answers = vim.lsp.buf_request_sync(buf, protocol.methods.hover, {
+    textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = 0, character = 10 },
+  }, 5000)
+  local value = answers[client.get().id].result.contents.value
+  h.expect(value:find("In A Comment", 1, true), "card: %s", value)
+end)
+
+h.test("a fetch that fails shows why in the float", function()
+  markdown({ "http://127.0.0.1:9/closed-port" })
+  local seen = preview_at(1, 3)
+  local last = seen[#seen]
+  h.eq(last.phase, "error", "phase")
+  h.expect(last.lines[#last.lines]:find("^linkpeek: Metadata fetch failed"), "status: %s", vim.inspect(last.lines))
+  preview.close()
+end)
+
+-- Last: it replaces the daemon with one that exits at once, counting its starts.
+h.test("a daemon that keeps dying is restarted with backoff, then left alone", function()
+  client.stop()
+  local count_file = vim.fn.tempname()
+  local fake = vim.fn.tempname()
+  vim.fn.writefile({ "#!/bin/sh", "echo started >> '" .. count_file .. "'", "exit 1" }, fake)
+  vim.fn.setfperm(fake, "rwx------")
+  local notes = {}
+  local notify = vim.notify
+  vim.notify = function(msg)
+    table.insert(notes, msg)
+  end
+  local ok, e = pcall(function()
+    linkpeek.setup({ binary = fake, restart = { delay_ms = 20, max_delay_ms = 80, max = 3, reset_after_ms = 60000 } })
+    client.start()
+    h.wait_for(5000, "the give-up message", function()
+      return vim.tbl_contains(notes, "linkpeek: the daemon keeps exiting; not restarting it (see :checkhealth linkpeek)")
+    end)
+    vim.wait(300)
+    h.eq(#vim.fn.readfile(count_file), 4, "daemon starts (the first and three restarts)")
+  end)
+  vim.notify = notify
+  if not ok then
+    error(e, 0)
+  end
+end)
+
+local failed = h.run()
+client.stop()
+vim.wait(2000, function()
+  return client.pid() == nil and #vim.lsp.get_active_clients() == 0
+end, 20)
+vim.cmd(failed == 0 and "qa!" or "cquit 1")

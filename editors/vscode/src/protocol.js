@@ -1,0 +1,75 @@
+'use strict';
+// The linkpeek protocol as this extension uses it: method names, params,
+// error codes, fields. It mirrors protocol/README.md (sections 4-6) of the
+// linkpeek repository; when the protocol changes, this file changes with it,
+// and no other file names a method or a field.
+
+const methods = Object.freeze({
+  initialize: 'initialize',
+  initialized: 'initialized',
+  shutdown: 'shutdown',
+  exit: 'exit',
+  fetch: 'fetch', // {url, timeout?, workDoneToken?, partialResultToken?} -> LinkMetadata
+  getCached: 'getCached', // {url} -> LinkMetadata | null
+  cancel: 'cancel', // {providerId} -> {cancelled}
+  cancelRequest: '$/cancelRequest', // {id}
+  progress: '$/progress', // {token, value}: work-done progress or a partial LinkMetadata
+  didOpen: 'textDocument/didOpen', // {textDocument: {uri, languageId, version, text}}
+  didChange: 'textDocument/didChange', // {textDocument: {uri, version}, contentChanges: [{text}]}
+  didClose: 'textDocument/didClose', // {textDocument: {uri}}
+  hover: 'textDocument/hover', // {textDocument: {uri}, position} -> {contents: {kind, value}, range} | null
+  save: 'save', // {url, tags?} -> the saved entry (issue 7)
+  saved: 'saved', // {tag?, limit?, offset?} -> saved entries, newest first
+});
+
+const errors = Object.freeze({
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  cancelled: -32800,
+  fetchFailed: -32000,
+  timedOut: -32001,
+});
+
+/** The daemon's ranges for the numbers this extension sends (ParamRanges, protocol/README.md). */
+const ranges = Object.freeze({
+  timeout: { min: 0.001, max: 3600 }, // seconds
+  hoverTimeout: { min: 0, max: 60 }, // seconds
+});
+
+/** initializationOptions keys (protocol/README.md, `initialize`). */
+function initOptions(settings) {
+  const opts = {};
+  if (settings.allowPrivateNetwork) opts.allowPrivateNetwork = true;
+  if (settings.timeout) opts.timeout = settings.timeout;
+  if (settings.hoverTimeout !== undefined) opts.hoverTimeout = settings.hoverTimeout;
+  if (settings.showImages === false) opts.hoverImages = false;
+  return opts;
+}
+
+/** The fetch params for a preview that streams progress and a partial result. */
+function fetchParams(url, tokens, timeout) {
+  const p = { url };
+  if (timeout) p.timeout = timeout;
+  if (tokens && tokens.work !== undefined) p.workDoneToken = tokens.work;
+  if (tokens && tokens.partial !== undefined) p.partialResultToken = tokens.partial;
+  return p;
+}
+
+/** Work-done progress has a `kind`; a partial result is a LinkMetadata, which never has one. */
+function isWorkDone(value) {
+  return !!value && ['begin', 'report', 'end'].includes(value.kind);
+}
+
+/** The `saved` answer: a bare array or an object holding it. */
+function savedEntries(result) {
+  if (Array.isArray(result)) return result;
+  if (result && typeof result === 'object') return result.items || result.links || result.saved || [];
+  return [];
+}
+
+/** A saved entry's metadata: nested under `metadata`, or the entry itself. */
+function entryMetadata(entry) {
+  return entry && typeof entry.metadata === 'object' && entry.metadata ? entry.metadata : (entry || {});
+}
+
+module.exports = { methods, errors, ranges, initOptions, fetchParams, isWorkDone, savedEntries, entryMetadata };
