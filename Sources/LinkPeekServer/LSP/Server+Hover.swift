@@ -52,8 +52,16 @@ extension Server {
     /// `staleWhileRevalidate` lookup (a stale card at once, refreshed in
     /// the background).
     func hoverCard(url: String, events: @escaping @Sendable (ProviderEvent) -> Void) async -> LinkCard {
-        if let cached = await currentService().cached(url: url) {
-            return LinkCard(metadata: cached)
+        let service = currentService()
+        if let cached = await service.cached(url: url) {
+            guard cached.stale == true else { return LinkCard(metadata: cached) }
+            // A stale preview answers at once all the same, and is refreshed
+            // behind the answer so that the next hover is fresh (the
+            // `staleWhileRevalidate` policy, which serves from the cache
+            // without waiting for the network).
+            let options = FetchOptions(cachePolicy: .staleWhileRevalidate, reportsPartialResults: false)
+            let served = try? await service.fetch(url: url, options: options, events: { _ in })
+            return LinkCard(metadata: served ?? cached)
         }
         let flight = previewFlight(for: url)
         await flight.wait(atMost: lsp.hoverBudget, listener: events)
