@@ -31,6 +31,16 @@ let package = Package(
             ]
         ),
 
+        // MARK: CVips
+        // Fixed-argument wrappers for libvips's variadic operations, and the
+        // loader that opens libvips on first use (loader.c says why it is not linked).
+        .target(
+            name: "CVips",
+            linkerSettings: [
+                .linkedLibrary("dl", .when(platforms: [.linux])),
+            ]
+        ),
+
         // MARK: Threading
         // Named detached pthreads, so that no target needs full Foundation for `Thread`.
         .target(
@@ -66,12 +76,22 @@ let package = Package(
             ]
         ),
 
+        // MARK: Images
+        // Swift over libvips: thumbnails and encoding. No C type escapes it.
+        .target(
+            name: "Images",
+            dependencies: [
+                "CVips",
+            ]
+        ),
+
         // MARK: LinkPeek
         .target(
             name: "LinkPeek",
             dependencies: [
                 "Curl",
                 "HTMLHead",
+                "Images",
             ]
         ),
         .testTarget(

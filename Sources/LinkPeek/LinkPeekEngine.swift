@@ -9,6 +9,9 @@ public final class LinkPeekEngine: MetadataService {
     let cache: any MetadataCache
     let policy: AddressPolicy
     private let coalescer = Coalescer()
+    /// Sources and variants for `media(url:transform:timeout:)`; its second
+    /// level is where the persistent cache plugs in (`ImageCache.store`).
+    public let images = ImageCache()
 
     public init(settings: Settings, cache: any MetadataCache = MemoryCache()) {
         self.settings = settings

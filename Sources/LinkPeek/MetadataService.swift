@@ -25,9 +25,18 @@ public protocol MetadataService: Sendable {
     /// thread). An implementation that may block, a disk read, should move
     /// that work off the caller (`@concurrent`).
     nonisolated(nonsending) func cachedJSON(url: String) async -> [UInt8]?
+
+    /// `url`'s image, or a page's preview image or icon, transformed
+    /// (`getMedia`, `linkpeek image`). Cancelling the calling task ends it.
+    func media(url: String, transform: ImageTransform, timeout: Double?) async throws(FetchError) -> MediaImage
 }
 
 extension MetadataService {
+    /// For services without images (test fakes): every request fails.
+    public func media(url: String, transform: ImageTransform, timeout: Double?) async throws(FetchError) -> MediaImage {
+        throw .image(.unsupportedImage, "this service does not transform images.")
+    }
+
     /// Encodes `cached(url:)`; an implementation that keeps the bytes does better.
     nonisolated(nonsending) public func cachedJSON(url: String) async -> [UInt8]? {
         try? await cached(url: url)?.jsonBytes()

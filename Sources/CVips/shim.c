@@ -1,0 +1,112 @@
+#include "CVips.h"
+#include "loader.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+static pthread_once_t start_once = PTHREAD_ONCE_INIT;
+static int start_result = -1;
+static char start_error[512];
+
+static void start(void) {
+    if (lp_vips_load() != 0) {
+        snprintf(start_error, sizeof start_error, "%s", lp_vips_load_error());
+        return;
+    }
+    if (lp_vips.init("linkpeek") != 0) {
+        snprintf(start_error, sizeof start_error, "vips_init failed: %s", lp_vips.error_buffer());
+        lp_vips.error_clear();
+        return;
+    }
+    // Loaders libvips marks untrusted (ImageMagick, PDF, …) read formats
+    // that can name other files; only librsvg is wanted among them, and
+    // SVG bytes are checked before they reach it (SVGSanitizer).
+    lp_vips.block_untrusted_set(1);
+    lp_vips.operation_block_set("VipsForeignLoadSvg", 0);
+    // The operation cache would keep decoded images (and buffers by
+    // address) alive between requests; linkpeek caches encoded variants itself.
+    lp_vips.cache_set_max(0);
+    start_result = 0;
+}
+
+int lp_vips_start(void) {
+    pthread_once(&start_once, start);
+    return start_result;
+}
+
+LPVipsImage *lp_vips_thumbnail_buffer(const void *buffer, size_t length, const char *load_options,
+                                      const LPThumbnailOptions *options) {
+    void *out = NULL;
+    // libvips does not write to the buffer; its signature predates const.
+    int status = lp_vips.thumbnail_buffer((void *)buffer, length, &out, options->width,
+        "height", options->height,
+        "size", options->size,
+        "crop", options->crop,
+        "export_profile", "srgb",
+        "option_string", load_options ? load_options : "",
+        NULL);
+    return status == 0 ? (LPVipsImage *)out : NULL;
+}
+
+LPVipsImage *lp_vips_thumbnail_image(LPVipsImage *image, const LPThumbnailOptions *options) {
+    void *out = NULL;
+    int status = lp_vips.thumbnail_image(image, &out, options->width,
+        "height", options->height,
+        "size", options->size,
+        "crop", options->crop,
+        NULL);
+    return status == 0 ? (LPVipsImage *)out : NULL;
+}
+
+int lp_vips_header(const void *buffer, size_t length, int *width, int *height, int *pages) {
+    void *image = lp_vips.image_new_from_buffer(buffer, length, "", NULL);
+    if (image == NULL) return -1;
+    *width = lp_vips.image_get_width(image);
+    *height = lp_vips.image_get_page_height(image);
+    *pages = lp_vips.image_get_n_pages(image);
+    lp_vips.g_object_unref(image);
+    return 0;
+}
+
+LPVipsImage *lp_vips_image_from_rgba(const void *pixels, size_t length, int width, int height) {
+    // 0 is VIPS_FORMAT_UCHAR.
+    return (LPVipsImage *)lp_vips.image_new_from_memory_copy(pixels, length, width, height, 4, 0);
+}
+
+LPVipsImage *lp_vips_flatten(LPVipsImage *image, double red, double green, double blue) {
+    double colour[3] = {red, green, blue};
+    void *background = lp_vips.array_double_new(colour, 3);
+    void *out = NULL;
+    int status = lp_vips.flatten(image, &out, "background", background, NULL);
+    lp_vips.area_unref(background);
+    return status == 0 ? (LPVipsImage *)out : NULL;
+}
+
+int lp_vips_write(LPVipsImage *image, const char *suffix, void **bytes, size_t *length) {
+    return lp_vips.image_write_to_buffer(image, suffix, bytes, length, NULL);
+}
+
+int lp_vips_width(LPVipsImage *image) { return lp_vips.image_get_width(image); }
+int lp_vips_height(LPVipsImage *image) { return lp_vips.image_get_height(image); }
+int lp_vips_page_height(LPVipsImage *image) { return lp_vips.image_get_page_height(image); }
+int lp_vips_bands(LPVipsImage *image) { return lp_vips.image_get_bands(image); }
+int lp_vips_has_alpha(LPVipsImage *image) { return lp_vips.image_hasalpha(image); }
+
+void lp_vips_unref(LPVipsImage *image) {
+    if (image != NULL) lp_vips.g_object_unref(image);
+}
+
+void lp_vips_free(void *bytes) {
+    if (bytes != NULL) lp_vips.g_free(bytes);
+}
+
+void lp_vips_take_error(char *buffer, size_t capacity) {
+    if (capacity == 0) return;
+    if (start_result != 0) {
+        snprintf(buffer, capacity, "%s", start_error);
+        return;
+    }
+    snprintf(buffer, capacity, "%s", lp_vips.error_buffer());
+    lp_vips.error_clear();
+}

@@ -1,0 +1,71 @@
+import Dispatch
+import FoundationEssentials
+import Synchronization
+
+/// The engine's image state, Kingfisher's two levels: a memory LRU of
+/// encoded variants bounded in bytes (first level, a hit costs a lookup),
+/// then an `ImageStore` (second level) with the sources and variants. Also
+/// which source a page's image or icon resolved to, so that a repeated
+/// `getMedia` for a page reaches the variant without fetching the page.
+public final class ImageCache: Sendable {
+    /// Bytes of encoded variants kept in memory.
+    public static let defaultVariantBytes = 32 << 20
+
+    private let variants: Mutex<ByteLRU<ImageBlob>>
+    private let aliases = Mutex(ByteLRU<(sourceURL: String, expiresAt: Date)>(capacity: 10_000))
+    /// The second level. `MemoryImageStore` until the persistent cache backs it.
+    public let store: any ImageStore
+    let worker = ImageWorker()
+
+    public init(variantBytes: Int = defaultVariantBytes, store: any ImageStore = MemoryImageStore()) {
+        variants = Mutex(ByteLRU(capacity: variantBytes))
+        self.store = store
+    }
+
+    /// A fresh variant: from memory, else from the store (and then kept in memory).
+    func variant(_ key: String, now: Date = Date()) -> ImageBlob? {
+        if let blob = variants.withLock({ $0.value(for: key) }), blob.isFresh(at: now) { return blob }
+        guard let blob = store.blob(for: "variant " + key), blob.isFresh(at: now) else { return nil }
+        variants.withLock { $0.insert(blob, cost: blob.bytes.count, for: key) }
+        return blob
+    }
+
+    func storeVariant(_ blob: ImageBlob, for key: String) {
+        variants.withLock { $0.insert(blob, cost: blob.bytes.count, for: key) }
+        store.store(blob, for: "variant " + key)
+    }
+
+    func source(_ url: String, now: Date = Date()) -> ImageBlob? {
+        store.blob(for: "source " + url).flatMap { $0.isFresh(at: now) ? $0 : nil }
+    }
+
+    func storeSource(_ blob: ImageBlob, for url: String) {
+        store.store(blob, for: "source " + url)
+    }
+
+    /// The source a request URL (a page, for a kind) resolved to, while fresh.
+    func alias(_ key: String, now: Date = Date()) -> String? {
+        aliases.withLock { $0.value(for: key) }.flatMap { now < $0.expiresAt ? $0.sourceURL : nil }
+    }
+
+    func storeAlias(_ key: String, sourceURL: String, expiresAt: Date) {
+        aliases.withLock { $0.insert((sourceURL, expiresAt), cost: 1, for: key) }
+    }
+
+    /// Bytes of variants in memory, for tests.
+    public var variantBytes: Int { variants.withLock { $0.totalCost } }
+}
+
+/// Runs image work (blocking libvips calls) on one thread of its own, one
+/// job at a time: off Swift's cooperative pool, which must not block, and
+/// one at a time because libvips's error text is per process. libvips
+/// parallelises each job itself.
+final class ImageWorker: Sendable {
+    private let queue = DispatchQueue(label: "linkpeek.images")
+
+    func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: work()) }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Images
+
+/// An image as `getMedia` returns it.
+public struct RenderedImage: Sendable, Equatable {
+    public var bytes: [UInt8]
+    /// The MIME type of `bytes`.
+    public var type: String
+    public var width: Int
+    public var height: Int
+}
+
+/// Turns a source image's bytes into the variant a transform asks for.
+///
+/// Order matters here: the bytes' magic decides the format (never the
+/// `Content-Type`), the header's declared size is checked against the pixel
+/// cap before anything is decoded, an SVG is sanitised before librsvg sees
+/// it, and only then does libvips decode, at reduced scale where the format
+/// allows (JPEG, WebP, SVG at the target size).
+///
+/// - Important: blocking, and libvips's error buffer is per process: call it
+///   through `ImageWorker`, one at a time.
+public enum ImagePipeline {
+    /// Pixels a source may declare (50 megapixels): above, it is refused before decoding.
+    public static let defaultMaxPixels = 50_000_000
+
+    public static func render(
+        _ source: [UInt8], transform: ImageTransform, maxPixels: Int = defaultMaxPixels
+    ) -> Result<RenderedImage, FetchError> {
+        guard let info = ImageProbe.probe(source) else {
+            return .failure(.image(.unsupportedImage, "the bytes are not an image (whatever the Content-Type said)."))
+        }
+        if let problem = checkPixels(info.width, info.height, pages: 1, maxPixels: maxPixels) { return .failure(problem) }
+        let output = OutputFormat.choose(for: info.mimeType, requested: transform.format)
+        let background = output.hasAlpha ? nil : transform.background
+        switch info.mimeType {
+        case "image/x-icon":
+            switch IconFile.largestEntry(source) {
+            case .png(let png)?:
+                return render(png, transform: transform, maxPixels: maxPixels)
+            case .dib(let dib)?:
+                return renderDIB(dib, isIcon: true, transform: transform, output: output, maxPixels: maxPixels)
+            case nil:
+                return .failure(.image(.decodeFailed, "the icon file is cut or malformed."))
+            }
+        case "image/bmp":
+            return renderDIB(Array(source.dropFirst(14)), isIcon: false, transform: transform, output: output, maxPixels: maxPixels)
+        case "image/svg+xml":
+            switch SVGSanitizer.sanitize(source) {
+            case .success(let svg):
+                return thumbnail(svg, loadOptions: "fail_on=truncated", transform: transform, output: output, background: background)
+            case .failure(let refusal):
+                return .failure(.image(.unsupportedImage, "the SVG was refused (\(refusal)): it could make the renderer read other files."))
+            }
+        case "image/png", "image/jpeg", "image/gif", "image/webp", "image/avif", "image/heic", "image/heif":
+            // libvips's own reading of the header: the probe above may not
+            // have found a size, and an animation's frames count too.
+            let header: ImageHeader
+            switch Vips.header(source) {
+            case .success(let read): header = read
+            case .failure(let error): return .failure(Self.failure(error))
+            }
+            let pages = output.allPages ? max(1, header.pages) : 1
+            if let problem = checkPixels(header.width, header.height, pages: pages, maxPixels: maxPixels) { return .failure(problem) }
+            let loadOptions = output.allPages ? "fail_on=truncated,n=-1" : "fail_on=truncated"
+            return thumbnail(source, loadOptions: loadOptions, transform: transform, output: output, background: background)
+        default:
+            return .failure(.image(.unsupportedImage, "\(info.mimeType) images are not supported."))
+        }
+    }
+
+    /// Nil when `width × height × pages` is within the cap; unknown sizes pass (libvips's header read follows).
+    static func checkPixels(_ width: Int?, _ height: Int?, pages: Int, maxPixels: Int) -> FetchError? {
+        guard let width, let height else { return nil }
+        let (area, overflow) = width.multipliedReportingOverflow(by: height)
+        let (total, overflowPages) = area.multipliedReportingOverflow(by: pages)
+        guard overflow || overflowPages || total > maxPixels else { return nil }
+        return .image(.imageTooLarge, "the image declares \(width)×\(height) pixels\(pages > 1 ? " × \(pages) frames" : ""), more than the cap of \(maxPixels).")
+    }
+
+    private static func thumbnail(
+        _ bytes: [UInt8], loadOptions: String, transform: ImageTransform, output: OutputFormat, background: RGB?
+    ) -> Result<RenderedImage, FetchError> {
+        Vips.thumbnail(bytes, loadOptions: loadOptions, box: transform.box, background: background,
+                       suffix: output.suffix(quality: transform.quality))
+            .map { RenderedImage(bytes: $0.bytes, type: output.mimeType, width: $0.width, height: $0.height) }
+            .mapError(failure)
+    }
+
+    private static func renderDIB(
+        _ bytes: [UInt8], isIcon: Bool, transform: ImageTransform, output: OutputFormat, maxPixels: Int
+    ) -> Result<RenderedImage, FetchError> {
+        guard let pixels = DIBDecoder.decode(bytes, isIcon: isIcon, maxPixels: maxPixels) else {
+            return .failure(.image(.decodeFailed, "the bitmap is cut, compressed or malformed."))
+        }
+        return Vips.thumbnail(
+            rgba: pixels.rgba, width: pixels.width, height: pixels.height, box: transform.box,
+            background: output.hasAlpha ? nil : transform.background, suffix: output.suffix(quality: transform.quality))
+            .map { RenderedImage(bytes: $0.bytes, type: output.mimeType, width: $0.width, height: $0.height) }
+            .mapError(failure)
+    }
+
+    static func failure(_ error: ImageError) -> FetchError {
+        switch error.kind {
+        case .unavailable: .image(.decodeFailed, "libvips is not available: \(error.detail)")
+        case .decode, .encode: .image(.decodeFailed, "the image could not be decoded: \(error.detail)")
+        }
+    }
+}
+
+/// The format a variant is written in.
+struct OutputFormat: Equatable {
+    var mimeType: String
+    /// libvips's suffix, before its options.
+    var extensionName: String
+    var hasAlpha: Bool
+    var lossy: Bool
+    /// Every frame of an animation (only for `format: "original"`).
+    var allPages = false
+
+    static let png = OutputFormat(mimeType: "image/png", extensionName: ".png", hasAlpha: true, lossy: false)
+    static let jpeg = OutputFormat(mimeType: "image/jpeg", extensionName: ".jpg", hasAlpha: false, lossy: true)
+    static let webp = OutputFormat(mimeType: "image/webp", extensionName: ".webp", hasAlpha: true, lossy: true)
+    static let avif = OutputFormat(mimeType: "image/avif", extensionName: ".avif", hasAlpha: true, lossy: true)
+    static let gif = OutputFormat(mimeType: "image/gif", extensionName: ".gif", hasAlpha: true, lossy: false)
+
+    /// Nil asks for the default: a JPEG stays JPEG, anything else becomes
+    /// PNG. `original` keeps the source's format (and an animation's
+    /// frames) where libvips writes it; SVG, ICO and BMP become PNG.
+    static func choose(for sourceType: String, requested: ImageTransform.Format?) -> OutputFormat {
+        switch requested {
+        case .png: return .png
+        case .jpeg: return .jpeg
+        case .webp: return .webp
+        case .avif: return .avif
+        case nil: return sourceType == "image/jpeg" ? .jpeg : .png
+        case .original:
+            switch sourceType {
+            case "image/jpeg": return .jpeg
+            case "image/gif": return with(.gif, allPages: true)
+            case "image/webp": return with(.webp, allPages: true)
+            case "image/avif": return .avif
+            default: return .png
+            }
+        }
+    }
+
+    private static func with(_ format: OutputFormat, allPages: Bool) -> OutputFormat {
+        var format = format
+        format.allPages = allPages
+        return format
+    }
+
+    /// libvips's save suffix with options: metadata stripped (EXIF, GPS, XMP, ICC), quality for lossy formats.
+    func suffix(quality: Int) -> String {
+        lossy ? "\(extensionName)[Q=\(quality),strip]" : "\(extensionName)[strip]"
+    }
+}

@@ -1,0 +1,120 @@
+import Curl
+import FoundationEssentials
+
+/// A transformed image, as `getMedia` answers.
+public struct MediaImage: Sendable, Equatable {
+    /// The URL asked for (a page or an image).
+    public var url: String
+    /// The image the variant was made from.
+    public var sourceURL: String
+    public var type: String
+    public var width: Int
+    public var height: Int
+    public var bytes: [UInt8]
+}
+
+extension LinkPeekEngine {
+    /// `url`'s image (or, for a page, its preview image or icon) transformed
+    /// as `transform` says. A variant made before and still fresh costs a
+    /// lookup; a new size of a known source costs no fetch.
+    public func media(url: String, transform: ImageTransform, timeout: Double? = nil) async throws(FetchError) -> MediaImage {
+        let url = try URLCheck.validate(url).get()
+        let timeout = Self.clampedTimeout(timeout ?? settings.timeout)
+        let aliasKey = "\(transform.kind.rawValue) \(url)"
+        let sourceURL: String
+        if let known = images.alias(aliasKey) {
+            sourceURL = known
+        } else {
+            sourceURL = try await resolveSource(url: url, kind: transform.kind, timeout: timeout)
+        }
+        let variantKey = sourceURL + " " + transform.variantKey
+        if let variant = images.variant(variantKey) {
+            images.storeAlias(aliasKey, sourceURL: sourceURL, expiresAt: variant.expiresAt)
+            return MediaImage(url: url, sourceURL: sourceURL, type: variant.type, width: variant.width, height: variant.height, bytes: variant.bytes)
+        }
+        let source = try await sourceImage(url: sourceURL, timeout: timeout)
+        images.storeAlias(aliasKey, sourceURL: sourceURL, expiresAt: source.expiresAt)
+        if Task.isCancelled { throw .cancelled }
+        let bytes = source.bytes
+        let rendered = try await images.worker.run { ImagePipeline.render(bytes, transform: transform) }.get()
+        let variant = ImageBlob(
+            bytes: rendered.bytes, type: rendered.type, width: rendered.width, height: rendered.height,
+            sourceURL: sourceURL, expiresAt: source.expiresAt)
+        images.storeVariant(variant, for: variantKey)
+        return MediaImage(url: url, sourceURL: sourceURL, type: rendered.type, width: rendered.width, height: rendered.height, bytes: rendered.bytes)
+    }
+
+    /// The image URL behind `url`: `url` itself when it serves an image
+    /// (whose bytes are then kept, so they are not fetched twice), else the
+    /// page's chosen image or icon.
+    private func resolveSource(url: String, kind: ImageTransform.Kind, timeout: Double) async throws(FetchError) -> String {
+        if url.hasPrefix("data:") { return url }
+        let metadata: LinkMetadata
+        if let entry = cache.entry(for: url), entry.isFresh(), case .metadata(let cached) = entry.value {
+            metadata = cached
+        } else {
+            if images.source(url) != nil { return url }
+            let fetched = try await fetchSource(url: url, timeout: timeout)
+            guard fetched.isPage else {
+                images.storeSource(fetched.blob, for: url)
+                return url
+            }
+            metadata = try await fetch(url: url, options: FetchOptions(timeout: timeout, reportsPartialResults: false)) { _ in }
+        }
+        let chosen: MediaResource? =
+            switch kind {
+            case .image: metadata.image
+            case .icon: metadata.icon
+            case .auto: metadata.image ?? metadata.icon
+            }
+        guard let chosen else {
+            throw .image(.unsupportedImage, "the page names no \(kind == .icon ? "icon" : "image").")
+        }
+        return chosen.url
+    }
+
+    /// A source's bytes: from the image cache while fresh, else fetched.
+    private func sourceImage(url: String, timeout: Double) async throws(FetchError) -> ImageBlob {
+        if let cached = images.source(url) { return cached }
+        if url.hasPrefix("data:") {
+            guard let bytes = Self.dataURLBytes(url) else {
+                throw .image(.unsupportedImage, "only base64 data: URLs of images are supported.")
+            }
+            return ImageBlob(bytes: bytes, type: "", sourceURL: url, expiresAt: Date().addingTimeInterval(CacheLifetime.maximum))
+        }
+        let fetched = try await fetchSource(url: url, timeout: timeout)
+        if fetched.isPage {
+            throw .image(.unsupportedImage, "the image URL serves an HTML page.")
+        }
+        images.storeSource(fetched.blob, for: url)
+        return fetched.blob
+    }
+
+    /// One GET through the transfer engine (address policy, redirects, byte cap).
+    private func fetchSource(url: String, timeout: Double) async throws(FetchError) -> (blob: ImageBlob, isPage: Bool) {
+        let maxBytes = settings.maxSubresourceBytes
+        let request = transferRequest(url: url, timeout: timeout, maxBytes: maxBytes)
+        let result: TransferResult<SourceConsumer.Output>
+        do {
+            result = try await transfers.perform(request, consumer: SourceConsumer(maxBytes: maxBytes))
+        } catch {
+            throw FetchError(error)
+        }
+        let output = result.output
+        guard (200..<300).contains(output.status) else { throw .httpStatus(output.status) }
+        if output.tooLarge || result.truncated {
+            throw .image(.imageTooLarge, "the image is larger than \(maxBytes) bytes.")
+        }
+        let expires = Date().addingTimeInterval(CacheLifetime.seconds(cacheControl: output.cacheControl))
+        let blob = ImageBlob(
+            bytes: output.bytes, type: ImageProbe.probe(output.bytes)?.mimeType ?? "",
+            sourceURL: result.head?.url ?? url, expiresAt: expires)
+        return (blob, output.isPage)
+    }
+
+    /// The bytes of a `data:…;base64,…` URL.
+    static func dataURLBytes(_ url: String) -> [UInt8]? {
+        guard let comma = url.firstIndex(of: ","), url[..<comma].hasSuffix(";base64") else { return nil }
+        return Data(base64Encoded: String(url[url.index(after: comma)...]), options: .ignoreUnknownCharacters).map(Array.init)
+    }
+}
