@@ -60,6 +60,7 @@ int lp_vips_load(void) {
     LP_RESOLVE(image_get_n_pages, "vips_image_get_n_pages")
     LP_RESOLVE(image_get_page_height, "vips_image_get_page_height")
     LP_RESOLVE(image_hasalpha, "vips_image_hasalpha")
+    LP_RESOLVE(image_get_typeof, "vips_image_get_typeof")
     LP_RESOLVE(error_buffer, "vips_error_buffer")
     LP_RESOLVE(error_clear, "vips_error_clear")
     // GLib and GObject come with libvips; dlsym on its handle searches its dependencies too.

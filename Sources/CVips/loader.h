@@ -25,6 +25,7 @@ typedef struct {
     int (*image_get_n_pages)(void *image);
     int (*image_get_page_height)(void *image);
     int (*image_hasalpha)(void *image);
+    unsigned long (*image_get_typeof)(const void *image, const char *name);
     const char *(*error_buffer)(void);
     void (*error_clear)(void);
     void (*g_object_unref)(void *object);

@@ -39,13 +39,22 @@ LPVipsImage *lp_vips_thumbnail_buffer(const void *buffer, size_t length, const c
                                       const LPThumbnailOptions *options) {
     void *out = NULL;
     // libvips does not write to the buffer; its signature predates const.
-    int status = lp_vips.thumbnail_buffer((void *)buffer, length, &out, options->width,
-        "height", options->height,
-        "size", options->size,
-        "crop", options->crop,
-        "export_profile", "srgb",
-        "option_string", load_options ? load_options : "",
-        NULL);
+    const char *options_string = load_options ? load_options : "";
+    int status = options->to_srgb
+        ? lp_vips.thumbnail_buffer((void *)buffer, length, &out, options->width,
+            "height", options->height,
+            "size", options->size,
+            "crop", options->crop,
+            "export_profile", "srgb",
+            "intent", 1, // VIPS_INTENT_RELATIVE
+            "option_string", options_string,
+            NULL)
+        : lp_vips.thumbnail_buffer((void *)buffer, length, &out, options->width,
+            "height", options->height,
+            "size", options->size,
+            "crop", options->crop,
+            "option_string", options_string,
+            NULL);
     return status == 0 ? (LPVipsImage *)out : NULL;
 }
 
@@ -59,9 +68,10 @@ LPVipsImage *lp_vips_thumbnail_image(LPVipsImage *image, const LPThumbnailOption
     return status == 0 ? (LPVipsImage *)out : NULL;
 }
 
-int lp_vips_header(const void *buffer, size_t length, int *width, int *height, int *pages) {
+int lp_vips_header(const void *buffer, size_t length, int *width, int *height, int *pages, int *has_profile) {
     void *image = lp_vips.image_new_from_buffer(buffer, length, "", NULL);
     if (image == NULL) return -1;
+    *has_profile = lp_vips.image_get_typeof(image, "icc-profile-data") != 0;
     *width = lp_vips.image_get_width(image);
     *height = lp_vips.image_get_page_height(image);
     *pages = lp_vips.image_get_n_pages(image);

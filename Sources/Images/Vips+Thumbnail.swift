@@ -39,10 +39,10 @@ public struct ThumbnailBox: Sendable, Equatable, Hashable {
         self.cropCentre = cropCentre
     }
 
-    var options: LPThumbnailOptions {
+    func options(toSRGB: Bool) -> LPThumbnailOptions {
         LPThumbnailOptions(
             width: Int32(clamping: width), height: Int32(clamping: height), size: mode.rawValue,
-            crop: cropCentre ? 1 : 0)
+            crop: cropCentre ? 1 : 0, to_srgb: toSRGB ? 1 : 0)
     }
 }
 
@@ -52,6 +52,8 @@ public struct ImageHeader: Sendable, Equatable {
     /// One frame's height.
     public var height: Int
     public var pages: Int
+    /// An ICC profile is embedded (the pixels are not necessarily sRGB).
+    public var hasProfile: Bool
 }
 
 /// An encoded result and its pixel size (one frame's, for an animation).
@@ -68,22 +70,24 @@ extension Vips {
         var width: Int32 = 0
         var height: Int32 = 0
         var pages: Int32 = 0
+        var hasProfile: Int32 = 0
         let status = bytes.withUnsafeBytes { buffer in
-            lp_vips_header(buffer.baseAddress, buffer.count, &width, &height, &pages)
+            lp_vips_header(buffer.baseAddress, buffer.count, &width, &height, &pages, &hasProfile)
         }
         guard status == 0 else { return .failure(ImageError(.decode, takeError())) }
-        return .success(ImageHeader(width: Int(width), height: Int(height), pages: Int(pages)))
+        return .success(ImageHeader(width: Int(width), height: Int(height), pages: Int(pages), hasProfile: hasProfile != 0))
     }
 
     /// `bytes` decoded at reduced scale (shrink-on-load), turned upright by
-    /// its EXIF orientation, converted to sRGB, fitted to `box`, flattened
+    /// its EXIF orientation, converted to sRGB from its embedded profile
+    /// when `toSRGB` (`ImageHeader.hasProfile`), fitted to `box`, flattened
     /// onto `background` when given and the image has alpha, and encoded as
     /// `suffix` says. `loadOptions` go to the loader ("fail_on=truncated").
     public static func thumbnail(
-        _ bytes: [UInt8], loadOptions: String, box: ThumbnailBox, background: RGB?, suffix: String
+        _ bytes: [UInt8], loadOptions: String, box: ThumbnailBox, toSRGB: Bool, background: RGB?, suffix: String
     ) -> Result<EncodedImage, ImageError> {
         if case .failure(let error) = start() { return .failure(error) }
-        var options = box.options
+        var options = box.options(toSRGB: toSRGB)
         // The image reads `bytes` lazily, until it is encoded: all of it
         // happens while the buffer is pinned.
         return bytes.withUnsafeBytes { buffer in
@@ -100,7 +104,7 @@ extension Vips {
         guard width > 0, height > 0, width <= 1 << 16, height <= 1 << 16, pixels.count == width * height * 4 else {
             return .failure(ImageError(.decode, "pixel buffer does not match \(width)x\(height)"))
         }
-        var options = box.options
+        var options = box.options(toSRGB: false)
         return pixels.withUnsafeBytes { buffer in
             VipsImage.adopt(lp_vips_image_from_rgba(buffer.baseAddress, buffer.count, Int32(width), Int32(height)), .decode)
                 .flatMap { VipsImage.adopt(lp_vips_thumbnail_image($0.pointer, &options), .decode) }

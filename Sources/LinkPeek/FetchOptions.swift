@@ -10,14 +10,19 @@ public struct FetchOptions: Sendable, Equatable {
     /// Send `.partial` events (the metadata known once the head is parsed).
     /// Off when nobody listens, since each costs a run of the rules.
     public var reportsPartialResults: Bool
+    /// Attach a ready thumbnail made this way to the icon and the image
+    /// (served from the image cache; never stored in the preview's cache entry).
+    public var thumbnail: ImageTransform?
 
     public init(
         timeout: Double? = nil,
         cachePolicy: CachePolicy = .default,
         fetchSubresources: Bool = true,
         includeData: Bool = false,
-        reportsPartialResults: Bool = true
+        reportsPartialResults: Bool = true,
+        thumbnail: ImageTransform? = nil
     ) {
+        self.thumbnail = thumbnail
         self.timeout = timeout
         self.cachePolicy = cachePolicy
         self.fetchSubresources = fetchSubresources

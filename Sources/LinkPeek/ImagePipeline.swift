@@ -47,7 +47,7 @@ public enum ImagePipeline {
         case "image/svg+xml":
             switch SVGSanitizer.sanitize(source) {
             case .success(let svg):
-                return thumbnail(svg, loadOptions: "fail_on=truncated", transform: transform, output: output, background: background)
+                return thumbnail(svg, loadOptions: "fail_on=truncated", toSRGB: false, transform: transform, output: output, background: background)
             case .failure(let refusal):
                 return .failure(.image(.unsupportedImage, "the SVG was refused (\(refusal)): it could make the renderer read other files."))
             }
@@ -62,7 +62,9 @@ public enum ImagePipeline {
             let pages = output.allPages ? max(1, header.pages) : 1
             if let problem = checkPixels(header.width, header.height, pages: pages, maxPixels: maxPixels) { return .failure(problem) }
             let loadOptions = output.allPages ? "fail_on=truncated,n=-1" : "fail_on=truncated"
-            return thumbnail(source, loadOptions: loadOptions, transform: transform, output: output, background: background)
+            return thumbnail(
+                source, loadOptions: loadOptions, toSRGB: header.hasProfile, transform: transform, output: output,
+                background: background)
         default:
             return .failure(.image(.unsupportedImage, "\(info.mimeType) images are not supported."))
         }
@@ -78,9 +80,10 @@ public enum ImagePipeline {
     }
 
     private static func thumbnail(
-        _ bytes: [UInt8], loadOptions: String, transform: ImageTransform, output: OutputFormat, background: RGB?
+        _ bytes: [UInt8], loadOptions: String, toSRGB: Bool, transform: ImageTransform, output: OutputFormat,
+        background: RGB?
     ) -> Result<RenderedImage, FetchError> {
-        Vips.thumbnail(bytes, loadOptions: loadOptions, box: transform.box, background: background,
+        Vips.thumbnail(bytes, loadOptions: loadOptions, box: transform.box, toSRGB: toSRGB, background: background,
                        suffix: output.suffix(quality: transform.quality))
             .map { RenderedImage(bytes: $0.bytes, type: output.mimeType, width: $0.width, height: $0.height) }
             .mapError(failure)

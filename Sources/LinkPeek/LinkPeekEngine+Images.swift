@@ -18,6 +18,7 @@ extension LinkPeekEngine {
     /// as `transform` says. A variant made before and still fresh costs a
     /// lookup; a new size of a known source costs no fetch.
     public func media(url: String, transform: ImageTransform, timeout: Double? = nil) async throws(FetchError) -> MediaImage {
+        if DataURL.isDataURL(url) { return try await DataURL.media(url, transform: transform, worker: images.worker) }
         let url = try URLCheck.validate(url).get()
         let timeout = Self.clampedTimeout(timeout ?? settings.timeout)
         let aliasKey = "\(transform.kind.rawValue) \(url)"
@@ -48,7 +49,6 @@ extension LinkPeekEngine {
     /// (whose bytes are then kept, so they are not fetched twice), else the
     /// page's chosen image or icon.
     private func resolveSource(url: String, kind: ImageTransform.Kind, timeout: Double) async throws(FetchError) -> String {
-        if url.hasPrefix("data:") { return url }
         let metadata: LinkMetadata
         if let entry = cache.entry(for: url), entry.isFresh(), case .metadata(let cached) = entry.value {
             metadata = cached
@@ -76,10 +76,9 @@ extension LinkPeekEngine {
     /// A source's bytes: from the image cache while fresh, else fetched.
     private func sourceImage(url: String, timeout: Double) async throws(FetchError) -> ImageBlob {
         if let cached = images.source(url) { return cached }
-        if url.hasPrefix("data:") {
-            guard let bytes = Self.dataURLBytes(url) else {
-                throw .image(.unsupportedImage, "only base64 data: URLs of images are supported.")
-            }
+        if DataURL.isDataURL(url) {
+            // A page's icon or image given inline.
+            let bytes = try DataURL.bytes(url)
             return ImageBlob(bytes: bytes, type: "", sourceURL: url, expiresAt: Date().addingTimeInterval(CacheLifetime.maximum))
         }
         let fetched = try await fetchSource(url: url, timeout: timeout)
@@ -112,9 +111,4 @@ extension LinkPeekEngine {
         return (blob, output.isPage)
     }
 
-    /// The bytes of a `data:…;base64,…` URL.
-    static func dataURLBytes(_ url: String) -> [UInt8]? {
-        guard let comma = url.firstIndex(of: ","), url[..<comma].hasSuffix(";base64") else { return nil }
-        return Data(base64Encoded: String(url[url.index(after: comma)...]), options: .ignoreUnknownCharacters).map(Array.init)
-    }
 }

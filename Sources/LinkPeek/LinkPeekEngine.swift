@@ -31,7 +31,9 @@ public final class LinkPeekEngine: MetadataService {
     ) async throws(FetchError) -> LinkMetadata {
         let url = try URLCheck.validate(url).get()
         if Task.isCancelled { throw .cancelled }
-        if let served = try servedFromCache(url: url, policy: options.cachePolicy) { return served }
+        if let served = try servedFromCache(url: url, policy: options.cachePolicy) {
+            return await withThumbnails(served, options: options)
+        }
 
         // Clamped: the library takes any Double, and a Duration from 1e20 s traps.
         let timeout = Self.clampedTimeout(options.timeout ?? settings.timeout)
@@ -49,7 +51,7 @@ public final class LinkPeekEngine: MetadataService {
         let outcome = await coalescer.run(key: key, waiter: waiter, events: events) { events in
             await self.load(url: url, options: options, timeout: timeout, events: events)
         }
-        return try outcome.get()
+        return await withThumbnails(try outcome.get(), options: options)
     }
 
     /// Timeouts the engine works with: NaN, negatives and zero become the

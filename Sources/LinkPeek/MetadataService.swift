@@ -32,9 +32,10 @@ public protocol MetadataService: Sendable {
 }
 
 extension MetadataService {
-    /// For services without images (test fakes): every request fails.
+    /// For services without a network (test fakes): `data:` URLs only.
     public func media(url: String, transform: ImageTransform, timeout: Double?) async throws(FetchError) -> MediaImage {
-        throw .image(.unsupportedImage, "this service does not transform images.")
+        guard DataURL.isDataURL(url) else { throw .image(.unsupportedImage, "this service transforms data: URLs only.") }
+        return try await DataURL.media(url, transform: transform, worker: DataURL.worker)
     }
 
     /// Encodes `cached(url:)`; an implementation that keeps the bytes does better.

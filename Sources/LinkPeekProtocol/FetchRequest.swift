@@ -20,12 +20,16 @@ public struct FetchParams: Codable, Sendable, Equatable {
     public var includeData: Bool?
     public var workDoneToken: ProgressToken?
     public var partialResultToken: ProgressToken?
+    /// Attach a ready thumbnail to `icon` and `image`.
+    public var thumbnail: ThumbnailParams?
 
     public init(
         url: String, providerId: ProviderID? = nil, timeout: Double? = nil, cachePolicy: FetchCachePolicy? = nil,
         fetchSubresources: Bool? = nil, includeData: Bool? = nil,
-        workDoneToken: ProgressToken? = nil, partialResultToken: ProgressToken? = nil
+        workDoneToken: ProgressToken? = nil, partialResultToken: ProgressToken? = nil,
+        thumbnail: ThumbnailParams? = nil
     ) {
+        self.thumbnail = thumbnail
         self.url = url
         self.providerId = providerId
         self.timeout = timeout
@@ -38,7 +42,7 @@ public struct FetchParams: Codable, Sendable, Equatable {
 
     /// The first rule these params break beyond their types, naming the field.
     public func validationError() -> String? {
-        ParamRanges.timeout.check(timeout, field: "timeout")
+        ParamRanges.timeout.check(timeout, field: "timeout") ?? thumbnail?.validationError()
     }
 }
 

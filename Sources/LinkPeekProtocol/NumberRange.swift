@@ -57,4 +57,10 @@ public enum ParamRanges {
     public static let timeout = NumberRange(0.001...3600, unit: "seconds")
     /// Transfers running at once in all.
     public static let maxConcurrency = NumberRange(1...1024, integral: true)
+    /// An image's target width or height (`getMedia`, `fetch`'s `thumbnail`, `linkpeek image`).
+    public static let imageSide = NumberRange(1...2048, integral: true, unit: "pixels")
+    /// Device pixel ratio: the box is multiplied by it, its longest side capped at 2048.
+    public static let dpr = NumberRange(1...4)
+    /// Encoder quality for JPEG, WebP and AVIF.
+    public static let quality = NumberRange(1...100, integral: true)
 }

@@ -26,7 +26,8 @@ extension Server {
             cachePolicy: CachePolicy(rawValue: (params.cachePolicy ?? .default).rawValue) ?? .default,
             fetchSubresources: params.fetchSubresources ?? true,
             includeData: params.includeData ?? false,
-            reportsPartialResults: params.partialResultToken != nil)
+            reportsPartialResults: params.partialResultToken != nil,
+            thumbnail: params.thumbnail?.mediaParams.transform)
         let service = currentService()
         let url = params.url
         let task = Task {

@@ -99,6 +99,8 @@ public actor Server {
         case FetchParams.method: fetch(id, params, responder)
         case CancelParams.method: cancel(id, params, responder)
         case GetCachedParams.method: getCached(id, params, responder)
+        case GetMediaParams.method: getMedia(id, params, responder)
+        case PrefetchParams.method: prefetch(id, params, responder)
         case ExitNotification.method, InitializedNotification.method, CancelRequestParams.method:
             // Sent with an id by mistake: answer, since a request is owed an answer, but do nothing.
             responder.respond(.error(id, .invalidRequest("\(method) is a notification: send it without an id")))

@@ -30,6 +30,10 @@ typedef struct {
     int size;
     /// VipsInteresting: 0 none (fit inside the box), 1 centre (crop to fill it).
     int crop;
+    /// Convert from the embedded ICC profile to sRGB (relative colorimetric).
+    /// Only for images that have one: for the others libvips would convert
+    /// through its built-in profiles and shift colours that were sRGB already.
+    int to_srgb;
 } LPThumbnailOptions;
 
 /// Decodes `buffer` at reduced scale (shrink-on-load), applies the EXIF
@@ -42,8 +46,9 @@ LPVipsImage *lp_vips_thumbnail_buffer(const void *buffer, size_t length, const c
 /// The same for an image already in memory.
 LPVipsImage *lp_vips_thumbnail_image(LPVipsImage *image, const LPThumbnailOptions *options);
 
-/// Reads only the header of `buffer`: width, height (of one page) and page count. 0 on success.
-int lp_vips_header(const void *buffer, size_t length, int *width, int *height, int *pages);
+/// Reads only the header of `buffer`: width, height (of one page), page
+/// count, and whether an ICC profile is embedded. 0 on success.
+int lp_vips_header(const void *buffer, size_t length, int *width, int *height, int *pages, int *has_profile);
 
 /// An 8-bit RGBA image copied from `pixels` (width × height × 4 bytes).
 LPVipsImage *lp_vips_image_from_rgba(const void *pixels, size_t length, int width, int height);
