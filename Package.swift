@@ -99,6 +99,7 @@ let package = Package(
             dependencies: [
                 "LinkPeek",
                 "HTMLHead",
+                "Images",
             ]
         ),
 

@@ -12,16 +12,25 @@ extension ImageProbe {
         let viewBox = attributes["viewbox"].flatMap(viewBoxSize)
         switch (width, height, viewBox) {
         case let (width?, height?, _):
-            return info("image/svg+xml", Int(width.rounded()), Int(height.rounded()))
+            return info("image/svg+xml", pixels(width), pixels(height))
         case let (width?, nil, box?):
-            return info("image/svg+xml", Int(width.rounded()), Int((width * box.height / box.width).rounded()))
+            return info("image/svg+xml", pixels(width), pixels(width * box.height / box.width))
         case let (nil, height?, box?):
-            return info("image/svg+xml", Int((height * box.width / box.height).rounded()), Int(height.rounded()))
+            return info("image/svg+xml", pixels(height * box.width / box.height), pixels(height))
         case let (nil, nil, box?):
-            return info("image/svg+xml", Int(box.width.rounded()), Int(box.height.rounded()))
+            return info("image/svg+xml", pixels(box.width), pixels(box.height))
         default:
             return ImageInfo(mimeType: "image/svg+xml")
         }
+    }
+
+    /// A length in whole pixels; nil when it is not finite or not below
+    /// 10^7 (a side computed from a viewBox of `0 0 1e-300 1` is 10^306,
+    /// and `Int(_:)` of that would trap).
+    static func pixels(_ value: Double) -> Int? {
+        let rounded = value.rounded()
+        guard rounded.isFinite, rounded >= 0, rounded < 1e7 else { return nil }
+        return Int(exactly: rounded)
     }
 
     /// The attributes (names lowercased) of the root element when it is
