@@ -23,7 +23,7 @@ import Testing
             (nil, "url is required"),
             (["url": nil], "url must be a string"),
             (["url": "https://fast/", "cachePolicy": "sometimes"], "cachePolicy must be one of default, reload, cacheOnly"),
-            (["url": "https://fast/", "timeout": 0], "timeout must be greater than 0"),
+            (["url": "https://fast/", "timeout": 0], "timeout must be a number from 0.001 to 3600 (seconds)"),
             (["url": "https://fast/", "timeout": "soon"], "timeout must be a number"),
             (["url": "https://fast/", "providerId": true], "providerId must be a string or an integer"),
             (["url": "https://fast/", "fetchSubresources": 1], "fetchSubresources must be a boolean"),

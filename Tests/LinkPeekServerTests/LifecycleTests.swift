@@ -29,7 +29,7 @@ import Testing
         let wrongType = try await client.request(1, "initialize", ["initializationOptions": ["timeout": "soon"]])
         #expect(wrongType.errorMessage == "initializationOptions.timeout must be a number")
         let wrongValue = try await client.request(2, "initialize", ["initializationOptions": ["maxConcurrency": 0]])
-        #expect(wrongValue.errorMessage == "initializationOptions.maxConcurrency must be at least 1")
+        #expect(wrongValue.errorMessage == "initializationOptions.maxConcurrency must be an integer from 1 to 1024")
         let good = try await client.request(3, "initialize", ["processId": nil, "initializationOptions": [:]])
         #expect(good["result"]?["serverInfo"]?["version"] != nil)
         #expect(try await client.shutdownAndExit() == 0)
