@@ -43,16 +43,18 @@ test-swift: build
 test-integration: build
 	LINKPEEK_BIN=$(BIN) $(PYTHON) -m pytest -q Tests/integration
 
-## bench: the benchmarks, side by side with curl (not part of `make test`).
+## bench: the benchmarks, side by side with curl, vipsthumbnail and
+## ImageMagick (not part of `make test`; ImageMagick is installed for it only).
 ## Each run prints its table and whether its targets were met; a miss does
 ## not stop the others. The shaped link needs root (network namespace, tc).
 bench: release
-	@for p in nginx iproute2; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@for p in nginx iproute2 imagemagick libvips-tools; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then apt-get update -qq && apt-get install -y -qq $$missing; fi
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fetch.py --rounds 5
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fetch.py --rounds 5 --server nginx
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fetch.py --rounds 5 --server nginx --link 1gbit
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_daemon.py
+	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_images.py
 
 clean:
 	rm -rf .build

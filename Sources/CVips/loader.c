@@ -63,9 +63,13 @@ int lp_vips_load(void) {
     LP_RESOLVE(image_get_typeof, "vips_image_get_typeof")
     LP_RESOLVE(error_buffer, "vips_error_buffer")
     LP_RESOLVE(error_clear, "vips_error_clear")
+    LP_RESOLVE(image_set_progress, "vips_image_set_progress")
+    LP_RESOLVE(image_set_kill, "vips_image_set_kill")
     // GLib and GObject come with libvips; dlsym on its handle searches its dependencies too.
     LP_RESOLVE(g_object_unref, "g_object_unref")
     LP_RESOLVE(g_free, "g_free")
+    LP_RESOLVE(g_signal_connect_data, "g_signal_connect_data")
+    LP_RESOLVE(g_signal_handler_disconnect, "g_signal_handler_disconnect")
     return 0;
 }
 

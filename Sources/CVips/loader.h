@@ -28,6 +28,11 @@ typedef struct {
     unsigned long (*image_get_typeof)(const void *image, const char *name);
     const char *(*error_buffer)(void);
     void (*error_clear)(void);
+    void (*image_set_progress)(void *image, int progress);
+    void (*image_set_kill)(void *image, int kill);
+    unsigned long (*g_signal_connect_data)(void *instance, const char *signal, void (*handler)(void),
+                                           void *data, void *destroy, int flags);
+    void (*g_signal_handler_disconnect)(void *instance, unsigned long handler);
     void (*g_object_unref)(void *object);
     void (*g_free)(void *memory);
 } LPVipsFunctions;

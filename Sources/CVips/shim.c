@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 static pthread_once_t start_once = PTHREAD_ONCE_INIT;
 static int start_result = -1;
@@ -93,8 +94,45 @@ LPVipsImage *lp_vips_flatten(LPVipsImage *image, double red, double green, doubl
     return status == 0 ? (LPVipsImage *)out : NULL;
 }
 
-int lp_vips_write(LPVipsImage *image, const char *suffix, void **bytes, size_t *length) {
-    return lp_vips.image_write_to_buffer(image, suffix, bytes, length, NULL);
+static double monotonic_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+typedef struct {
+    double deadline;
+    int timed_out;
+} LPWatch;
+
+// libvips's "eval" signal, sent as tiles are computed: past the deadline,
+// ask libvips to stop (the documented way to cancel a computation).
+static void on_eval(void *image, void *progress, void *data) {
+    (void)progress;
+    LPWatch *watch = data;
+    if (!watch->timed_out && monotonic_seconds() > watch->deadline) {
+        watch->timed_out = 1;
+        lp_vips.image_set_kill(image, 1);
+    }
+}
+
+int lp_vips_write(LPVipsImage *image, const char *suffix, double seconds, void **bytes, size_t *length,
+                  int *timed_out) {
+    LPWatch watch = {monotonic_seconds() + seconds, 0};
+    unsigned long handler = 0;
+    if (seconds > 0) {
+        lp_vips.image_set_progress(image, 1);
+        handler = lp_vips.g_signal_connect_data(image, "eval", (void (*)(void))on_eval, &watch, NULL, 0);
+    }
+    int status = lp_vips.image_write_to_buffer(image, suffix, bytes, length, NULL);
+    // `watch` lives on this stack frame: no signal may reach it after this.
+    if (handler != 0) lp_vips.g_signal_handler_disconnect(image, handler);
+    *timed_out = watch.timed_out;
+    if (watch.timed_out && status == 0) {
+        lp_vips.g_free(*bytes);
+        *bytes = NULL;
+    }
+    return watch.timed_out ? -1 : status;
 }
 
 int lp_vips_width(LPVipsImage *image) { return lp_vips.image_get_width(image); }

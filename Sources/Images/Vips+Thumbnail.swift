@@ -83,8 +83,10 @@ extension Vips {
     /// when `toSRGB` (`ImageHeader.hasProfile`), fitted to `box`, flattened
     /// onto `background` when given and the image has alpha, and encoded as
     /// `suffix` says. `loadOptions` go to the loader ("fail_on=truncated").
+    /// Past `timeLimit` seconds of work it stops with `.timedOut`.
     public static func thumbnail(
-        _ bytes: [UInt8], loadOptions: String, box: ThumbnailBox, toSRGB: Bool, background: RGB?, suffix: String
+        _ bytes: [UInt8], loadOptions: String, box: ThumbnailBox, toSRGB: Bool, background: RGB?, suffix: String,
+        timeLimit: Double
     ) -> Result<EncodedImage, ImageError> {
         if case .failure(let error) = start() { return .failure(error) }
         var options = box.options(toSRGB: toSRGB)
@@ -92,13 +94,14 @@ extension Vips {
         // happens while the buffer is pinned.
         return bytes.withUnsafeBytes { buffer in
             VipsImage.adopt(lp_vips_thumbnail_buffer(buffer.baseAddress, buffer.count, loadOptions, &options), .decode)
-                .flatMap { finish($0, background: background, suffix: suffix) }
+                .flatMap { finish($0, background: background, suffix: suffix, timeLimit: timeLimit) }
         }
     }
 
     /// The same for 8-bit RGBA pixels (a decoded ICO or BMP).
     public static func thumbnail(
-        rgba pixels: [UInt8], width: Int, height: Int, box: ThumbnailBox, background: RGB?, suffix: String
+        rgba pixels: [UInt8], width: Int, height: Int, box: ThumbnailBox, background: RGB?, suffix: String,
+        timeLimit: Double
     ) -> Result<EncodedImage, ImageError> {
         if case .failure(let error) = start() { return .failure(error) }
         guard width > 0, height > 0, width <= 1 << 16, height <= 1 << 16, pixels.count == width * height * 4 else {
@@ -108,11 +111,13 @@ extension Vips {
         return pixels.withUnsafeBytes { buffer in
             VipsImage.adopt(lp_vips_image_from_rgba(buffer.baseAddress, buffer.count, Int32(width), Int32(height)), .decode)
                 .flatMap { VipsImage.adopt(lp_vips_thumbnail_image($0.pointer, &options), .decode) }
-                .flatMap { finish($0, background: background, suffix: suffix) }
+                .flatMap { finish($0, background: background, suffix: suffix, timeLimit: timeLimit) }
         }
     }
 
-    private static func finish(_ image: VipsImage, background: RGB?, suffix: String) -> Result<EncodedImage, ImageError> {
+    private static func finish(
+        _ image: VipsImage, background: RGB?, suffix: String, timeLimit: Double
+    ) -> Result<EncodedImage, ImageError> {
         var image = image
         if let background, image.hasAlpha {
             switch image.flattened(onto: background) {
@@ -122,6 +127,6 @@ extension Vips {
         }
         let width = image.width
         let height = image.pageHeight
-        return image.encoded(suffix).map { EncodedImage(bytes: $0, width: width, height: height) }
+        return image.encoded(suffix, timeLimit: timeLimit).map { EncodedImage(bytes: $0, width: width, height: height) }
     }
 }

@@ -39,6 +39,8 @@ public struct ImageError: Error, Sendable, Equatable {
         case decode
         /// The result could not be encoded in the format asked for.
         case encode
+        /// Decoding and encoding took longer than the time limit.
+        case timedOut
     }
 
     public var kind: Kind

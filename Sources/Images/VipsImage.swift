@@ -32,11 +32,18 @@ final class VipsImage {
     }
 
     /// Encoded as `suffix` says (".png[strip]"). Decoding is lazy in
-    /// libvips, so decode errors surface here too and count as `.decode`.
-    func encoded(_ suffix: String) -> Result<[UInt8], ImageError> {
+    /// libvips, so decode errors surface here too and count as `.decode`,
+    /// and so does the time: past `timeLimit` seconds the work is stopped.
+    func encoded(_ suffix: String, timeLimit: Double) -> Result<[UInt8], ImageError> {
         var bytes: UnsafeMutableRawPointer?
         var length = 0
-        guard lp_vips_write(pointer, suffix, &bytes, &length) == 0, let bytes else {
+        var timedOut: Int32 = 0
+        let status = lp_vips_write(pointer, suffix, timeLimit, &bytes, &length, &timedOut)
+        if timedOut != 0 {
+            _ = Vips.takeError()
+            return .failure(ImageError(.timedOut, "stopped after \(timeLimit) s"))
+        }
+        guard status == 0, let bytes else {
             return .failure(ImageError(.decode, Vips.takeError()))
         }
         defer { lp_vips_free(bytes) }

@@ -69,10 +69,16 @@ public struct ImageTransform: Sendable, Hashable {
     /// The part of a variant's cache key that says how it was made (the
     /// source URL is the other part). Equal for equal outputs: width 320 at
     /// dpr 2 is the same variant as width 640 at dpr 1.
+    /// Quality and background count only where they can change the bytes
+    /// (not for PNG; the background not for WebP and AVIF, which keep alpha).
     public var variantKey: String {
         let box = box
-        let background = "\(self.background.red),\(self.background.green),\(self.background.blue)"
-        return "\(box.width)x\(box.height) \(box.mode) crop=\(box.cropCentre) \(format?.rawValue ?? "auto") q=\(quality) bg=\(background)"
+        var key = "\(box.width)x\(box.height) \(box.mode) crop=\(box.cropCentre) \(format?.rawValue ?? "auto")"
+        if format != .png { key += " q=\(quality)" }
+        if format != .png && format != .webp && format != .avif {
+            key += " bg=\(background.red),\(background.green),\(background.blue)"
+        }
+        return key
     }
 }
 

@@ -20,6 +20,11 @@ import Testing
         #expect(ImageTransform(width: 320, dpr: 2).variantKey == ImageTransform(width: 640).variantKey)
         #expect(ImageTransform(width: 320).variantKey != ImageTransform(width: 320, format: .webp).variantKey)
         #expect(ImageTransform(width: 320).variantKey != ImageTransform(width: 320, background: RGB(red: 0, green: 0, blue: 0)).variantKey)
+        // PNG ignores quality and background, WebP the background.
+        #expect(ImageTransform(width: 320, format: .png, quality: 50).variantKey == ImageTransform(width: 320, format: .png).variantKey)
+        #expect(ImageTransform(width: 320, format: .webp, background: RGB(red: 0, green: 0, blue: 0)).variantKey
+                == ImageTransform(width: 320, format: .webp).variantKey)
+        #expect(ImageTransform(width: 320, format: .webp, quality: 50).variantKey != ImageTransform(width: 320, format: .webp).variantKey)
     }
 
     @Test func hexColours() {

@@ -58,8 +58,11 @@ LPVipsImage *lp_vips_flatten(LPVipsImage *image, double red, double green, doubl
 
 /// Encodes `image` in the format `suffix` names, with options (".png[strip]",
 /// ".jpg[Q=80,strip]"). On success `*bytes` (free with `lp_vips_free`) and
-/// `*length` are set and 0 is returned.
-int lp_vips_write(LPVipsImage *image, const char *suffix, void **bytes, size_t *length);
+/// `*length` are set and 0 is returned. libvips decodes lazily, so this is
+/// where the work happens: when it takes longer than `seconds` (> 0) the
+/// computation is stopped and -1 returned, with *timed_out set to 1.
+int lp_vips_write(LPVipsImage *image, const char *suffix, double seconds, void **bytes, size_t *length,
+                  int *timed_out);
 
 int lp_vips_width(LPVipsImage *image);
 int lp_vips_height(LPVipsImage *image);
