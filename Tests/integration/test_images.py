@@ -85,6 +85,11 @@ class Images:
                           "image/png"),
             "/huge.png": (PNG + b"\x00" * (6 * 1024 * 1024), "image/png"),
         }
+        red = tmp / "red.ppm"
+        red.write_bytes(fx.ppm(64, 32, lambda x, y: (255, 0, 0)))
+        # sRGB red converted to Display P3, with the P3 profile embedded.
+        fx.vips("icc_transform", str(red), f"{tmp / 'p3.jpg'}[Q=95]", "p3", "--input-profile", "srgb")
+        self.routes["/p3.jpg"] = ((tmp / "p3.jpg").read_bytes(), "image/jpeg")
         full = self.routes["/photo.jpg"][0]
         self.routes["/truncated.jpg"] = (full[: len(full) // 2], "image/jpeg")
         try:
@@ -180,6 +185,17 @@ def test_jpeg_orientation_applied_and_metadata_stripped(images, img_server, imag
     # No EXIF (so no GPS), no XMP, no ICC: only JFIF, tables, frame, scan.
     assert 0xE1 not in jpeg_segments(out) and 0xE2 not in jpeg_segments(out)
     assert b"Exif" not in out
+
+
+def test_colour_profile_converted_to_srgb(images, img_server, image_cli, tmp_path):
+    source = images.routes["/p3.jpg"][0]
+    r, g, b = pixel(tmp_path, source, 5, 5)
+    assert r < 240 and g > 40, f"fixture is not P3-encoded red: {(r, g, b)}"
+    res, out = image_cli(img_server.url("/p3.jpg"), "--width", "32")
+    assert res.returncode == 0, res.describe()
+    r, g, b = pixel(tmp_path, out, 5, 5)
+    assert r > 245 and g < 15 and b < 15, f"P3 values kept instead of converted to sRGB: {(r, g, b)}"
+    assert 0xE2 not in jpeg_segments(out), "the ICC profile was not stripped"
 
 
 @pytest.mark.parametrize("flags,size", [
