@@ -7,12 +7,9 @@ extension Server {
     /// `$/cancelRequest` cancels (there is no provider id: it is not a fetch).
     func getMedia(_ id: RequestID, _ rawParams: JSONValue?, _ responder: Responder) {
         let params: GetMediaParams
-        switch decodeParams(GetMediaParams.self, from: rawParams) {
+        switch decodeCheckedParams(GetMediaParams.self, from: rawParams) {
         case .success(let decoded): params = decoded
         case .failure(let error): return responder.respond(.error(id, error))
-        }
-        if let problem = params.validationError() {
-            return responder.respond(.error(id, .invalidParams(problem)))
         }
         let service = currentService()
         requests[id] = InFlight(task: nil, provider: nil, reporter: nil, responder: responder)

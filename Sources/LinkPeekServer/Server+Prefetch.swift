@@ -7,17 +7,11 @@ extension Server {
     /// `fetch`) that warms many URLs at background priority.
     func prefetch(_ id: RequestID, _ rawParams: JSONValue?, _ responder: Responder) {
         let params: PrefetchParams
-        switch decodeParams(PrefetchParams.self, from: rawParams) {
+        switch decodeCheckedParams(PrefetchParams.self, from: rawParams) {
         case .success(let decoded): params = decoded
         case .failure(let error): return responder.respond(.error(id, error))
         }
-        if let problem = params.validationError() {
-            return responder.respond(.error(id, .invalidParams(problem)))
-        }
-        let provider = params.providerId ?? ProviderID(id)
-        guard providers.start(provider, request: id) else {
-            return responder.respond(.error(id, ResponseError(FetchError.providerReused)))
-        }
+        guard let provider = startProvider(params.providerId, for: id, responder) else { return }
         let progress = CountProgress(
             connection: connection, title: "Prefetching \(params.urls.count) links", token: params.workDoneToken)
         let service = currentService()

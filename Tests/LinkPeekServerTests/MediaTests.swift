@@ -1,6 +1,7 @@
 import Foundation
 import JSONRPC
 import LinkPeek
+import LinkPeekProtocol
 import Testing
 
 /// Tier 2: getMedia and prefetch through the dispatcher (the fake service
@@ -85,5 +86,15 @@ import Testing
         let again = try await client.request(3, "prefetch", ["urls": ["https://fast/"], "providerId": "p"])
         #expect(again.errorCode == -32003)
         #expect(try await client.shutdownAndExit() == 0)
+    }
+}
+
+/// The protocol's lists of choices and the engine's enums are written in
+/// two modules (LinkPeekProtocol has no dependencies): they must agree.
+@Suite struct MediaChoicesTests {
+    @Test func protocolChoicesMatchTheEngine() {
+        #expect(GetMediaParams.kinds == ImageTransform.Kind.allCases.map(\.rawValue))
+        #expect(GetMediaParams.fits == ImageTransform.Fit.allCases.map(\.rawValue))
+        #expect(GetMediaParams.formats == ImageTransform.Format.allCases.map(\.rawValue))
     }
 }

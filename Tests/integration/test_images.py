@@ -144,8 +144,8 @@ def image_cli(run_cli, tmp_path):
 def daemon(linkpeek_bin):
     clients = []
 
-    def make(private=True):
-        c = LinkPeekClient(linkpeek_bin, args=["--allow-private-network"] if private else [], timeout=30)
+    def make(private=True, args=()):
+        c = LinkPeekClient(linkpeek_bin, args=[*(["--allow-private-network"] if private else []), *args], timeout=30)
         c.__enter__()
         clients.append(c)
         return c
@@ -321,6 +321,29 @@ def test_private_address_refused_by_policy(daemon, img_server):
     assert err.value.reason == "blockedAddress"
 
 
+def test_redirect_to_a_blocked_address_refused(daemon, img_server):
+    """Only the fixture server's address is opened: a redirect to another
+    loopback address is refused by the policy, before any connection."""
+    c = daemon(private=False, args=["--allow-network", "127.0.0.1/32"])
+    target = f"http://127.0.0.2:{img_server.port}/wide.png"
+    with pytest.raises(LinkPeekError) as err:
+        c.get_media(img_server.url(f"/redirect?status=302&to={target}"), width=32)
+    assert err.value.reason == "blockedAddress"
+    assert c.get_media(img_server.url("/wide.png"), width=32)["width"] == 32
+
+
+def test_get_media_cancelled(daemon, img_server):
+    c = daemon()
+    fut = c.request_async("getMedia", {"url": img_server.url("/slow?ms=20000"), "width": 32}, id="slow-image")
+    time.sleep(0.3)
+    started = time.monotonic()
+    c.cancel_request("slow-image")
+    with pytest.raises(LinkPeekError) as err:
+        fut.result(timeout=10)
+    assert err.value.code == -32800
+    assert time.monotonic() - started < 2
+
+
 # ---------------------------------------------------------------- pages, cache, protocol
 
 def test_page_image_and_icon(daemon, img_server):
@@ -372,6 +395,20 @@ def test_bad_params(daemon, img_server, params, message):
 def test_cli_rejects_bad_flags(run_cli, img_server):
     res = run_cli("image", img_server.url("/wide.png"), "--width", "5000", "--base64", parse=False)
     assert res.returncode == 2 and "--width must be an integer from 1 to 2048" in res.stderr, res.describe()
+
+
+def test_cli_refuses_binary_to_a_terminal(linkpeek_bin, img_server):
+    import os
+    import pty
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.run([linkpeek_bin, "image", "--allow-private-network", img_server.url("/wide.png"),
+                               "--width", "10"], stdout=slave, stderr=subprocess.PIPE, timeout=60)
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert proc.returncode == 2
+    assert b"stdout is a terminal: give -o FILE or --base64" in proc.stderr
 
 
 def test_cli_base64_and_stdout(run_cli, img_server, linkpeek_bin):
