@@ -69,6 +69,7 @@ int lp_vips_load(void) {
     LP_RESOLVE(g_object_unref, "g_object_unref")
     LP_RESOLVE(g_free, "g_free")
     LP_RESOLVE(g_signal_connect_data, "g_signal_connect_data")
+    LP_RESOLVE(g_log_set_handler, "g_log_set_handler")
     LP_RESOLVE(g_signal_handler_disconnect, "g_signal_handler_disconnect")
     return 0;
 }

@@ -33,6 +33,8 @@ typedef struct {
     unsigned long (*g_signal_connect_data)(void *instance, const char *signal, void (*handler)(void),
                                            void *data, void *destroy, int flags);
     void (*g_signal_handler_disconnect)(void *instance, unsigned long handler);
+    unsigned (*g_log_set_handler)(const char *domain, int levels,
+                                  void (*handler)(const char *, int, const char *, void *), void *data);
     void (*g_object_unref)(void *object);
     void (*g_free)(void *memory);
 } LPVipsFunctions;

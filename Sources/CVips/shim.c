@@ -10,6 +10,16 @@ static pthread_once_t start_once = PTHREAD_ONCE_INIT;
 static int start_result = -1;
 static char start_error[512];
 
+// libvips's warnings and info lines (GLib log domain "VIPS"): dropped. What
+// went wrong reaches the caller through the error buffer; the warnings
+// would go to the daemon's stderr unformatted, one per tile of a bad image.
+static void drop_log(const char *domain, int level, const char *message, void *data) {
+    (void)domain;
+    (void)level;
+    (void)message;
+    (void)data;
+}
+
 static void start(void) {
     if (lp_vips_load() != 0) {
         snprintf(start_error, sizeof start_error, "%s", lp_vips_load_error());
@@ -20,6 +30,8 @@ static void start(void) {
         lp_vips.error_clear();
         return;
     }
+    // G_LOG_LEVEL_WARNING | MESSAGE | INFO | DEBUG.
+    lp_vips.g_log_set_handler("VIPS", (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7), drop_log, NULL);
     // Loaders libvips marks untrusted (ImageMagick, PDF, …) read formats
     // that can name other files; only librsvg is wanted among them, and
     // SVG bytes are checked before they reach it (SVGSanitizer).

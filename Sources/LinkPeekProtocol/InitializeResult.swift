@@ -16,6 +16,9 @@ public struct ServerCapabilities: Codable, Sendable, Equatable {
     public var getCachedProvider = true
     public var workDoneProgress = true
     public var partialResults = true
+    /// `getMedia`, and `fetch`'s `thumbnail`.
+    public var getMediaProvider = true
+    public var prefetchProvider = true
 
     public init() {}
 }
