@@ -91,73 +91,13 @@ public enum SVGSanitizer {
         isSpace(byte) || byte == UInt8(ascii: ":")
     }
 
-    // MARK: Refusals
-
-    /// The internal subset's entity declarations, checked.
-    private static func checkDoctype(_ bytes: [UInt8]) -> Refusal? {
-        var entities = 0
-        var index = 0
-        while let start = find(bytes, "<!ENTITY", from: index) {
-            entities += 1
-            if entities > 64 { return .tooManyEntities }
-            var end = start + 8
-            var delimiter: UInt8?
-            // The declaration ends at the first `>` outside its quoted value.
-            while end < bytes.count {
-                let byte = bytes[end]
-                if let open = delimiter {
-                    if byte == open { delimiter = nil }
-                    if byte == UInt8(ascii: "&") || byte == UInt8(ascii: "%") { return .nestedEntity }
-                } else if byte == quote || byte == apostrophe {
-                    delimiter = byte
-                } else if byte == UInt8(ascii: ">") {
-                    break
-                } else if byte == UInt8(ascii: "%") {
-                    return .parameterEntity
-                }
-                end += 1
-            }
-            let declaration = bytes[start..<min(end, bytes.count)]
-            if contains(declaration, "SYSTEM") || contains(declaration, "PUBLIC") { return .externalEntity }
-            index = end
-        }
-        return nil
-    }
-
-    private static func checkCSSEscapes(_ bytes: [UInt8]) -> Refusal? {
-        var index = 0
-        while let start = find(bytes, "<style", from: index) {
-            let end = find(bytes, "</style", from: start) ?? bytes.count
-            if bytes[start..<end].contains(backslash) { return .cssEscape }
-            index = end
-        }
-        index = 0
-        while let start = find(bytes, "style", from: index) {
-            var cursor = start + 5
-            while cursor < bytes.count, isSpace(bytes[cursor]) { cursor += 1 }
-            index = cursor
-            guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "=") else { continue }
-            cursor += 1
-            while cursor < bytes.count, isSpace(bytes[cursor]) { cursor += 1 }
-            guard cursor < bytes.count, bytes[cursor] == quote || bytes[cursor] == apostrophe else { continue }
-            let delimiter = bytes[cursor]
-            var end = cursor + 1
-            while end < bytes.count, bytes[end] != delimiter {
-                if bytes[end] == backslash { return .cssEscape }
-                end += 1
-            }
-            index = end
-        }
-        return nil
-    }
-
     // MARK: Bytes
 
-    private static let quote = UInt8(ascii: "\"")
-    private static let apostrophe = UInt8(ascii: "'")
-    private static let backslash = UInt8(ascii: "\\")
+    static let quote = UInt8(ascii: "\"")
+    static let apostrophe = UInt8(ascii: "'")
+    static let backslash = UInt8(ascii: "\\")
 
-    private static func isSpace(_ byte: UInt8) -> Bool {
+    static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
     }
 
@@ -167,7 +107,7 @@ public enum SVGSanitizer {
 
     /// Whether `literal` is at `index`; ASCII case is ignored unless the
     /// literal is an XML keyword (`<!ENTITY`, `SYSTEM`), which is case-sensitive.
-    private static func matches(_ bytes: [UInt8], _ literal: String, at index: Int, ignoringCase: Bool = true) -> Bool {
+    static func matches(_ bytes: [UInt8], _ literal: String, at index: Int, ignoringCase: Bool = true) -> Bool {
         let pattern = Array(literal.utf8)
         guard index >= 0, index + pattern.count <= bytes.count else { return false }
         for (offset, expected) in pattern.enumerated() {
@@ -177,7 +117,7 @@ public enum SVGSanitizer {
         return true
     }
 
-    private static func find(_ bytes: [UInt8], _ literal: String, from start: Int) -> Int? {
+    static func find(_ bytes: [UInt8], _ literal: String, from start: Int) -> Int? {
         var index = max(0, start)
         while index < bytes.count {
             if matches(bytes, literal, at: index) { return index }
@@ -186,7 +126,7 @@ public enum SVGSanitizer {
         return nil
     }
 
-    private static func contains(_ bytes: ArraySlice<UInt8>, _ literal: String) -> Bool {
+    static func contains(_ bytes: ArraySlice<UInt8>, _ literal: String) -> Bool {
         let array = Array(bytes)
         return find(array, literal, from: 0) != nil
     }

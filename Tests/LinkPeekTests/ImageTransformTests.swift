@@ -72,3 +72,35 @@ import Testing
         (0..<4).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
     }
 }
+
+/// Seeded mutations of icon files and bitmaps: answers or nil, never a trap.
+@Suite struct IconFuzzTests {
+    @Test func mutatedIconsNeverTrap() {
+        let seed: UInt64 = 0x1C0_F11E
+        print("IconFuzzTests seed \(seed)")
+        var generator = SeededGenerator(seed: seed)
+        let le32 = { (value: Int) in (0..<4).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
+        var dib: [UInt8] = le32(40) + le32(4) + le32(8) + [1, 0, 8, 0] + [UInt8](repeating: 0, count: 24)
+        dib += (0..<256).flatMap { [UInt8($0), UInt8(255 - $0), 7, 0] }       // an 8-bit palette
+        dib += (0..<16).map { UInt8($0 * 13 % 256) } + [UInt8](repeating: 0, count: 16)
+        let entry: [UInt8] = [4, 4, 0, 0, 1, 0, 8, 0] + le32(dib.count) + le32(22)
+        let icon: [UInt8] = [0, 0, 1, 0, 1, 0] + entry + dib
+        #expect(IconFile.largestEntry(icon) == .dib(dib))
+        #expect(DIBDecoder.decode(dib, isIcon: true, maxPixels: 100)?.width == 4)
+        for _ in 0..<3000 {
+            var bytes = icon
+            for _ in 0..<Int.random(in: 1...6, using: &generator) {
+                let index = Int.random(in: 0..<bytes.count, using: &generator)
+                bytes[index] = UInt8.random(in: 0...255, using: &generator)
+            }
+            if Bool.random(using: &generator) { bytes.removeLast(Int.random(in: 0..<bytes.count, using: &generator)) }
+            _ = ImageProbe.probe(bytes)
+            if case .dib(let entryBytes)? = IconFile.largestEntry(bytes) {
+                if let pixels = DIBDecoder.decode(entryBytes, isIcon: true, maxPixels: 1 << 20) {
+                    #expect(pixels.rgba.count == pixels.width * pixels.height * 4)
+                }
+            }
+            _ = DIBDecoder.decode(Array(bytes.dropFirst(22)), isIcon: false, maxPixels: 1 << 20)
+        }
+    }
+}
