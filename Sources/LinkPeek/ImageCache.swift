@@ -13,6 +13,10 @@ public final class ImageCache: Sendable {
 
     private let variants: Mutex<ByteLRU<ImageBlob>>
     private let aliases = Mutex(ByteLRU<(sourceURL: String, expiresAt: Date)>(capacity: 10_000))
+    /// Sources that failed and transforms that failed, kept briefly
+    /// (`CacheLifetime.failure`) so that a broken or hostile image is not
+    /// fetched and decoded again on every request.
+    private let failures = Mutex(ByteLRU<(error: FetchError, expiresAt: Date)>(capacity: 10_000))
     /// The second level. `MemoryImageStore` until the persistent cache backs it.
     public let store: any ImageStore
     let worker = ImageWorker()
@@ -50,6 +54,16 @@ public final class ImageCache: Sendable {
 
     func storeAlias(_ key: String, sourceURL: String, expiresAt: Date) {
         aliases.withLock { $0.insert((sourceURL, expiresAt), cost: 1, for: key) }
+    }
+
+    func failure(_ key: String, now: Date = Date()) -> FetchError? {
+        failures.withLock { $0.value(for: key) }.flatMap { now < $0.expiresAt ? $0.error : nil }
+    }
+
+    /// Keeps `error` for `key` when it is a failure (not a cancel or a timeout).
+    func storeFailure(_ error: FetchError, for key: String, now: Date = Date()) {
+        guard error.kind == .failed else { return }
+        failures.withLock { $0.insert((error, now.addingTimeInterval(CacheLifetime.failure)), cost: 1, for: key) }
     }
 
     /// Bytes of variants in memory, for tests.

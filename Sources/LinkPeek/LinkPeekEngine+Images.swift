@@ -33,11 +33,20 @@ extension LinkPeekEngine {
             images.storeAlias(aliasKey, sourceURL: sourceURL, expiresAt: variant.expiresAt)
             return MediaImage(url: url, sourceURL: sourceURL, type: variant.type, width: variant.width, height: variant.height, bytes: variant.bytes)
         }
-        let source = try await sourceImage(url: sourceURL, timeout: timeout)
+        if let failure = images.failure("source " + sourceURL) ?? images.failure(variantKey) { throw failure }
+        let source: ImageBlob
+        do {
+            source = try await sourceImage(url: sourceURL, timeout: timeout)
+        } catch {
+            images.storeFailure(error, for: "source " + sourceURL)
+            throw error
+        }
         images.storeAlias(aliasKey, sourceURL: sourceURL, expiresAt: source.expiresAt)
         if Task.isCancelled { throw .cancelled }
         let bytes = source.bytes
-        let rendered = try await images.worker.run { ImagePipeline.render(bytes, transform: transform) }.get()
+        let outcome = await images.worker.run { ImagePipeline.render(bytes, transform: transform) }
+        if case .failure(let error) = outcome { images.storeFailure(error, for: variantKey) }
+        let rendered = try outcome.get()
         let variant = ImageBlob(
             bytes: rendered.bytes, type: rendered.type, width: rendered.width, height: rendered.height,
             sourceURL: sourceURL, expiresAt: source.expiresAt)
@@ -54,7 +63,14 @@ extension LinkPeekEngine {
             metadata = cached
         } else {
             if images.source(url) != nil { return url }
-            let fetched = try await fetchSource(url: url, timeout: timeout)
+            if let failure = images.failure("source " + url) { throw failure }
+            let fetched: (blob: ImageBlob, isPage: Bool)
+            do {
+                fetched = try await fetchSource(url: url, timeout: timeout)
+            } catch {
+                images.storeFailure(error, for: "source " + url)
+                throw error
+            }
             guard fetched.isPage else {
                 images.storeSource(fetched.blob, for: url)
                 return url

@@ -298,6 +298,11 @@ def test_refusals(daemon, img_server):
             c.get_media(img_server.url(route), width=64)
         assert (err.value.code, err.value.kind, err.value.reason) == (-32000, "failed", reason), route
         assert err.value.message.startswith("Image fetch failed: ")
+        # A failure is kept a few minutes: the same request does not fetch again.
+        hits = img_server.hits(route)
+        with pytest.raises(LinkPeekError) as again:
+            c.get_media(img_server.url(route), width=64)
+        assert again.value.reason == reason and img_server.hits(route) == hits, route
 
 
 def test_pixel_bomb_refused_fast_and_small(daemon, img_server):
