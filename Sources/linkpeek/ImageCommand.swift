@@ -15,7 +15,7 @@ struct ImageCommand: AsyncParsableCommand {
         commandName: "image",
         abstract: "A page's preview image (or icon), or an image URL, resized and converted.",
         discussion: """
-            The image goes to FILE with -o, as a JSON object with base64 data with --base64, else to stdout
+            The image goes to FILE with -o, as a JSON object with base64 data with --base64, else to stdout \
             when stdout is not a terminal. Exit status: 0 on success, 1 when the image failed, 2 on usage errors.
             """)
 

@@ -11,7 +11,7 @@ struct Linkpeek: AsyncParsableCommand {
             linkpeek fetch URL...        one JSON object per URL per line
             linkpeek parse --url URL F   the same, from HTML you already have
             linkpeek serve               JSON-RPC 2.0 daemon on stdin/stdout (also: linkpeek --stdio)
-            linkpeek image URL --width N a page's image or an image, resized and converted (-o FILE)
+            linkpeek image URL -o FILE   a preview image, resized and converted
 
             Exit status: 0 when every URL gave a preview, 1 when any failed, 2 on usage errors.
             """,
