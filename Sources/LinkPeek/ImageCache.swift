@@ -60,9 +60,10 @@ public final class ImageCache: Sendable {
         failures.withLock { $0.value(for: key) }.flatMap { now < $0.expiresAt ? $0.error : nil }
     }
 
-    /// Keeps `error` for `key` when it is a failure (not a cancel or a timeout).
+    /// Keeps `error` for `key` when it is a failure of the image (not a
+    /// cancel, a timeout, or a cache-only miss, which say nothing about it).
     func storeFailure(_ error: FetchError, for key: String, now: Date = Date()) {
-        guard error.kind == .failed else { return }
+        guard error.kind == .failed, error.reason != .notCached else { return }
         failures.withLock { $0.insert((error, now.addingTimeInterval(CacheLifetime.failure)), cost: 1, for: key) }
     }
 

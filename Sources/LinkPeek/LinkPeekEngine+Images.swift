@@ -18,6 +18,14 @@ extension LinkPeekEngine {
     /// as `transform` says. A variant made before and still fresh costs a
     /// lookup; a new size of a known source costs no fetch.
     public func media(url: String, transform: ImageTransform, timeout: Double? = nil) async throws(FetchError) -> MediaImage {
+        try await media(url: url, transform: transform, timeout: timeout, allowNetwork: true)
+    }
+
+    /// `media(url:transform:timeout:)`; without `allowNetwork` only what the
+    /// caches hold is used (a `fetch` with `cachePolicy: cacheOnly`), else `notCached`.
+    func media(
+        url: String, transform: ImageTransform, timeout: Double?, allowNetwork: Bool
+    ) async throws(FetchError) -> MediaImage {
         if DataURL.isDataURL(url) { return try await DataURL.media(url, transform: transform, worker: images.worker) }
         let url = try URLCheck.validate(url).get()
         let timeout = Self.clampedTimeout(timeout ?? settings.timeout)
@@ -26,7 +34,7 @@ extension LinkPeekEngine {
         if let known = images.alias(aliasKey) {
             sourceURL = known
         } else {
-            sourceURL = try await resolveSource(url: url, kind: transform.kind, timeout: timeout)
+            sourceURL = try await resolveSource(url: url, kind: transform.kind, timeout: timeout, allowNetwork: allowNetwork)
         }
         let variantKey = sourceURL + " " + transform.variantKey
         if let variant = images.variant(variantKey) {
@@ -36,7 +44,7 @@ extension LinkPeekEngine {
         if let failure = images.failure("source " + sourceURL) ?? images.failure(variantKey) { throw failure }
         let source: ImageBlob
         do {
-            source = try await sourceImage(url: sourceURL, timeout: timeout)
+            source = try await sourceImage(url: sourceURL, timeout: timeout, allowNetwork: allowNetwork)
         } catch {
             images.storeFailure(error, for: "source " + sourceURL)
             throw error
@@ -57,13 +65,16 @@ extension LinkPeekEngine {
     /// The image URL behind `url`: `url` itself when it serves an image
     /// (whose bytes are then kept, so they are not fetched twice), else the
     /// page's chosen image or icon.
-    private func resolveSource(url: String, kind: ImageTransform.Kind, timeout: Double) async throws(FetchError) -> String {
+    private func resolveSource(
+        url: String, kind: ImageTransform.Kind, timeout: Double, allowNetwork: Bool
+    ) async throws(FetchError) -> String {
         let metadata: LinkMetadata
         if let entry = cache.entry(for: url), entry.isFresh(), case .metadata(let cached) = entry.value {
             metadata = cached
         } else {
             if images.source(url) != nil { return url }
             if let failure = images.failure("source " + url) { throw failure }
+            guard allowNetwork else { throw Self.notCachedImage }
             let fetched: (blob: ImageBlob, isPage: Bool)
             do {
                 fetched = try await fetchSource(url: url, timeout: timeout)
@@ -90,13 +101,14 @@ extension LinkPeekEngine {
     }
 
     /// A source's bytes: from the image cache while fresh, else fetched.
-    private func sourceImage(url: String, timeout: Double) async throws(FetchError) -> ImageBlob {
+    private func sourceImage(url: String, timeout: Double, allowNetwork: Bool) async throws(FetchError) -> ImageBlob {
         if let cached = images.source(url) { return cached }
         if DataURL.isDataURL(url) {
             // A page's icon or image given inline.
             let bytes = try DataURL.bytes(url)
             return ImageBlob(bytes: bytes, type: "", sourceURL: url, expiresAt: Date().addingTimeInterval(CacheLifetime.maximum))
         }
+        guard allowNetwork else { throw Self.notCachedImage }
         let fetched = try await fetchSource(url: url, timeout: timeout)
         if fetched.isPage {
             throw .image(.unsupportedImage, "the image URL serves an HTML page.")
@@ -127,4 +139,6 @@ extension LinkPeekEngine {
         return (blob, output.isPage)
     }
 
+    static let notCachedImage = FetchError.image(
+        .notCached, "no cached image for this URL, and the cache policy forbids the network.")
 }

@@ -440,6 +440,19 @@ def test_fetch_attaches_thumbnails(daemon, img_server):
     assert err.value.message == "thumbnail.width must be an integer from 1 to 2048 (pixels)"
 
 
+def test_cache_only_fetch_makes_thumbnails_from_cached_images_only(daemon, img_server):
+    c = daemon()
+    page = img_server.url("/article")
+    c.request("fetch", {"url": page, "fetchSubresources": False})
+    hits = img_server.hits("/wide.png")
+    offline = c.request("fetch", {"url": page, "cachePolicy": "cacheOnly", "thumbnail": {"width": 40}})
+    assert "thumbnail" not in offline["image"] and img_server.hits("/wide.png") == hits
+    assert c.get_media(page, width=20)["width"] == 20, "a cache-only miss must not be remembered as a failure"
+    hits = img_server.hits("/wide.png")
+    offline = c.request("fetch", {"url": page, "cachePolicy": "cacheOnly", "thumbnail": {"width": 40}})
+    assert offline["image"]["thumbnail"]["width"] == 40 and img_server.hits("/wide.png") == hits
+
+
 def test_prefetch_warms_previews_and_thumbnails(daemon, img_server):
     c = daemon()
     progress = []
