@@ -20,6 +20,8 @@ public final class ImageCache: Sendable {
     /// The second level. `MemoryImageStore` until the persistent cache backs it.
     public let store: any ImageStore
     let worker = ImageWorker()
+    /// Source fetches in progress, shared by the requests that want the same URL.
+    let sourceFlights = SharedFlights<FetchedSource>()
 
     public init(variantBytes: Int = defaultVariantBytes, store: any ImageStore = MemoryImageStore()) {
         variants = Mutex(ByteLRU(capacity: variantBytes))
@@ -69,6 +71,12 @@ public final class ImageCache: Sendable {
 
     /// Bytes of variants in memory, for tests.
     public var variantBytes: Int { variants.withLock { $0.totalCost } }
+}
+
+/// A source as fetched: its bytes, or the news that the URL is a page.
+struct FetchedSource: Sendable {
+    var blob: ImageBlob
+    var isPage: Bool
 }
 
 /// Runs image work (blocking libvips calls) on one thread of its own, one

@@ -75,7 +75,7 @@ extension LinkPeekEngine {
             if images.source(url) != nil { return url }
             if let failure = images.failure("source " + url) { throw failure }
             guard allowNetwork else { throw Self.notCachedImage }
-            let fetched: (blob: ImageBlob, isPage: Bool)
+            let fetched: FetchedSource
             do {
                 fetched = try await fetchSource(url: url, timeout: timeout)
             } catch {
@@ -117,8 +117,21 @@ extension LinkPeekEngine {
         return fetched.blob
     }
 
+    /// One GET of a source, shared with the requests that want the same URL at the same time.
+    private func fetchSource(url: String, timeout: Double) async throws(FetchError) -> FetchedSource {
+        try await images.sourceFlights.run(url) { await self.fetchSourceOnce(url: url, timeout: timeout) }.get()
+    }
+
     /// One GET through the transfer engine (address policy, redirects, byte cap).
-    private func fetchSource(url: String, timeout: Double) async throws(FetchError) -> (blob: ImageBlob, isPage: Bool) {
+    private func fetchSourceOnce(url: String, timeout: Double) async -> Result<FetchedSource, FetchError> {
+        do throws(FetchError) {
+            return .success(try await fetchSourceThrowing(url: url, timeout: timeout))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func fetchSourceThrowing(url: String, timeout: Double) async throws(FetchError) -> FetchedSource {
         let maxBytes = settings.maxSubresourceBytes
         let request = transferRequest(url: url, timeout: timeout, maxBytes: maxBytes)
         let result: TransferResult<SourceConsumer.Output>
@@ -136,7 +149,7 @@ extension LinkPeekEngine {
         let blob = ImageBlob(
             bytes: output.bytes, type: ImageProbe.probe(output.bytes)?.mimeType ?? "",
             sourceURL: result.head?.url ?? url, expiresAt: expires)
-        return (blob, output.isPage)
+        return FetchedSource(blob: blob, isPage: output.isPage)
     }
 
     static let notCachedImage = FetchError.image(

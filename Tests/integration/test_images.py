@@ -117,6 +117,13 @@ def img_server(images):
     for path, (body, ctype) in images.routes.items():
         server.add_route(path, serve(body, ctype))
     base = server.base_url
+    wide = images.routes["/wide.png"][0]
+
+    def slow_wide(h, path, q):
+        time.sleep(0.5)
+        h.send(200, wide, "image/png", headers={"Cache-Control": "max-age=3600"})
+
+    server.add_route("/slow-wide.png", slow_wide)
     server.add_route("/external.svg", serve(fx.svg_external(base, str(images.secret)), "image/svg+xml"))
     server.add_route("/xxe.svg", serve(fx.svg_xxe(str(images.secret)), "image/svg+xml"))
     for name in ("pi.css", "import.css", "paint.svg", "href.png", "xlink.png", "use.svg", "style.svg"):
@@ -451,6 +458,30 @@ def test_cache_only_fetch_makes_thumbnails_from_cached_images_only(daemon, img_s
     hits = img_server.hits("/wide.png")
     offline = c.request("fetch", {"url": page, "cachePolicy": "cacheOnly", "thumbnail": {"width": 40}})
     assert offline["image"]["thumbnail"]["width"] == 40 and img_server.hits("/wide.png") == hits
+
+
+def test_concurrent_requests_share_one_source_fetch(daemon, img_server):
+    c = daemon()
+    url = img_server.url("/slow-wide.png?shared")
+    before = img_server.hits("/slow-wide.png")
+    futures = [c.request_async("getMedia", {"url": url, "width": w}) for w in (30, 40, 50)]
+    assert [f.result(timeout=30)["width"] for f in futures] == [30, 40, 50]
+    assert img_server.hits("/slow-wide.png") - before == 1
+
+
+def test_cancelling_one_of_two_sharing_a_fetch(daemon, img_server):
+    c = daemon()
+    url = img_server.url("/slow-wide.png?cancel")
+    before = img_server.hits("/slow-wide.png")
+    first = c.request_async("getMedia", {"url": url, "width": 30}, id="first")
+    second = c.request_async("getMedia", {"url": url, "width": 40}, id="second")
+    time.sleep(0.2)
+    c.cancel_request("first")
+    with pytest.raises(LinkPeekError) as err:
+        first.result(timeout=10)
+    assert err.value.code == -32800
+    assert second.result(timeout=30)["width"] == 40
+    assert img_server.hits("/slow-wide.png") - before == 1
 
 
 def test_prefetch_warms_previews_and_thumbnails(daemon, img_server):
