@@ -62,6 +62,7 @@ int lp_vips_load(void) {
     LP_RESOLVE(image_hasalpha, "vips_image_hasalpha")
     LP_RESOLVE(image_get_typeof, "vips_image_get_typeof")
     LP_RESOLVE(error_buffer, "vips_error_buffer")
+    LP_RESOLVE(error_buffer_copy, "vips_error_buffer_copy")
     LP_RESOLVE(error_clear, "vips_error_clear")
     LP_RESOLVE(image_set_progress, "vips_image_set_progress")
     LP_RESOLVE(image_set_kill, "vips_image_set_kill")

@@ -27,6 +27,7 @@ typedef struct {
     int (*image_hasalpha)(void *image);
     unsigned long (*image_get_typeof)(const void *image, const char *name);
     const char *(*error_buffer)(void);
+    char *(*error_buffer_copy)(void);
     void (*error_clear)(void);
     void (*image_set_progress)(void *image, int progress);
     void (*image_set_kill)(void *image, int kill);

@@ -167,6 +167,8 @@ void lp_vips_take_error(char *buffer, size_t capacity) {
         snprintf(buffer, capacity, "%s", start_error);
         return;
     }
-    snprintf(buffer, capacity, "%s", lp_vips.error_buffer());
-    lp_vips.error_clear();
+    // Copied and cleared under libvips's lock: two threads may fail at once.
+    char *text = lp_vips.error_buffer_copy();
+    snprintf(buffer, capacity, "%s", text ? text : "");
+    lp_vips.g_free(text);
 }

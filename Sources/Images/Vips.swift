@@ -6,10 +6,9 @@ internal import CVips
 // lives in `LinkPeek`; this module only runs libvips. Tests: the pure parts
 // in LinkPeekTests, the whole pipeline in Tests/integration/test_images.py.
 
-/// libvips, opened and initialised on first use.
-///
-/// - Important: libvips keeps one error buffer per process, so the callers
-///   of this module run one operation at a time (`ImageWorker`).
+/// libvips, opened and initialised on first use. Thread-safe (libvips is);
+/// its operations block, so callers run them off Swift's cooperative pool
+/// (`ImageWorker`).
 public enum Vips {
     /// Opens libvips once; the later calls return the first outcome.
     public static func start() -> Result<Void, ImageError> {

@@ -79,16 +79,18 @@ struct FetchedSource: Sendable {
     var isPage: Bool
 }
 
-/// Runs image work (blocking libvips calls) on one thread of its own, one
-/// job at a time: off Swift's cooperative pool, which must not block, and
-/// one at a time because libvips's error text is per process. libvips
-/// parallelises each job itself.
+/// Runs image work (blocking libvips calls) off Swift's cooperative pool,
+/// which must not block: one job at a time for requests, and one more lane
+/// for background work (`prefetch`), so that warming 200 thumbnails does
+/// not queue a hover's image behind them. libvips parallelises each job itself.
 final class ImageWorker: Sendable {
-    private let queue = DispatchQueue(label: "linkpeek.images")
+    private let queue = DispatchQueue(label: "linkpeek.images", qos: .userInitiated)
+    private let backgroundQueue = DispatchQueue(label: "linkpeek.images.background", qos: .utility)
 
     func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: work()) }
+        let lane = Task.currentPriority <= .background ? backgroundQueue : queue
+        return await withCheckedContinuation { continuation in
+            lane.async { continuation.resume(returning: work()) }
         }
     }
 }

@@ -18,8 +18,7 @@ public struct RenderedImage: Sendable, Equatable {
 /// allows (JPEG, WebP, SVG at the target size), for at most `timeLimit`
 /// seconds (libvips is asked to stop as it computes tiles).
 ///
-/// - Important: blocking, and libvips's error buffer is per process: call it
-///   through `ImageWorker`, one at a time.
+/// - Important: blocking: call it through `ImageWorker`.
 public enum ImagePipeline {
     /// Pixels a source may declare (50 megapixels): above, it is refused before decoding.
     public static let defaultMaxPixels = 50_000_000

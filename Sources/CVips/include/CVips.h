@@ -75,7 +75,8 @@ void lp_vips_unref(LPVipsImage *image);
 void lp_vips_free(void *bytes);
 
 /// Copies libvips's error text (at most `capacity - 1` bytes) into `buffer`,
-/// NUL-terminated, and clears it.
+/// NUL-terminated, and clears it. libvips keeps one text per process: with
+/// two images failing at once the texts may mix, never the results.
 void lp_vips_take_error(char *buffer, size_t capacity);
 
 #endif
