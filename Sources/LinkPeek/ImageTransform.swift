@@ -49,6 +49,8 @@ public struct ImageTransform: Sendable, Hashable {
         guard width != nil || height != nil else {
             return ThumbnailBox(width: Self.maximumSide, height: Self.maximumSide, mode: .shrinkOnly)
         }
+        // The server range-checks dpr; a library caller's NaN or infinity must not trap below either.
+        let dpr = self.dpr.isFinite ? min(max(self.dpr, 1), 4) : 1
         var scaledWidth = width.map { Double($0) * dpr }
         var scaledHeight = height.map { Double($0) * dpr }
         let longest = max(scaledWidth ?? 0, scaledHeight ?? 0)
@@ -56,7 +58,7 @@ public struct ImageTransform: Sendable, Hashable {
             scaledWidth = scaledWidth.map { $0 * cap / longest }
             scaledHeight = scaledHeight.map { $0 * cap / longest }
         }
-        // Safe: each side is in [1, cap] here (inputs are range-checked, dpr ≥ 1).
+        // Safe: each side is finite and at most `cap` here.
         let side = { (value: Double?) in value.map { min(Self.maximumSide, max(1, Int($0.rounded()))) } ?? Self.maximumSide }
         let bothGiven = width != nil && height != nil
         switch (bothGiven, fit) {

@@ -14,6 +14,10 @@ import Testing
         // The longest side is capped at 2048, the other scaled with it.
         #expect(ImageTransform(width: 1600, height: 800, dpr: 2).box == ThumbnailBox(width: 2048, height: 1024))
         #expect(ImageTransform(width: 2048, height: 1, dpr: 4).box == ThumbnailBox(width: 2048, height: 1))
+        // Values the server never passes: no trap.
+        #expect(ImageTransform(width: 100, dpr: .nan).box == ThumbnailBox(width: 100, height: 2048))
+        #expect(ImageTransform(width: Int.max, dpr: .infinity).box == ThumbnailBox(width: 2048, height: 2048))
+        #expect(ImageTransform(width: -5, height: 0).box == ThumbnailBox(width: 1, height: 1))
     }
 
     @Test func equalOutputsShareAVariantKey() {
