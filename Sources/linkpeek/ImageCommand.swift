@@ -16,7 +16,9 @@ struct ImageCommand: AsyncParsableCommand {
         abstract: "A page's preview image (or icon), or an image URL, resized and converted.",
         discussion: """
             The image goes to FILE with -o, as a JSON object with base64 data with --base64, else to stdout \
-            when stdout is not a terminal. Exit status: 0 on success, 1 when the image failed, 2 on usage errors.
+            when stdout is not a terminal. A failure is a sentence on stderr (and with --base64 an object \
+            {"originalURL", "error": {"kind", "reason", "message"}} on stdout). Exit status: 0 on success, \
+            1 when the image failed, 2 on usage errors.
             """)
 
     @Argument(help: "A page or an image URL.")
@@ -77,6 +79,8 @@ struct ImageCommand: AsyncParsableCommand {
             image = try await engine.media(url: url, transform: params.transform, timeout: network.timeout)
         } catch {
             StandardIO.writeError("linkpeek: \(error.message)\n")
+            // With --base64 the output is JSON: the failure is too, shaped as `fetch` prints one.
+            if base64 { ResultPrinter(pretty: false).emit(.failure(error), url: url) }
             throw ExitCode(1)
         }
         if let output {

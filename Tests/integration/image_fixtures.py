@@ -114,6 +114,20 @@ def dib_bgra(size: int, bgra) -> bytes:
     return header + bytes(rows) + mask
 
 
+def bmp24(width: int, height: int, rgb) -> bytes:
+    """A 24-bit BMP file (bottom-up rows, each padded to 4 bytes)."""
+    row_bytes = (width * 3 + 3) // 4 * 4
+    pixels = bytearray()
+    for y in range(height - 1, -1, -1):
+        row = bytearray()
+        for x in range(width):
+            r, g, b = rgb(x, y)
+            row += bytes((b, g, r))
+        pixels += row + b"\x00" * (row_bytes - len(row))
+    header = struct.pack("<IiiHHIIiiII", 40, width, height, 1, 24, 0, len(pixels), 2835, 2835, 0, 0)
+    return b"BM" + struct.pack("<IHHI", 14 + 40 + len(pixels), 0, 0, 14 + 40) + header + bytes(pixels)
+
+
 def ico(entries: list[tuple[int, bytes]]) -> bytes:
     """An ICO of (size, image bytes) entries, PNG or DIB."""
     out = struct.pack("<HHH", 0, 1, len(entries))

@@ -79,6 +79,7 @@ class Images:
                                    (48, fx.dib_bgra(48, lambda x, y: (0, 255, 0, 255))),
                                    (32, fx.rgba_png(32, 32, lambda x, y: (0, 0, 255, 255)))]), "image/x-icon"),
             "/logo.svg": (fx.svg_logo(view_box=True), "image/svg+xml"),
+            "/top-red.bmp": (fx.bmp24(30, 20, lambda x, y: (255, 0, 0) if y < 10 else (0, 0, 255)), "image/bmp"),
             "/sized.svg": (fx.svg_logo(view_box=False), "image/svg+xml"),
             "/bomb.png": (fx.pixel_bomb_png(100_000), "image/png"),
             "/html.png": (b"<!DOCTYPE html><html><head><title>not an image</title></head><body>x</body></html>",
@@ -271,6 +272,14 @@ def test_ico_largest_entry(img_server, image_cli, tmp_path):
     assert g > 200 and r < 50 and b < 50 and a == 255, "the 48 px entry is the green bitmap"
 
 
+def test_bmp_decoded_without_imagemagick(img_server, image_cli, tmp_path):
+    res, out = image_cli(img_server.url("/top-red.bmp"), "--width", "60")
+    assert res.returncode == 0, res.describe()
+    assert out[:8] == PNG and (header_field(tmp_path, out, "width"), header_field(tmp_path, out, "height")) == ("60", "40")
+    assert pixel(tmp_path, out, 30, 5)[:3] == [255, 0, 0], "rows upside down"
+    assert pixel(tmp_path, out, 30, 35)[:3] == [0, 0, 255]
+
+
 @pytest.mark.parametrize("route", ["/logo.svg", "/sized.svg"])
 def test_svg_rasterised_at_requested_size(img_server, image_cli, tmp_path, route):
     res, out = image_cli(img_server.url(route), "--width", "320")
@@ -427,6 +436,10 @@ def test_cli_base64_and_stdout(run_cli, img_server, linkpeek_bin):
     res = run_cli("image", "--allow-private-network", img_server.url("/wide.png"), "--width", "10", "--base64")
     assert res.returncode == 0, res.describe()
     assert (res.one["width"], res.one["height"], res.one["type"]) == (10, 5, "image/png")
+    failed = run_cli("image", "--allow-private-network", img_server.url("/bomb.png"), "--width", "10", "--base64")
+    assert failed.returncode == 1
+    assert (failed.one["error"]["kind"], failed.one["error"]["reason"]) == ("failed", "imageTooLarge")
+    assert "Image fetch failed: the image declares 100000×100000 pixels" in failed.stderr
     raw = subprocess.run([linkpeek_bin, "image", "--allow-private-network", img_server.url("/wide.png"),
                           "--width", "10"], capture_output=True, timeout=60)
     assert raw.returncode == 0 and raw.stdout[:8] == PNG
