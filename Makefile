@@ -7,7 +7,8 @@ SWIFT ?= swift
 PYTHON ?= python3
 # neovim and emacs-nox: the editor plugin tests (make test-editors); Node 20,
 # for the VS Code extension's tests, comes with the machine (`node --version`).
-APT_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev pkg-config neovim emacs-nox
+# libvips: images (getMedia, thumbnails); libvips-tools: vipsthumbnail, to generate test fixtures.
+APT_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev libvips-dev libvips-tools pkg-config neovim emacs-nox
 BIN := .build/debug/linkpeek
 URL ?=
 
@@ -66,11 +67,12 @@ FUZZ_SECONDS ?= 120
 fuzz: build
 	LINKPEEK_BIN=$(BIN) $(PYTHON) Tests/fuzz/fuzz.py all --seconds $(FUZZ_SECONDS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 
-## bench: the benchmarks, side by side with curl (not part of `make test`).
+## bench: the benchmarks, side by side with curl, vipsthumbnail and
+## ImageMagick (not part of `make test`; ImageMagick is installed for it only).
 ## Each run prints its table and whether its targets were met; a miss does
 ## not stop the others. The shaped link needs root (network namespace, tc).
 bench: release
-	@for p in nginx iproute2; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@for p in nginx iproute2 imagemagick libvips-tools; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then apt-get update -qq && apt-get install -y -qq $$missing; fi
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fetch.py --rounds 5
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fetch.py --rounds 5 --server nginx
@@ -80,6 +82,7 @@ bench: release
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_parse.py
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_burst.py
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_cache.py
+	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_images.py
 
 clean:
 	rm -rf .build

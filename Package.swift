@@ -35,6 +35,16 @@ let package = Package(
             ]
         ),
 
+        // MARK: CVips
+        // Fixed-argument wrappers for libvips's variadic operations, and the
+        // loader that opens libvips on first use (loader.c says why it is not linked).
+        .target(
+            name: "CVips",
+            linkerSettings: [
+                .linkedLibrary("dl", .when(platforms: [.linux])),
+            ]
+        ),
+
         // MARK: Threading
         // Named detached pthreads, so that no target needs full Foundation for `Thread`.
         .target(
@@ -70,6 +80,15 @@ let package = Package(
             ]
         ),
 
+        // MARK: Images
+        // Swift over libvips: thumbnails and encoding. No C type escapes it.
+        .target(
+            name: "Images",
+            dependencies: [
+                "CVips",
+            ]
+        ),
+
         // MARK: LinkPeek
         .target(
             name: "LinkPeek",
@@ -77,6 +96,7 @@ let package = Package(
                 "Curl",
                 "HTMLHead",
                 "CacheABI",
+                "Images",
             ]
         ),
         .testTarget(
@@ -84,6 +104,7 @@ let package = Package(
             dependencies: [
                 "LinkPeek",
                 "HTMLHead",
+                "Images",
             ]
         ),
 

@@ -48,6 +48,13 @@ public struct FetchError: Error, Sendable, Equatable {
         public static let emptyBody = Reason(rawValue: "emptyBody")
         public static let network = Reason(rawValue: "network")
         public static let notCached = Reason(rawValue: "notCached")
+        /// The image's declared pixel size (or its byte size) is above the cap.
+        public static let imageTooLarge = Reason(rawValue: "imageTooLarge")
+        /// The bytes are not an image linkpeek transforms (HTML, garbage, an
+        /// SVG with entities), whatever the `Content-Type` said.
+        public static let unsupportedImage = Reason(rawValue: "unsupportedImage")
+        /// The image claimed a known format but could not be decoded (truncated, corrupt).
+        public static let decodeFailed = Reason(rawValue: "decodeFailed")
     }
 }
 
@@ -59,6 +66,11 @@ extension FetchError {
 
     public static func failed(_ reason: Reason, _ detail: String, status: Int? = nil) -> FetchError {
         FetchError(kind: .failed, reason: reason, status: status, message: "Metadata fetch failed: \(detail)")
+    }
+
+    /// A failure of `getMedia`, `linkpeek image` or a thumbnail.
+    public static func image(_ reason: Reason, _ detail: String, status: Int? = nil) -> FetchError {
+        FetchError(kind: .failed, reason: reason, status: status, message: "Image fetch failed: \(detail)")
     }
 
     public static func unknown(_ detail: String) -> FetchError {

@@ -12,6 +12,9 @@ public struct FetchOptions: Sendable, Equatable {
     public var reportsPartialResults: Bool
     /// The `Accept-Language` header to send; part of the cache key.
     public var acceptLanguage: String?
+    /// Attach a ready thumbnail made this way to the icon and the image
+    /// (served from the image cache; never stored in the preview's cache entry).
+    public var thumbnail: ImageTransform?
 
     public init(
         timeout: Double? = nil,
@@ -19,9 +22,11 @@ public struct FetchOptions: Sendable, Equatable {
         fetchSubresources: Bool = true,
         includeData: Bool = false,
         reportsPartialResults: Bool = true,
-        acceptLanguage: String? = nil
+        acceptLanguage: String? = nil,
+        thumbnail: ImageTransform? = nil
     ) {
         self.acceptLanguage = acceptLanguage
+        self.thumbnail = thumbnail
         self.timeout = timeout
         self.cachePolicy = cachePolicy
         self.fetchSubresources = fetchSubresources

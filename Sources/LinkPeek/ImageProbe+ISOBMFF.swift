@@ -70,11 +70,18 @@ extension ImageProbe {
                     for ispe in boxes(in: data, from: ipco.contentStart, to: ipco.end) where ispe.type == "ispe" {
                         guard let width = data.u32be(ispe.contentStart + 4),
                               let height = data.u32be(ispe.contentStart + 8) else { continue }
-                        if best.map({ width * height > $0.width * $0.height }) ?? true { best = (width, height) }
+                        // Each side is a u32 from the file: their product can pass Int.max.
+                        if best.map({ area(width, height) > area($0.width, $0.height) }) ?? true { best = (width, height) }
                     }
                 }
             }
         }
         return info(mimeType, best?.width, best?.height)
+    }
+
+    /// `width × height`, saturating at `Int.max` instead of trapping.
+    static func area(_ width: Int, _ height: Int) -> Int {
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? .max : product
     }
 }

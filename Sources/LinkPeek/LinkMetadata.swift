@@ -65,6 +65,8 @@ public struct MediaResource: Codable, Sendable, Equatable {
     public var bytes: Int?
     /// Base64 of the bytes, only when asked for (`includeData`).
     public var data: String?
+    /// A ready-to-show variant, only when the fetch asked for one (`thumbnail`).
+    public var thumbnail: MediaThumbnail?
 
     public init(url: String, type: String? = nil, width: Int? = nil, height: Int? = nil, alt: String? = nil) {
         self.url = url
@@ -72,6 +74,26 @@ public struct MediaResource: Codable, Sendable, Equatable {
         self.width = width
         self.height = height
         self.alt = alt
+    }
+}
+
+/// A transformed copy of an icon or image, attached by a fetch with `thumbnail`.
+public struct MediaThumbnail: Codable, Sendable, Equatable {
+    /// MIME type of the thumbnail.
+    public var type: String
+    public var width: Int
+    public var height: Int
+    /// Size in bytes.
+    public var bytes: Int
+    /// Base64 of the bytes.
+    public var data: String
+
+    public init(type: String, width: Int, height: Int, bytes: Int, data: String) {
+        self.type = type
+        self.width = width
+        self.height = height
+        self.bytes = bytes
+        self.data = data
     }
 }
 

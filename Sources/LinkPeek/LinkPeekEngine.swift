@@ -13,6 +13,9 @@ public final class LinkPeekEngine: MetadataService {
     let coalescer = Coalescer()
     /// Keys with a `staleWhileRevalidate` refresh running, so a hover storm starts one.
     let refreshing = Mutex<Set<String>>([])
+    /// Sources and variants for `media(url:transform:timeout:)`; its second
+    /// level is where the persistent cache plugs in (`ImageCache.store`).
+    public let images = ImageCache()
 
     /// - Parameter store: the second cache level; by default the one the
     ///   settings name (`cacheDir`, `cacheEnabled`, `cacheSizeLimit`),
@@ -45,7 +48,7 @@ public final class LinkPeekEngine: MetadataService {
         if Task.isCancelled { throw .cancelled }
         let revalidating: CacheEntry?
         switch try cachedAnswer(key: key, url: url, options: options) {
-        case .serve(let metadata): return metadata
+        case .serve(let metadata): return await withThumbnails(metadata, options: options)
         case .fetch(let stale): revalidating = stale
         }
 
@@ -69,7 +72,7 @@ public final class LinkPeekEngine: MetadataService {
         // A shared flight answers each caller as it asked.
         var metadata = try outcome.get()
         metadata.originalURL = url
-        return metadata
+        return await withThumbnails(metadata, options: options)
     }
 
     /// Timeouts the engine works with: NaN, negatives and zero become the

@@ -40,6 +40,10 @@ public protocol MetadataService: Sendable {
 
     /// Saved links, newest first, each a preview with `savedAt` and `tags`.
     func saved(tag: String?, limit: Int, offset: Int) async -> [LinkMetadata]
+
+    /// `url`'s image, or a page's preview image or icon, transformed
+    /// (`getMedia`, `linkpeek image`). Cancelling the calling task ends it.
+    func media(url: String, transform: ImageTransform, timeout: Double?) async throws(FetchError) -> MediaImage
 }
 
 extension MetadataService {
@@ -54,6 +58,12 @@ extension MetadataService {
     public func unsave(url: String) async throws(FetchError) -> Bool { false }
 
     public func saved(tag: String?, limit: Int, offset: Int) async -> [LinkMetadata] { [] }
+
+    /// For services without a network (test fakes): `data:` URLs only.
+    public func media(url: String, transform: ImageTransform, timeout: Double?) async throws(FetchError) -> MediaImage {
+        guard DataURL.isDataURL(url) else { throw .image(.unsupportedImage, "this service transforms data: URLs only.") }
+        return try await DataURL.media(url, transform: transform, worker: DataURL.worker)
+    }
 
     /// Encodes `cached(url:)`; an implementation that keeps the bytes does better.
     nonisolated(nonsending) public func cachedJSON(url: String) async -> [UInt8]? {

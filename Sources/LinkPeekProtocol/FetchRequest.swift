@@ -22,13 +22,17 @@ public struct FetchParams: Codable, Sendable, Equatable {
     public var partialResultToken: ProgressToken?
     /// Sent as the `Accept-Language` header; part of the cache key.
     public var acceptLanguage: String?
+    /// Attach a ready thumbnail to `icon` and `image`.
+    public var thumbnail: ThumbnailParams?
 
     public init(
         url: String, providerId: ProviderID? = nil, timeout: Double? = nil, cachePolicy: FetchCachePolicy? = nil,
         fetchSubresources: Bool? = nil, includeData: Bool? = nil,
-        workDoneToken: ProgressToken? = nil, partialResultToken: ProgressToken? = nil, acceptLanguage: String? = nil
+        workDoneToken: ProgressToken? = nil, partialResultToken: ProgressToken? = nil, acceptLanguage: String? = nil,
+        thumbnail: ThumbnailParams? = nil
     ) {
         self.acceptLanguage = acceptLanguage
+        self.thumbnail = thumbnail
         self.url = url
         self.providerId = providerId
         self.timeout = timeout
@@ -44,6 +48,7 @@ public struct FetchParams: Codable, Sendable, Equatable {
         ParamRanges.timeout.check(timeout, field: "timeout")
             ?? ParamRanges.checkURL(url, field: "url")
             ?? ParamRanges.checkHeaderValue(acceptLanguage, field: "acceptLanguage")
+            ?? thumbnail?.validationError()
     }
 }
 

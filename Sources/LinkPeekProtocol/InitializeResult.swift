@@ -27,6 +27,9 @@ public struct ServerCapabilities: Codable, Sendable, Equatable {
     public var hoverProvider = true
     public var documentLinkProvider = DocumentLinkOptions()
     public var textDocumentSync = TextDocumentSyncOptions()
+    /// `getMedia`, and `fetch`'s `thumbnail`.
+    public var getMediaProvider = true
+    public var prefetchProvider = true
 
     public init(positionEncoding: String = "utf-16") {
         self.positionEncoding = positionEncoding

@@ -109,4 +109,10 @@ public enum ParamRanges {
     public static let hoverTimeout = NumberRange(0...60, unit: "seconds")
     /// Columns of a text card.
     public static let cardWidth = NumberRange(20...1000, integral: true)
+    /// An image's target width or height (`getMedia`, `fetch`'s `thumbnail`, `linkpeek image`).
+    public static let imageSide = NumberRange(1...2048, integral: true, unit: "pixels")
+    /// Device pixel ratio: the box is multiplied by it, its longest side capped at 2048.
+    public static let dpr = NumberRange(1...4)
+    /// Encoder quality for JPEG, WebP and AVIF.
+    public static let quality = NumberRange(1...100, integral: true)
 }

@@ -7,20 +7,14 @@ extension Server {
     /// the fetch in its own task, reporting progress on the tokens given.
     func fetch(_ id: RequestID, _ rawParams: JSONValue?, _ responder: Responder) {
         let params: FetchParams
-        switch decodeParams(FetchParams.self, from: rawParams) {
+        switch decodeCheckedParams(FetchParams.self, from: rawParams) {
         case .success(let decoded): params = decoded
         case .failure(let error): return responder.respond(.error(id, error))
-        }
-        if let problem = params.validationError() {
-            return responder.respond(.error(id, .invalidParams(problem)))
         }
         if let conflict = tokenConflict(workDone: params.workDoneToken, partialResult: params.partialResultToken) {
             return responder.respond(.error(id, conflict))
         }
-        let provider = params.providerId ?? ProviderID(id)
-        guard providers.start(provider, request: id) else {
-            return responder.respond(.error(id, ResponseError(FetchError.providerReused)))
-        }
+        guard let provider = startProvider(params.providerId, for: id, responder) else { return }
         let reporter = ProgressReporter(
             connection: connection, title: "Fetching \(params.url)",
             workDoneToken: params.workDoneToken, partialResultToken: params.partialResultToken)
@@ -30,7 +24,8 @@ extension Server {
             fetchSubresources: params.fetchSubresources ?? true,
             includeData: params.includeData ?? false,
             reportsPartialResults: params.partialResultToken != nil,
-            acceptLanguage: params.acceptLanguage)
+            acceptLanguage: params.acceptLanguage,
+            thumbnail: params.thumbnail?.mediaParams.transform)
         let service = currentService()
         let url = params.url
         let task = Task {

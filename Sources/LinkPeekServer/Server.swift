@@ -119,6 +119,8 @@ public actor Server {
         case DocumentLinkParams.method: documentLinks(id, params, responder)
         case DocumentLinkResolveParams.method: resolveDocumentLink(id, params, responder)
         case RenderParams.method: render(id, params, responder)
+        case GetMediaParams.method: getMedia(id, params, responder)
+        case PrefetchParams.method: prefetch(id, params, responder)
         case ExitNotification.method, InitializedNotification.method, CancelRequestParams.method,
             DidOpenTextDocumentParams.method, DidChangeTextDocumentParams.method, DidCloseTextDocumentParams.method,
             WorkDoneProgressCancelParams.method:

@@ -13,10 +13,11 @@ struct Linkpeek: AsyncParsableCommand {
             linkpeek serve               JSON-RPC daemon and LSP server (also: linkpeek --stdio)
             linkpeek cache stats|get|clear|prune    the preview cache on disk
             linkpeek saved add|list|remove|export   saved links
+            linkpeek image URL -o FILE   a preview image, resized and converted
 
             Exit status: 0 when every URL gave a preview, 1 when any failed, 2 on usage errors.
             """,
         version: version,
-        subcommands: [Fetch.self, Parse.self, Serve.self, CacheCommand.self, SavedCommand.self]
+        subcommands: [Fetch.self, Parse.self, Serve.self, CacheCommand.self, SavedCommand.self, ImageCommand.self]
     )
 }

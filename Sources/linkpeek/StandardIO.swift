@@ -15,7 +15,12 @@ enum StandardIO {
     /// Writes all of `text`, retrying short writes and `EINTR`; gives up
     /// quietly on other errors (a closed pipe: nobody is reading).
     static func write(_ text: String, to descriptor: Int32) {
-        let bytes = Array(text.utf8)
+        _ = write(bytes: Array(text.utf8), to: descriptor)
+    }
+
+    /// Writes all of `bytes` (the same retries); false when a write failed.
+    @discardableResult
+    static func write(bytes: [UInt8], to descriptor: Int32) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
@@ -23,9 +28,10 @@ enum StandardIO {
                 return Glibc.write(descriptor, base + offset, buffer.count - offset)
             }
             if written < 0, errno == EINTR { continue }
-            if written <= 0 { return }
+            if written <= 0 { return false }
             offset += written
         }
+        return true
     }
 
     static func writeError(_ text: String) {

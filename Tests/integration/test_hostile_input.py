@@ -48,7 +48,7 @@ def numeric_fields(schema: dict, prefix: str = ""):
             low = prop.get("minimum", prop.get("exclusiveMinimum"))
             high = prop.get("maximum", prop.get("exclusiveMaximum"))
             assert low is not None and high is not None, f"{path}: numeric param without a documented range"
-            yield path, (low, high), "integer" in types
+            yield path, (low, high), "integer" in types or prop.get("multipleOf") == 1
 
 
 def in_range(text: str, bounds, integral: bool) -> bool:

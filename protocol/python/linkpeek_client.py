@@ -344,6 +344,43 @@ class LinkPeekClient:
             params["metadata"] = metadata
         return self.request("render", params, wait=wait)["text"]
 
+    def get_media(self, url: str, kind: Optional[str] = None, width: Optional[float] = None,
+                  height: Optional[float] = None, fit: Optional[str] = None, dpr: Optional[float] = None,
+                  format: Optional[str] = None, quality: Optional[float] = None, background: Optional[str] = None,
+                  timeout: Optional[float] = None, id: Any = None, wait: Optional[float] = None) -> dict:
+        """getMedia: an image, or a page's image or icon, transformed. Returns
+        ``{url, sourceURL, type, width, height, bytes, data}`` (``data`` is
+        base64: ``base64.b64decode(result["data"])``) or raises LinkPeekError."""
+        params: dict = {"url": url}
+        for key, value in (("kind", kind), ("width", width), ("height", height), ("fit", fit), ("dpr", dpr),
+                           ("format", format), ("quality", quality), ("background", background),
+                           ("timeout", timeout)):
+            if value is not None:
+                params[key] = value
+        return self.request_async("getMedia", params, id=id).result(timeout=self.timeout if wait is None else wait)
+
+    def prefetch_async(self, urls: list, thumbnail: Optional[dict] = None, provider_id: Any = None,
+                       on_progress: Optional[Callable] = None, id: Any = None) -> Future:
+        """prefetch: warm previews (and with ``thumbnail`` ``{width, height?, format?, dpr?}``
+        the image and icon thumbnails) for many URLs at low priority."""
+        rid = self.next_id() if id is None else id
+        params: dict = {"urls": list(urls)}
+        if thumbnail is not None:
+            params["thumbnail"] = thumbnail
+        if provider_id is not None:
+            params["providerId"] = provider_id
+        if on_progress is not None:
+            token = f"prefetch-{rid}"
+            params["workDoneToken"] = token
+            self._token_handlers[token] = on_progress
+        return self.request_async("prefetch", params, id=rid)
+
+    def prefetch(self, urls: list, thumbnail: Optional[dict] = None, provider_id: Any = None,
+                 on_progress: Optional[Callable] = None, wait: Optional[float] = None) -> dict:
+        """Returns ``{total, succeeded, failed, failures: [{url, kind, reason?, message}]}``."""
+        fut = self.prefetch_async(urls, thumbnail, provider_id, on_progress)
+        return fut.result(timeout=self.timeout if wait is None else wait)
+
     # ------------------------------------------------------------ receiving
     def messages(self) -> list:
         with self._cond:

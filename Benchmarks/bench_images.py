@@ -1,0 +1,245 @@
+"""Images: linkpeek's thumbnails side by side with vipsthumbnail and ImageMagick, and the daemon's image figures.
+
+    LINKPEEK_BIN=.build/release/linkpeek python3 Benchmarks/bench_images.py [--rounds 9]
+
+Needs the `vips` and `vipsthumbnail` commands (libvips-tools) and ImageMagick's
+`convert` (package imagemagick; `make bench` installs both). The images are
+generated here. Measured, in one run:
+
+ 1. A 4000x3000 JPEG thumbnailed to 320 px wide, the whole process each time,
+    the three commands in turn (order rotated each round), medians:
+      linkpeek image URL --width 320 -o out.jpg    (the JPEG served on loopback)
+      vipsthumbnail FILE -s 320x -o out.jpg         (the floor: the same library)
+      convert FILE -thumbnail 320x out.jpg          (ImageMagick)
+    targets: linkpeek <= 1.3x vipsthumbnail's time; >= 3x faster than convert.
+ 2. Peak RSS growth of the daemon for a 50-megapixel JPEG source (VmHWM after
+    the request minus VmRSS before it, libvips already loaded) - target <= 60 MB.
+ 3. A cached variant over the pipe: `getMedia` repeated with one request
+    outstanding, p50/p99 - target p99 < 2 ms.
+ 4. An SVG logo to a 512 px PNG: `getMedia` of the logo as a data: URL
+    (rendered each time: data: URLs are not cached, and no fetch is timed),
+    median - target < 20 ms.
+ 5. For context: the same 4000x3000 JPEG thumbnailed inside a warm daemon
+    (its source kept, a new width each time: decode, resize, encode only), and
+    `linkpeek image` on a 16x16 PNG (the whole-process floor: start-up,
+    libvips's initialisation, a loopback fetch).
+It builds nothing; it prints a table and whether each target was met.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import functools
+import http.server
+import os
+import threading
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(REPO / "Tests" / "integration"))
+sys.path.insert(0, str(REPO / "protocol" / "python"))
+
+from linkpeek_client import LinkPeekClient  # noqa: E402
+from procinfo import vm_hwm_kb  # noqa: E402
+
+LOGO = b"""<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 240 80">
+<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#f05138"/>
+<stop offset="1" stop-color="#fa7343"/></linearGradient></defs>
+<rect x="4" y="4" width="72" height="72" rx="16" fill="url(#g)"/>
+<path d="M58 50c-6 4-15 5-24 1-8-4-14-10-18-17 7 6 16 11 24 11-6-5-12-12-16-19 7 6 17 13 24 16-3-6-7-12-10-17
+ 9 9 16 20 18 25 3 0 6 1 8 4 0-3-2-6-6-4z" fill="#fff"/>
+<g fill="#333"><rect x="92" y="22" width="12" height="36" rx="2"/><circle cx="120" cy="40" r="18"/>
+<path d="M150 22h14l10 22 10-22h14l-18 36h-12z"/><rect x="204" y="22" width="28" height="10" rx="3"/>
+<rect x="204" y="36" width="22" height="9" rx="3"/><rect x="204" y="49" width="28" height="9" rx="3"/></g>
+</svg>"""
+
+
+def vips(*args):
+    subprocess.run(["vips", *args], check=True, capture_output=True, timeout=300)
+
+
+def photo(tmp: Path, name: str, width: int, height: int, blur: float, quality: int) -> Path:
+    """A photo-like JPEG: blurred noise (libvips decodes it as it would a photo)."""
+    noise, blurred, cast = (tmp / f"{name}-{step}.v" for step in ("noise", "blur", "cast"))
+    vips("gaussnoise", str(noise), str(width), str(height), "--sigma", "60", "--mean", "128")
+    vips("gaussblur", str(noise), str(blurred), str(blur))
+    vips("cast", str(blurred), str(cast), "uchar")
+    out = tmp / f"{name}.jpg"
+    vips("bandjoin", f"{cast} {cast} {cast}", str(tmp / f"{name}-rgb.v"))
+    vips("copy", str(tmp / f"{name}-rgb.v"), f"{out}[Q={quality}]")
+    for step in (noise, blurred, cast, tmp / f"{name}-rgb.v"):
+        step.unlink()
+    return out
+
+
+def imagemagick() -> str | None:
+    """ImageMagick's convert; not a stand-in earlier on PATH that only looks like it."""
+    for candidate in ("/usr/bin/convert-im6.q16", "/usr/bin/convert", shutil.which("convert")):
+        if candidate and os.access(candidate, os.X_OK):
+            out = subprocess.run([candidate, "-version"], capture_output=True, text=True).stdout
+            if "ImageMagick" in out:
+                return candidate
+    return None
+
+
+class FileServer:
+    """The images as files over loopback HTTP/1.0 (one response per
+    connection, written at once: a keep-alive server that writes headers
+    and body apart adds delayed-ACK waits that are the server's, not ours)."""
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    def __init__(self, directory: Path):
+        handler = functools.partial(self.Handler, directory=str(directory))
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(timeout=5)
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}{path}"
+
+
+def timed(cmd: list) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+    return time.perf_counter() - start
+
+
+def vm_rss_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def percentile(values: list, q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--latency", type=int, default=2000, help="cached getMedia requests timed")
+    ap.add_argument("--svg", type=int, default=50, help="SVG renders timed")
+    args = ap.parse_args()
+    binary = os.environ.get("LINKPEEK_BIN") or str(REPO / ".build" / "release" / "linkpeek")
+    convert = imagemagick()
+    for tool in ("vips", "vipsthumbnail"):
+        if not shutil.which(tool):
+            sys.exit(f"{tool} is missing: apt-get install libvips-tools")
+
+    rows, verdicts = [], []
+    with tempfile.TemporaryDirectory() as tmpdir, FileServer(Path(tmpdir)) as server:
+        tmp = Path(tmpdir)
+        big = photo(tmp, "big", 4000, 3000, 1.5, 85)
+        huge = photo(tmp, "huge", 8660, 5773, 6, 80)
+        vips("black", str(tmp / "tiny.v"), "16", "16")
+        vips("copy", str(tmp / "tiny.v"), str(tmp / "tiny.png"))
+        print(f"sources: {big.name} 4000x3000 {big.stat().st_size / 1e6:.1f} MB, "
+              f"{huge.name} 8660x5773 {huge.stat().st_size / 1e6:.1f} MB")
+
+        # 1. Whole-process thumbnails, side by side.
+        commands = {
+            "linkpeek": [binary, "image", "--allow-private-network", server.url("/big.jpg"), "--width", "320",
+                         "-o", str(tmp / "lp.jpg")],
+            "vipsthumbnail": ["vipsthumbnail", str(big), "-s", "320x", "-o", str(tmp / "vt.jpg")],
+        }
+        if convert:
+            commands["convert"] = [convert, str(big), "-thumbnail", "320x", str(tmp / "im.jpg")]
+        times = {name: [] for name in commands}
+        for name, cmd in commands.items():
+            timed(cmd)  # warm the page cache and the loader
+        names = list(commands)
+        for r in range(args.rounds):
+            order = names[r % len(names):] + names[:r % len(names)]
+            for name in order:
+                times[name].append(timed(commands[name]))
+        med = {name: statistics.median(values) * 1000 for name, values in times.items()}
+        for name in names:
+            rows.append((f"4000x3000 JPEG -> 320 px, {name}", f"{med[name]:.0f} ms", ""))
+        ratio = med["linkpeek"] / med["vipsthumbnail"]
+        rows.append(("  linkpeek / vipsthumbnail", f"{ratio:.2f}x", "<= 1.3x"))
+        verdicts.append(ratio <= 1.3)
+        if convert:
+            speedup = med["convert"] / med["linkpeek"]
+            rows.append(("  convert / linkpeek", f"{speedup:.1f}x", ">= 3x"))
+            verdicts.append(speedup >= 3)
+        else:
+            rows.append(("  convert", "not installed", ">= 3x"))
+
+        with LinkPeekClient(binary, args=["--allow-private-network"], timeout=60) as lp:
+            # 2. Peak RSS growth for a 50-megapixel source.
+            lp.get_media(server.url("/big.jpg"), width=64)        # libvips loaded, pools warm
+            before = vm_rss_kb(lp.pid)
+            result = lp.get_media(server.url("/huge.jpg"), width=320)
+            growth = (vm_hwm_kb(lp.pid) - before) / 1024
+            rows.append(("50 MP JPEG -> 320 px, daemon peak RSS growth", f"{growth:.1f} MB", "<= 60 MB"))
+            verdicts.append(growth <= 60 and result["width"] == 320)
+
+            # 3. A cached variant over the pipe.
+            lp.get_media(server.url("/big.jpg"), width=320)
+            latencies = []
+            for _ in range(args.latency):
+                start = time.perf_counter()
+                lp.get_media(server.url("/big.jpg"), width=320)
+                latencies.append((time.perf_counter() - start) * 1000)
+            p50, p99 = percentile(latencies, 0.5), percentile(latencies, 0.99)
+            rows.append(("cached 320 px variant over the pipe, p50 / p99", f"{p50:.2f} / {p99:.2f} ms", "p99 < 2 ms"))
+            verdicts.append(p99 < 2)
+
+            # 4. SVG logo -> 512 px PNG, rendered each time.
+            logo = "data:image/svg+xml;base64," + base64.b64encode(LOGO).decode()
+            lp.get_media(logo, width=512, format="png")
+            renders = []
+            for _ in range(args.svg):
+                start = time.perf_counter()
+                out = lp.get_media(logo, width=512, format="png")
+                renders.append((time.perf_counter() - start) * 1000)
+            assert (out["width"], out["height"]) == (512, 171), out
+            rows.append(("SVG logo -> 512 px PNG, median", f"{statistics.median(renders):.1f} ms", "< 20 ms"))
+            verdicts.append(statistics.median(renders) < 20)
+
+            # 5. Context: the thumbnail inside a warm daemon, from the kept source.
+            warm = []
+            for i in range(args.rounds):
+                start = time.perf_counter()
+                lp.get_media(server.url("/big.jpg"), width=300 + i)
+                warm.append((time.perf_counter() - start) * 1000)
+            rows.append(("4000x3000 JPEG -> ~320 px in a warm daemon, median", f"{statistics.median(warm):.0f} ms",
+                         "(context)"))
+
+        floor = [timed([binary, "image", "--allow-private-network", server.url("/tiny.png"), "--width", "16",
+                        "-o", str(tmp / "tiny-out.png")]) for _ in range(args.rounds)]
+        rows.append(("linkpeek image, 16x16 PNG (whole-process floor), median",
+                     f"{statistics.median(floor) * 1000:.0f} ms", "(context)"))
+
+    width = max(len(r[0]) for r in rows)
+    print(f"{'measure'.ljust(width)}  {'figure':>16}  target")
+    for name, figure, target in rows:
+        print(f"{name.ljust(width)}  {figure:>16}  {target}")
+    print("targets met" if all(verdicts) else "some targets missed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+import Curl
+import FoundationEssentials
+
+/// A transformed image, as `getMedia` answers.
+public struct MediaImage: Sendable, Equatable {
+    /// The URL asked for (a page or an image).
+    public var url: String
+    /// The image the variant was made from.
+    public var sourceURL: String
+    public var type: String
+    public var width: Int
+    public var height: Int
+    public var bytes: [UInt8]
+}
+
+extension LinkPeekEngine {
+    /// `url`'s image (or, for a page, its preview image or icon) transformed
+    /// as `transform` says. A variant made before and still fresh costs a
+    /// lookup; a new size of a known source costs no fetch.
+    public func media(url: String, transform: ImageTransform, timeout: Double? = nil) async throws(FetchError) -> MediaImage {
+        try await media(url: url, transform: transform, timeout: timeout, allowNetwork: true)
+    }
+
+    /// `media(url:transform:timeout:)`; without `allowNetwork` only what the
+    /// caches hold is used (a `fetch` with `cachePolicy: cacheOnly`), else `notCached`.
+    func media(
+        url: String, transform: ImageTransform, timeout: Double?, allowNetwork: Bool
+    ) async throws(FetchError) -> MediaImage {
+        if DataURL.isDataURL(url) { return try await DataURL.media(url, transform: transform, worker: images.worker) }
+        let url = try URLCheck.validate(url).get()
+        let timeout = Self.clampedTimeout(timeout ?? settings.timeout)
+        let aliasKey = "\(transform.kind.rawValue) \(url)"
+        let sourceURL: String
+        if let known = images.alias(aliasKey) {
+            sourceURL = known
+        } else {
+            sourceURL = try await resolveSource(url: url, kind: transform.kind, timeout: timeout, allowNetwork: allowNetwork)
+        }
+        let variantKey = sourceURL + " " + transform.variantKey
+        if let variant = images.variant(variantKey) {
+            images.storeAlias(aliasKey, sourceURL: sourceURL, expiresAt: variant.expiresAt)
+            return MediaImage(url: url, sourceURL: sourceURL, type: variant.type, width: variant.width, height: variant.height, bytes: variant.bytes)
+        }
+        if let failure = images.failure("source " + sourceURL) ?? images.failure(variantKey) { throw failure }
+        let source: ImageBlob
+        do {
+            source = try await sourceImage(url: sourceURL, timeout: timeout, allowNetwork: allowNetwork)
+        } catch {
+            images.storeFailure(error, for: "source " + sourceURL)
+            throw error
+        }
+        images.storeAlias(aliasKey, sourceURL: sourceURL, expiresAt: source.expiresAt)
+        if Task.isCancelled { throw .cancelled }
+        let bytes = source.bytes
+        let outcome = await images.worker.run { ImagePipeline.render(bytes, transform: transform) }
+        if case .failure(let error) = outcome { images.storeFailure(error, for: variantKey) }
+        let rendered = try outcome.get()
+        let variant = ImageBlob(
+            bytes: rendered.bytes, type: rendered.type, width: rendered.width, height: rendered.height,
+            sourceURL: sourceURL, expiresAt: source.expiresAt)
+        images.storeVariant(variant, for: variantKey)
+        return MediaImage(url: url, sourceURL: sourceURL, type: rendered.type, width: rendered.width, height: rendered.height, bytes: rendered.bytes)
+    }
+
+    /// The image URL behind `url`: `url` itself when it serves an image
+    /// (whose bytes are then kept, so they are not fetched twice), else the
+    /// page's chosen image or icon.
+    private func resolveSource(
+        url: String, kind: ImageTransform.Kind, timeout: Double, allowNetwork: Bool
+    ) async throws(FetchError) -> String {
+        let metadata: LinkMetadata
+        if let entry = cache.entry(for: url), entry.isFresh(), case .metadata(let cached) = entry.value {
+            metadata = cached
+        } else {
+            if images.source(url) != nil { return url }
+            if let failure = images.failure("source " + url) { throw failure }
+            guard allowNetwork else { throw Self.notCachedImage }
+            let fetched: FetchedSource
+            do {
+                fetched = try await fetchSource(url: url, timeout: timeout)
+            } catch {
+                images.storeFailure(error, for: "source " + url)
+                throw error
+            }
+            guard fetched.isPage else {
+                images.storeSource(fetched.blob, for: url)
+                return url
+            }
+            metadata = try await fetch(url: url, options: FetchOptions(timeout: timeout, reportsPartialResults: false)) { _ in }
+        }
+        let chosen: MediaResource? =
+            switch kind {
+            case .image: metadata.image
+            case .icon: metadata.icon
+            case .auto: metadata.image ?? metadata.icon
+            }
+        guard let chosen else {
+            throw .image(.unsupportedImage, "the page names no \(kind == .icon ? "icon" : "image").")
+        }
+        return chosen.url
+    }
+}

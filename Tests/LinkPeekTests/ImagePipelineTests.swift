@@ -1,0 +1,42 @@
+import Testing
+@testable import LinkPeek
+
+/// The pipeline with the real libvips, on images made here.
+@Suite struct ImagePipelineTests {
+    /// An SVG that takes librsvg a while: thousands of blurred shapes.
+    static let heavySVG: [UInt8] = {
+        var text = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 100 100\">"
+            + "<filter id=\"b\"><feGaussianBlur stdDeviation=\"3\"/></filter><g filter=\"url(#b)\">"
+        for index in 0..<1500 {
+            let colour = String(index % 4096, radix: 16)
+            text += "<circle cx=\"\(index % 100)\" cy=\"\(index / 40)\" r=\"\(index % 7 + 1)\" fill=\"#\(colour)8\"/>"
+        }
+        return Array((text + "</g></svg>").utf8)
+    }()
+
+    @Test func decodingIsStoppedAtTheTimeLimit() {
+        let transform = ImageTransform(width: 2048, height: 2048)
+        let clock = ContinuousClock()
+        var result: Result<RenderedImage, FetchError>?
+        let elapsed = clock.measure {
+            result = ImagePipeline.render(Self.heavySVG, transform: transform, timeLimit: 0.02)
+        }
+        guard case .failure(let error)? = result else {
+            Issue.record("expected a failure, got \(String(describing: result))")
+            return
+        }
+        #expect(error.reason == .decodeFailed)
+        #expect(error.message.contains("took too long"), "\(error.message)")
+        // Stopped soon after the limit, not at the end of the work.
+        let unbounded = clock.measure { _ = ImagePipeline.render(Self.heavySVG, transform: transform) }
+        print("heavy SVG: stopped after \(elapsed), whole render \(unbounded)")
+        #expect(elapsed < unbounded)
+    }
+
+    @Test func aSmallImageWellWithinTheLimit() throws {
+        let svg = Array(##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 5"><rect width="10" height="5" fill="red"/></svg>"##.utf8)
+        let image = try ImagePipeline.render(svg, transform: ImageTransform(width: 40), timeLimit: 5).get()
+        #expect((image.type, image.width, image.height) == ("image/png", 40, 20))
+        #expect(image.bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    }
+}

@@ -1,0 +1,68 @@
+import Synchronization
+import Testing
+@testable import LinkPeek
+
+@Suite struct SharedFlightsTests {
+    /// Work that counts its runs, takes `milliseconds`, and says whether it was cancelled.
+    final class Probe: Sendable {
+        let runs = Mutex(0)
+        let cancelled = Mutex(0)
+
+        func work(_ milliseconds: Int) -> @Sendable () async -> Result<Int, FetchError> {
+            { [self] in
+                runs.withLock { $0 += 1 }
+                do {
+                    try await Task.sleep(for: .milliseconds(milliseconds))
+                } catch {
+                    cancelled.withLock { $0 += 1 }
+                    return .failure(.cancelled)
+                }
+                return .success(42)
+            }
+        }
+    }
+
+    @Test func concurrentCallersShareOneRun() async {
+        let flights = SharedFlights<Int>()
+        let probe = Probe()
+        let outcomes = await withTaskGroup(of: Result<Int, FetchError>.self) { group in
+            for _ in 0..<5 { group.addTask { await flights.run("k", probe.work(200)) } }
+            var all: [Result<Int, FetchError>] = []
+            for await outcome in group { all.append(outcome) }
+            return all
+        }
+        #expect(outcomes.count == 5 && outcomes.allSatisfy { (try? $0.get()) == 42 })
+        #expect(probe.runs.withLock { $0 } == 1)
+        // Finished flights are forgotten: the next caller runs the work again.
+        _ = await flights.run("k", probe.work(1))
+        #expect(probe.runs.withLock { $0 } == 2)
+    }
+
+    @Test func aCancelledWaiterLeavesAtOnceAndTheOthersGetTheResult() async throws {
+        let flights = SharedFlights<Int>()
+        let probe = Probe()
+        let first = Task { await flights.run("k", probe.work(500)) }
+        let second = Task { await flights.run("k", probe.work(500)) }
+        try await Task.sleep(for: .milliseconds(100))
+        let clock = ContinuousClock()
+        let start = clock.now
+        first.cancel()
+        #expect(await first.value == .failure(.cancelled))
+        #expect(clock.now - start < .milliseconds(300), "the cancelled waiter waited for the work")
+        #expect(await second.value == .success(42))
+        #expect(probe.runs.withLock { $0 } == 1 && probe.cancelled.withLock { $0 } == 0)
+    }
+
+    @Test func theWorkIsCancelledWhenTheLastWaiterLeaves() async throws {
+        let flights = SharedFlights<Int>()
+        let probe = Probe()
+        let waiters = (0..<3).map { _ in Task { await flights.run("k", probe.work(5_000)) } }
+        try await Task.sleep(for: .milliseconds(100))
+        for waiter in waiters { waiter.cancel() }
+        for waiter in waiters { #expect(await waiter.value == .failure(.cancelled)) }
+        // Bounded wait for the shared task to see its cancellation.
+        for _ in 0..<100 where probe.cancelled.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(probe.cancelled.withLock { $0 } == 1)
+        #expect(await flights.run("k", probe.work(1)) == .success(42), "a later caller starts afresh")
+    }
+}
