@@ -66,7 +66,7 @@ public final class ImageCache: Sendable {
     /// cancel, a timeout, or a cache-only miss, which say nothing about it).
     func storeFailure(_ error: FetchError, for key: String, now: Date = Date()) {
         guard error.kind == .failed, error.reason != .notCached else { return }
-        failures.withLock { $0.insert((error, now.addingTimeInterval(CacheLifetime.failure)), cost: 1, for: key) }
+        failures.withLock { $0.insert((error, now.addingTimeInterval(CacheLifetime.failure(error))), cost: 1, for: key) }
     }
 
     /// Bytes of variants in memory, for tests.

@@ -49,7 +49,9 @@ extension LinkPeekEngine {
         if output.tooLarge || result.truncated {
             throw .image(.imageTooLarge, "the image is larger than \(maxBytes) bytes.")
         }
-        let expires = Date().addingTimeInterval(CacheLifetime.seconds(cacheControl: output.cacheControl))
+        // The source's own HTTP freshness (Cache-Control, clamped as for previews).
+        let fields = output.cacheControl.map { ["cache-control": $0] } ?? [:]
+        let expires = now().addingTimeInterval(Freshness(fields: fields, now: now()).lifetime)
         let blob = ImageBlob(
             bytes: output.bytes, type: ImageProbe.probe(output.bytes)?.mimeType ?? "",
             sourceURL: result.head?.url ?? url, expiresAt: expires)

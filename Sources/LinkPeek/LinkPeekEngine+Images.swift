@@ -69,7 +69,9 @@ extension LinkPeekEngine {
         url: String, kind: ImageTransform.Kind, timeout: Double, allowNetwork: Bool
     ) async throws(FetchError) -> String {
         let metadata: LinkMetadata
-        if let entry = cache.entry(for: url), entry.isFresh(), case .metadata(let cached) = entry.value {
+        if let key = CacheKey(rawURL: url), let entry = cache.lookup(key), entry.isFresh(at: now()),
+            case .metadata(let cached) = entry.value
+        {
             metadata = cached
         } else {
             if images.source(url) != nil { return url }
