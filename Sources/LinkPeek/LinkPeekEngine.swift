@@ -13,9 +13,9 @@ public final class LinkPeekEngine: MetadataService {
     let coalescer = Coalescer()
     /// Keys with a `staleWhileRevalidate` refresh running, so a hover storm starts one.
     let refreshing = Mutex<Set<String>>([])
-    /// Sources and variants for `media(url:transform:timeout:)`; its second
-    /// level is where the persistent cache plugs in (`ImageCache.store`).
-    public let images = ImageCache()
+    /// Sources and variants for `media(url:transform:timeout:)`: a memory
+    /// LRU of variants, then the persistent cache's blobs (`StoredImageStore`).
+    public let images: ImageCache
 
     /// - Parameter store: the second cache level; by default the one the
     ///   settings name (`cacheDir`, `cacheEnabled`, `cacheSizeLimit`),
@@ -23,8 +23,9 @@ public final class LinkPeekEngine: MetadataService {
     public init(settings: Settings, cache: any MetadataCache = MemoryCache(), store: CacheStore? = nil) {
         self.settings = settings
         let directory = settings.cacheEnabled ? CacheLocation.directory(configured: settings.cacheDir) : nil
-        self.cache = PreviewCache(
-            memory: cache, store: store ?? CacheStore(directory: directory, sizeLimit: settings.cacheSizeLimit))
+        let cacheStore = store ?? CacheStore(directory: directory, sizeLimit: settings.cacheSizeLimit)
+        self.cache = PreviewCache(memory: cache, store: cacheStore)
+        images = ImageCache(store: StoredImageStore(store: cacheStore))
         policy = AddressPolicy(
             allowPrivateNetwork: settings.allowPrivateNetwork,
             allowedNetworks: settings.allowedNetworks.compactMap(IPNetwork.init))

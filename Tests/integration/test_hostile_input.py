@@ -82,10 +82,12 @@ def params_text(schema: dict, path: str, literal: str) -> str:
     """The params object as JSON text with `literal` spliced in at `path` (so 1e400 stays 1e400)."""
     params = filler(schema, "")
     marker = "@@NUMBER@@"
-    node = params
+    node, node_schema = params, schema
     keys = path.split(".")
     for key in keys[:-1]:
-        node = node.setdefault(key, {})
+        # A nested object gets its own required members, so only the number is wrong.
+        node_schema = (node_schema.get("properties") or {}).get(key, {})
+        node = node.setdefault(key, filler(node_schema, key) or {})
     node[keys[-1]] = marker
     return json.dumps(params).replace(json.dumps(marker), literal)
 

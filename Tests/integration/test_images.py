@@ -529,3 +529,39 @@ def test_prefetch_cancel(daemon, img_server):
     with pytest.raises(LinkPeekError) as err:
         c.prefetch([])
     assert (err.value.code, err.value.message) == (-32602, "urls must hold 1 to 1000 URLs")
+
+
+def stored_image_keys(cache_home) -> set[str]:
+    """The image blobs in the cache database under `cache_home` (read-only; the daemon may be writing)."""
+    import sqlite3
+    path = cache_home / "linkpeek" / "cache.sqlite"
+    if not path.exists():
+        return set()
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+    try:
+        return {row[0] for row in db.execute("SELECT key FROM blob WHERE key LIKE 'image:%'")}
+    except sqlite3.OperationalError:
+        return set()
+    finally:
+        db.close()
+
+
+def test_sources_and_variants_survive_a_restart(daemon, img_server, private_cache_home):
+    """The image cache's second level is the persistent cache: after a restart, the same variant and a
+    new size of the same source come from disk, with no request to the server."""
+    first = daemon()
+    image = img_server.url("/wide.png")
+    made = first.get_media(image, width=80)
+    # Blobs are written behind the answer: wait (bounded) until both are on disk.
+    deadline = time.monotonic() + 10
+    while len(stored_image_keys(private_cache_home)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    keys = stored_image_keys(private_cache_home)
+    assert any(k.startswith("image:source ") for k in keys) and any(k.startswith("image:variant ") for k in keys), keys
+    first.close(timeout=10)
+    hits = img_server.hits("/wide.png")
+    second = daemon()
+    assert second.get_media(image, width=80) == made
+    other = second.get_media(image, width=40, format="jpeg")
+    assert (other["width"], other["type"]) == (40, "image/jpeg")
+    assert img_server.hits("/wide.png") == hits, "the restarted daemon fetched the source again"

@@ -1,0 +1,66 @@
+import FoundationEssentials
+
+/// The image cache's second level in the persistent cache: sources and
+/// variants as blobs of the cache database (`CacheStore.blob`), so that a
+/// restart does not refetch a source or redo a variant, and images count
+/// towards the cache's size limit with everything else. A memory store in
+/// front keeps the hot ones; with the cache in memory only (`--no-cache`),
+/// or when the database cannot be written, the memory store is all there is.
+final class StoredImageStore: ImageStore {
+    private let memory: MemoryImageStore
+    private let store: CacheStore
+
+    init(store: CacheStore, memory: MemoryImageStore = MemoryImageStore()) {
+        self.store = store
+        self.memory = memory
+    }
+
+    func blob(for key: String) -> ImageBlob? {
+        if let hit = memory.blob(for: key) { return hit }
+        guard let bytes = store.blob(Self.prefix + key), let blob = Self.decode(bytes) else { return nil }
+        memory.store(blob, for: key)
+        return blob
+    }
+
+    func store(_ blob: ImageBlob, for key: String) {
+        memory.store(blob, for: key)
+        guard let bytes = Self.encode(blob) else { return }
+        let store = self.store
+        // Written behind the answer: a failed write only costs a later remake.
+        Task.detached(priority: .background) {
+            await store.storeBlob(bytes, for: Self.prefix + key, expiresAt: blob.expiresAt)
+        }
+    }
+
+    /// Blob keys of this feature (`CacheStore`'s blobs are shared).
+    static let prefix = "image:"
+
+    /// What a stored image says about itself, before its bytes.
+    private struct Header: Codable {
+        var type: String
+        var width: Int
+        var height: Int
+        var sourceURL: String
+        var expiresAt: Double
+    }
+
+    /// The header as one line of JSON, a newline, then the bytes.
+    static func encode(_ blob: ImageBlob) -> [UInt8]? {
+        let header = Header(
+            type: blob.type, width: blob.width, height: blob.height, sourceURL: blob.sourceURL,
+            expiresAt: blob.expiresAt.timeIntervalSince1970)
+        guard let json = try? JSONEncoder().encode(header) else { return nil }
+        return Array(json) + [0x0A] + blob.bytes
+    }
+
+    /// The image `encode` wrote, or nil for anything else (a damaged blob is a miss).
+    static func decode(_ bytes: [UInt8]) -> ImageBlob? {
+        guard let newline = bytes.firstIndex(of: 0x0A),
+              let header = try? JSONDecoder().decode(Header.self, from: Data(bytes[..<newline])),
+              header.expiresAt.isFinite, header.width >= 0, header.height >= 0
+        else { return nil }
+        return ImageBlob(
+            bytes: Array(bytes[(newline + 1)...]), type: header.type, width: header.width, height: header.height,
+            sourceURL: header.sourceURL, expiresAt: Date(timeIntervalSince1970: header.expiresAt))
+    }
+}
