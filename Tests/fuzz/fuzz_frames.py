@@ -16,11 +16,15 @@ import json
 import os
 import random
 import subprocess
+import sys
 import tempfile
 import threading
 import time
 
 import fuzzlib
+
+sys.path.insert(0, str(fuzzlib.REPO / "Tests" / "integration"))
+from procinfo import vm_rss_kb  # noqa: E402
 
 RSS_BOUND_KB = 400 * 1024
 ANSWER_SECONDS = 5.0
@@ -214,14 +218,7 @@ class Daemon:
             return key in self.answered
 
     def rss_kb(self) -> int:
-        try:
-            with open(f"/proc/{self.proc.pid}/status") as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        return int(line.split()[1])
-        except OSError:
-            pass
-        return 0
+        return vm_rss_kb(self.proc.pid)
 
     def close(self) -> int | None:
         """Closes stdin and waits for the exit; None if it did not exit in time (then it is killed)."""

@@ -54,19 +54,24 @@ def private_cache_home(tmp_path_factory, monkeypatch):
 
 @pytest.fixture
 def make_client(linkpeek_bin, tmp_path):
-    """make_client(framing="lsp", private=True, init_options=None, args=(), initialize=True) -> started client.
+    """make_client(framing="lsp", private=True, init_options=None, args=(), initialize=True, timeout=30,
+    cache_dir=None, capabilities=None, own_cache=True) -> started client.
 
-    Each client gets its own empty cache dir (or `cache_dir`, to share one); at teardown it is shut down and
-    every message it received is checked against protocol/schema.
+    Each client gets its own empty cache dir (or `cache_dir`, to share one; or, with `own_cache=False`, the
+    test's XDG_CACHE_HOME, which a restarted daemon of the same test finds again); at teardown it is shut
+    down and every message it received is checked against protocol/schema.
     """
     clients = []
 
-    def make(framing="lsp", private=True, init_options=None, args=(), initialize=True, timeout=30, cache_dir=None):
-        cache = Path(cache_dir) if cache_dir else tmp_path / f"cache{len(clients)}"
-        cache.mkdir(exist_ok=True)
-        argv = ["--cache-dir", str(cache), *(["--allow-private-network"] if private else []), *args]
+    def make(framing="lsp", private=True, init_options=None, args=(), initialize=True, timeout=30, cache_dir=None,
+             capabilities=None, own_cache=True):
+        argv = [*(["--allow-private-network"] if private else []), *args]
+        if own_cache:
+            cache = Path(cache_dir) if cache_dir else tmp_path / f"cache{len(clients)}"
+            cache.mkdir(exist_ok=True)
+            argv = ["--cache-dir", str(cache), *argv]
         c = LinkPeekClient(linkpeek_bin, args=argv, init_options=init_options, framing=framing,
-                           initialize=initialize, timeout=timeout)
+                           initialize=initialize, timeout=timeout, capabilities=capabilities)
         c.__enter__()
         clients.append(c)
         return c

@@ -9,19 +9,29 @@ import time
 from dataclasses import dataclass
 
 
+def _status_kb(pid: int, field: str) -> int:
+    """A `/proc/PID/status` figure in KB, 0 if the process is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def vm_hwm_kb(pid: int) -> int:
     """The process's peak resident set in KB (VmHWM), 0 if it is gone.
 
     wait4's ru_maxrss would not do: on Linux a child forked from this Python
     process starts with the parent's high-water mark."""
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
+    return _status_kb(pid, "VmHWM")
+
+
+def vm_rss_kb(pid: int) -> int:
+    """The process's resident set now, in KB (VmRSS), 0 if it is gone."""
+    return _status_kb(pid, "VmRSS")
 
 
 @dataclass

@@ -17,9 +17,8 @@ import pytest
 
 import image_fixtures as fx
 from fixture_server import FixtureServer
-from linkpeek_client import LinkPeekClient, LinkPeekError
+from linkpeek_client import LinkPeekError
 from procinfo import vm_hwm_kb
-import protocol_schema
 
 pytestmark = pytest.mark.skipif(not fx.have_vips(), reason="the vips command (libvips-tools) makes the fixtures")
 
@@ -149,24 +148,9 @@ def image_cli(run_cli, tmp_path):
 
 
 @pytest.fixture
-def daemon(linkpeek_bin):
-    clients = []
-
-    def make(private=True, args=()):
-        c = LinkPeekClient(linkpeek_bin, args=[*(["--allow-private-network"] if private else []), *args], timeout=30)
-        c.__enter__()
-        clients.append(c)
-        return c
-
-    yield make
-    problems = []
-    for c in clients:
-        try:
-            c.close(timeout=10)
-        finally:
-            c.kill()
-        problems += protocol_schema.check_messages(c)
-    assert not problems, "messages that do not validate against protocol/schema:\n" + "\n".join(problems[:20])
+def daemon(make_client):
+    """daemon(private=True, args=()) -> a client on the test's XDG cache (so a restart finds it again)."""
+    return lambda private=True, args=(): make_client(private=private, args=args, own_cache=False)
 
 
 def decoded(result: dict) -> bytes:

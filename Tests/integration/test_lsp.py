@@ -12,8 +12,7 @@ import time
 
 import pytest
 
-import protocol_schema
-from linkpeek_client import LinkPeekClient, LinkPeekError
+from linkpeek_client import LinkPeekError
 
 URI = "file:///notes.md"
 
@@ -46,28 +45,10 @@ def pages(server):
 
 
 @pytest.fixture
-def lsp(linkpeek_bin, tmp_path):
+def lsp(make_client):
     """lsp(init_options=None, capabilities=None) -> an initialised client; checked against the schemas at teardown."""
-    clients = []
-
-    def make(init_options=None, capabilities=None):
-        cache = tmp_path / f"cache{len(clients)}"
-        cache.mkdir()
-        c = LinkPeekClient(linkpeek_bin, args=["--cache-dir", str(cache), "--allow-private-network"],
-                           init_options=init_options, capabilities=capabilities, timeout=20)
-        c.__enter__()
-        clients.append(c)
-        return c
-
-    yield make
-    problems = []
-    for c in clients:
-        try:
-            c.close(timeout=10)
-        finally:
-            c.kill()
-        problems += protocol_schema.check_messages(c)
-    assert not problems, "messages that do not validate against protocol/schema:\n" + "\n".join(problems[:20])
+    return lambda init_options=None, capabilities=None: make_client(
+        init_options=init_options, capabilities=capabilities, timeout=20)
 
 
 def card(result) -> str:
