@@ -4,7 +4,8 @@ public struct Settings: Sendable, Equatable, Codable {
     public var allowPrivateNetwork: Bool = false
     /// Non-public networks allowed all the same, in CIDR notation (`10.1.2.3/32`).
     public var allowedNetworks: [String] = []
-    /// The default names itself a bot: some sites (X/Twitter) serve Open Graph only to bots.
+    /// The default names linkpeek, its version and where to learn more, and
+    /// says it is a bot (some sites, X/Twitter among them, serve Open Graph only to bots).
     public var userAgent: String = Settings.defaultUserAgent
     /// Seconds for a whole fetch (default 30).
     public var timeout: Double = 30
@@ -22,8 +23,14 @@ public struct Settings: Sendable, Equatable, Codable {
     /// Icon or image bytes read at most.
     public var maxSubresourceBytes: Int = 5 * 1024 * 1024
 
+    /// linkpeek's version, as the user agent and `serverInfo` state it.
+    public static let version = "0.1.0"
+    /// Where a site operator who sees linkpeek in a log can read what it is.
+    public static let projectURL = "https://github.com/linkpeek/linkpeek"
+    /// Honest: names linkpeek and no other product's crawler
+    /// (`facebookexternalhit`, `Twitterbot`); `--user-agent` chooses otherwise.
     public static let defaultUserAgent =
-        "Mozilla/5.0 (compatible; linkpeek/0.1; +link preview bot) facebookexternalhit/1.1 Twitterbot/1.0"
+        "Mozilla/5.0 (compatible; linkpeek/\(version); link preview bot; +\(projectURL))"
 
     public init() {}
 }
