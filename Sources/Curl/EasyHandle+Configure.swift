@@ -30,6 +30,7 @@ extension EasyHandle {
             { self.set(openSocket: TransferCallbacks.openSocket) },
             { self.set(CURLOPT_OPENSOCKETDATA, pointer: userdata) },
             { self.set(CURLOPT_PRIVATE, pointer: userdata) },
+            { self.set(resolve: request.nameOverrides) },
             { self.set(headers: ["Accept: text/html,application/xhtml+xml;q=0.9,*/*;q=0.8"] + request.headers) },
         ]
         for step in steps {

@@ -12,6 +12,9 @@ public struct TransferRequest: Sendable {
     public var maxBytes: Int
     /// Extra request headers, e.g. `If-None-Match: "abc"`.
     public var headers: [String]
+    /// `CURLOPT_RESOLVE` entries (`NameOverride.curlEntry`), for this
+    /// transfer and every redirect it follows.
+    public var nameOverrides: [String] = []
 
     public init(
         url: String,

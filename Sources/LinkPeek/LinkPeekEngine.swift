@@ -8,6 +8,8 @@ public final class LinkPeekEngine: MetadataService {
     let transfers: TransferEngine
     let cache: any MetadataCache
     let policy: AddressPolicy
+    /// `settings.resolve` as curl entries (entries that do not parse were refused at the edge).
+    let nameOverrides: [String]
     private let coalescer = Coalescer()
 
     public init(settings: Settings, cache: any MetadataCache = MemoryCache()) {
@@ -16,6 +18,7 @@ public final class LinkPeekEngine: MetadataService {
         policy = AddressPolicy(
             allowPrivateNetwork: settings.allowPrivateNetwork,
             allowedNetworks: settings.allowedNetworks.compactMap(IPNetwork.init))
+        nameOverrides = settings.resolve.compactMap { try? NameOverride.parse($0, field: "resolve").get().curlEntry }
         transfers = TransferEngine(
             limits: .init(total: settings.maxConcurrency, perHost: settings.perHostConcurrency))
     }
@@ -122,10 +125,12 @@ public final class LinkPeekEngine: MetadataService {
 
     /// A GET with this engine's settings.
     func transferRequest(url: String, timeout: Double, maxBytes: Int) -> TransferRequest {
-        TransferRequest(
+        var request = TransferRequest(
             url: url, userAgent: settings.userAgent, timeout: timeout,
             connectTimeout: min(settings.connectTimeout, timeout), maxRedirects: settings.maxRedirects,
             policy: policy, maxBytes: maxBytes)
+        request.nameOverrides = nameOverrides
+        return request
     }
 
     static func iso8601(_ date: Date) -> String {

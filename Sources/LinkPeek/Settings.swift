@@ -1,3 +1,5 @@
+import Curl
+
 /// Settings shared by the CLI flags and the daemon's `initializationOptions`.
 public struct Settings: Sendable, Equatable, Codable {
     /// Allow loopback, private, link-local and similar addresses (off by default).
@@ -24,6 +26,21 @@ public struct Settings: Sendable, Equatable, Codable {
     public var maxSubresourceBytes: Int = 5 * 1024 * 1024
 
     /// linkpeek's version, as the user agent and `serverInfo` state it.
+    // MARK: Real networks (issue 11)
+
+    /// Name overrides in curl's `--resolve` syntax, `HOST:PORT:ADDR[,ADDR…]`
+    /// (`NameOverride`); the address policy still judges ADDR.
+    public var resolve: [String] = []
+
+    /// The first `resolve` entry that is not `HOST:PORT:ADDR`, as a sentence
+    /// naming `field` (`--resolve`, `initializationOptions.resolve[2]`).
+    public static func resolveProblem(_ entries: [String], field: (Int) -> String) -> String? {
+        for (index, entry) in entries.enumerated() {
+            if case .failure(let problem) = NameOverride.parse(entry, field: field(index)) { return problem.message }
+        }
+        return nil
+    }
+
     public static let version = "0.1.0"
     /// Where a site operator who sees linkpeek in a log can read what it is.
     public static let projectURL = "https://github.com/linkpeek/linkpeek"

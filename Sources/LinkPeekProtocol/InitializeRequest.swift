@@ -45,6 +45,10 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
     /// `ParamRanges.maxConcurrency`; read as a number so that `1.5` or `1e300`
     /// is refused by the range check, naming the field, not by the decoder.
     public var maxConcurrency: Double?
+    // Real networks (issue 11).
+    /// Name overrides, `HOST:PORT:ADDR` each (curl's `--resolve`); they
+    /// replace the command line's list. Their syntax is checked by the daemon.
+    public var resolve: [String]?
 
     public init(
         allowPrivateNetwork: Bool? = nil, userAgent: String? = nil, timeout: Double? = nil,

@@ -19,7 +19,7 @@ extension Server {
         case .success(let decoded): params = decoded
         case .failure(let error): return responder.respond(.error(id, error))
         }
-        if let problem = params.validationError() {
+        if let problem = params.validationError() ?? params.initializationOptions?.networkProblem() {
             return responder.respond(.error(id, .invalidParams(problem)))
         }
         if let options = params.initializationOptions {
@@ -106,6 +106,14 @@ func encodeResult(_ value: some Encodable) -> Result<JSONValue, ResponseError> {
     }
 }
 
+extension InitializationOptions {
+    /// What the daemon checks beyond the protocol types: the syntax of
+    /// network settings, which the domain owns.
+    func networkProblem() -> String? {
+        Settings.resolveProblem(resolve ?? []) { "initializationOptions.resolve[\($0)]" }
+    }
+}
+
 extension Settings {
     mutating func apply(_ options: InitializationOptions) {
         if let value = options.allowPrivateNetwork { allowPrivateNetwork = value }
@@ -114,5 +122,7 @@ extension Settings {
         if let value = options.cacheDir { cacheDir = value }
         // Checked against `ParamRanges.maxConcurrency` before this runs.
         if let value = options.maxConcurrency.flatMap(ParamRanges.maxConcurrency.integer) { maxConcurrency = value }
+        // Real networks (issue 11).
+        if let value = options.resolve { resolve = value }
     }
 }

@@ -20,7 +20,15 @@ struct NetworkOptions: ParsableArguments {
     @Option(name: .long, help: "The User-Agent header.")
     var userAgent: String = Settings.defaultUserAgent
 
+    // MARK: Real networks (issue 11)
+
+    @Option(name: .customLong("resolve"), help: ArgumentHelp(
+        "Connect to ADDR for HOST:PORT instead of asking DNS, for the first URL and redirects (curl's syntax; the address policy still applies to ADDR); repeatable.",
+        valueName: "host:port:addr"))
+    var resolve: [String] = []
+
     func validate() throws {
+        if let problem = Settings.resolveProblem(resolve, field: { _ in "--resolve" }) { throw ValidationError(problem + ".") }
         for network in allowedNetworks where IPNetwork(network) == nil {
             throw ValidationError("--allow-network \(network) is not an address or CIDR range.")
         }
@@ -35,6 +43,7 @@ struct NetworkOptions: ParsableArguments {
         settings.allowPrivateNetwork = allowPrivateNetwork
         settings.allowedNetworks = allowedNetworks
         settings.userAgent = userAgent
+        settings.resolve = resolve
         return settings
     }
 }

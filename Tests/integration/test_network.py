@@ -6,7 +6,34 @@ from __future__ import annotations
 
 import subprocess
 
+import pytest
+
 from conftest import assert_error
+from linkpeek_client import LinkPeekClient, LinkPeekError
+import protocol_schema
+
+
+@pytest.fixture
+def daemon(linkpeek_bin, tmp_path):
+    """daemon(args=(), init_options=None, env=None) -> a started, initialised client; closed and schema-checked after."""
+    clients = []
+
+    def make(args=(), init_options=None, env=None, initialize=True):
+        c = LinkPeekClient(linkpeek_bin, args=["--cache-dir", str(tmp_path / f"c{len(clients)}"), *args],
+                           init_options=init_options, env=env, initialize=initialize, timeout=30)
+        clients.append(c)
+        c.__enter__()
+        return c
+
+    yield make
+    problems = []
+    for c in clients:
+        try:
+            c.close(timeout=10)
+        finally:
+            c.kill()
+        problems += protocol_schema.check_messages(c)
+    assert not problems, "\n".join(problems[:20])
 
 
 # ------------------------------------------------------------------ user agent (part 6)
@@ -21,3 +48,64 @@ def test_default_user_agent_names_linkpeek_version_and_bot_only(server, fetch, l
     assert "+https://" in ua, ua
     for other in ("facebookexternalhit", "Twitterbot"):
         assert other not in ua, ua
+
+
+# ------------------------------------------------------------------ --resolve (part 3)
+
+LOOPBACK = ["--allow-network", "127.0.0.1/32"]
+
+
+def test_resolve_maps_a_made_up_name_to_the_local_server(server, fetch):
+    url = f"http://example.test:{server.port}/page?title=mapped"
+    res = fetch("--no-subresources", "--resolve", f"example.test:{server.port}:127.0.0.1", *LOOPBACK, url,
+                private=False)
+    assert res.returncode == 0, res.describe()
+    assert res.one["title"] == "mapped"
+    assert res.one["url"] == url
+
+
+def test_resolve_does_not_open_the_address_policy(server, fetch):
+    before = server.total_hits()
+    res = fetch("--no-subresources", "--resolve", f"example.test:{server.port}:127.0.0.1",
+                f"http://example.test:{server.port}/page", private=False)
+    assert res.returncode == 1, res.describe()
+    assert_error(res.one, reason="blockedAddress", res=res)
+    assert server.total_hits() == before
+
+
+def test_redirects_to_another_name_follow_the_table(server, fetch):
+    target = f"http://other.test:{server.port}/page?title=hop"
+    start = f"http://example.test:{server.port}/redirect?status=302&to={target}"
+    res = fetch("--no-subresources", *LOOPBACK,
+                "--resolve", f"example.test:{server.port}:127.0.0.1",
+                "--resolve", f"other.test:{server.port}:127.0.0.1", start, private=False)
+    assert res.returncode == 0, res.describe()
+    assert res.one["url"] == target and res.one["title"] == "hop"
+    assert res.one["redirects"] == [{"url": start, "status": 302}]
+
+
+@pytest.mark.parametrize("entry, says", [
+    ("example.test:443", "HOST:PORT:ADDRESS"),
+    ("example.test:0:127.0.0.1", "port must be an integer from 1 to 65535"),
+    ("example.test:70000:127.0.0.1", "port must be an integer from 1 to 65535"),
+    ("example.test:443:localhost", "numeric IPv4 or IPv6 address"),
+    ("example.test:443:127.1", "numeric IPv4 or IPv6 address"),
+    ("exa mple.test:443:127.0.0.1", "not a plain DNS name"),
+])
+def test_resolve_syntax_errors_name_the_flag(run_cli, entry, says):
+    res = run_cli("fetch", "--resolve", entry, "http://example.test/")
+    assert res.returncode == 2, res.describe()
+    assert "--resolve" in res.stderr and says in res.stderr, res.describe()
+
+
+def test_resolve_by_initialization_options(server, daemon):
+    c = daemon(args=LOOPBACK, init_options={"resolve": [f"example.test:{server.port}:127.0.0.1"]})
+    m = c.fetch(f"http://example.test:{server.port}/page?title=daemon", fetch_subresources=False)
+    assert m["title"] == "daemon"
+
+
+def test_resolve_option_with_bad_syntax_is_refused_naming_the_entry(daemon):
+    c = daemon(initialize=False)
+    with pytest.raises(LinkPeekError) as e:
+        c.request("initialize", {"initializationOptions": {"resolve": ["example.test:1:127.0.0.1", "nope"]}})
+    assert e.value.code == -32602 and "initializationOptions.resolve[1]" in e.value.message, e.value.message
