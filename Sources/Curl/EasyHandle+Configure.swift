@@ -31,6 +31,9 @@ extension EasyHandle {
             { self.set(CURLOPT_OPENSOCKETDATA, pointer: userdata) },
             { self.set(CURLOPT_PRIVATE, pointer: userdata) },
             { self.set(resolve: request.nameOverrides) },
+            // Verification stays on (curl's default); these only choose whom to trust.
+            { request.caFile.map { self.set(CURLOPT_CAINFO, $0) } ?? .success(()) },
+            { request.caPath.map { self.set(CURLOPT_CAPATH, $0) } ?? .success(()) },
             { self.set(headers: ["Accept: text/html,application/xhtml+xml;q=0.9,*/*;q=0.8"] + request.headers) },
         ]
         for step in steps {

@@ -15,6 +15,10 @@ public struct TransferRequest: Sendable {
     /// `CURLOPT_RESOLVE` entries (`NameOverride.curlEntry`), for this
     /// transfer and every redirect it follows.
     public var nameOverrides: [String] = []
+    /// CA certificates to trust instead of curl's default store (`CURLOPT_CAINFO`).
+    public var caFile: String?
+    /// A directory of hashed CA certificates (`CURLOPT_CAPATH`).
+    public var caPath: String?
 
     public init(
         url: String,

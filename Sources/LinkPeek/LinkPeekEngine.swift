@@ -10,6 +10,8 @@ public final class LinkPeekEngine: MetadataService {
     let policy: AddressPolicy
     /// `settings.resolve` as curl entries (entries that do not parse were refused at the edge).
     let nameOverrides: [String]
+    /// Whom TLS trusts: the settings, else `$SSL_CERT_FILE` / `$SSL_CERT_DIR`.
+    let caFile: String?, caPath: String?
     private let coalescer = Coalescer()
 
     public init(settings: Settings, cache: any MetadataCache = MemoryCache()) {
@@ -19,6 +21,8 @@ public final class LinkPeekEngine: MetadataService {
             allowPrivateNetwork: settings.allowPrivateNetwork,
             allowedNetworks: settings.allowedNetworks.compactMap(IPNetwork.init))
         nameOverrides = settings.resolve.compactMap { try? NameOverride.parse($0, field: "resolve").get().curlEntry }
+        caFile = settings.effectiveCAFile
+        caPath = settings.effectiveCAPath
         transfers = TransferEngine(
             limits: .init(total: settings.maxConcurrency, perHost: settings.perHostConcurrency))
     }
@@ -130,6 +134,8 @@ public final class LinkPeekEngine: MetadataService {
             connectTimeout: min(settings.connectTimeout, timeout), maxRedirects: settings.maxRedirects,
             policy: policy, maxBytes: maxBytes)
         request.nameOverrides = nameOverrides
+        request.caFile = caFile
+        request.caPath = caPath
         return request
     }
 

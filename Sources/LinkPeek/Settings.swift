@@ -1,5 +1,3 @@
-import Curl
-
 /// Settings shared by the CLI flags and the daemon's `initializationOptions`.
 public struct Settings: Sendable, Equatable, Codable {
     /// Allow loopback, private, link-local and similar addresses (off by default).
@@ -25,22 +23,20 @@ public struct Settings: Sendable, Equatable, Codable {
     /// Icon or image bytes read at most.
     public var maxSubresourceBytes: Int = 5 * 1024 * 1024
 
-    /// linkpeek's version, as the user agent and `serverInfo` state it.
     // MARK: Real networks (issue 11)
 
     /// Name overrides in curl's `--resolve` syntax, `HOST:PORT:ADDR[,ADDR…]`
     /// (`NameOverride`); the address policy still judges ADDR.
     public var resolve: [String] = []
+    /// CA certificates (PEM) to trust instead of the system store, as curl's
+    /// `--cacert`; nil: `$SSL_CERT_FILE` if set, else the system store.
+    public var caFile: String?
+    /// A directory of hashed CA certificates (`openssl rehash`), as curl's
+    /// `--capath`; nil: `$SSL_CERT_DIR` if set.
+    public var caPath: String?
+    // MARK: -
 
-    /// The first `resolve` entry that is not `HOST:PORT:ADDR`, as a sentence
-    /// naming `field` (`--resolve`, `initializationOptions.resolve[2]`).
-    public static func resolveProblem(_ entries: [String], field: (Int) -> String) -> String? {
-        for (index, entry) in entries.enumerated() {
-            if case .failure(let problem) = NameOverride.parse(entry, field: field(index)) { return problem.message }
-        }
-        return nil
-    }
-
+    /// linkpeek's version, as the user agent and `serverInfo` state it.
     public static let version = "0.1.0"
     /// Where a site operator who sees linkpeek in a log can read what it is.
     public static let projectURL = "https://github.com/linkpeek/linkpeek"

@@ -49,6 +49,10 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
     /// Name overrides, `HOST:PORT:ADDR` each (curl's `--resolve`); they
     /// replace the command line's list. Their syntax is checked by the daemon.
     public var resolve: [String]?
+    /// A PEM file of CA certificates to trust instead of the system store.
+    public var caFile: String?
+    /// A directory of hashed CA certificates.
+    public var caPath: String?
 
     public init(
         allowPrivateNetwork: Bool? = nil, userAgent: String? = nil, timeout: Double? = nil,

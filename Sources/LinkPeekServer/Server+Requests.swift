@@ -111,6 +111,8 @@ extension InitializationOptions {
     /// network settings, which the domain owns.
     func networkProblem() -> String? {
         Settings.resolveProblem(resolve ?? []) { "initializationOptions.resolve[\($0)]" }
+            ?? Settings.pathProblem(caFile, directory: false, field: "initializationOptions.caFile")
+            ?? Settings.pathProblem(caPath, directory: true, field: "initializationOptions.caPath")
     }
 }
 
@@ -124,5 +126,7 @@ extension Settings {
         if let value = options.maxConcurrency.flatMap(ParamRanges.maxConcurrency.integer) { maxConcurrency = value }
         // Real networks (issue 11).
         if let value = options.resolve { resolve = value }
+        if let value = options.caFile { caFile = value }
+        if let value = options.caPath { caPath = value }
     }
 }

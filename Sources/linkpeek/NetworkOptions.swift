@@ -27,8 +27,23 @@ struct NetworkOptions: ParsableArguments {
         valueName: "host:port:addr"))
     var resolve: [String] = []
 
+    @Option(name: .customLong("cacert"), help: ArgumentHelp(
+        "Trust the CA certificates in this PEM file instead of the system store (default: $SSL_CERT_FILE if set).",
+        valueName: "file"))
+    var caFile: String?
+
+    @Option(name: .customLong("capath"), help: ArgumentHelp(
+        "Trust the hashed CA certificates in this directory (openssl rehash; default: $SSL_CERT_DIR if set).",
+        valueName: "dir"))
+    var caPath: String?
+
     func validate() throws {
-        if let problem = Settings.resolveProblem(resolve, field: { _ in "--resolve" }) { throw ValidationError(problem + ".") }
+        if let problem = Settings.resolveProblem(resolve, field: { _ in "--resolve" })
+            ?? Settings.pathProblem(caFile, directory: false, field: "--cacert")
+            ?? Settings.pathProblem(caPath, directory: true, field: "--capath")
+        {
+            throw ValidationError(problem + ".")
+        }
         for network in allowedNetworks where IPNetwork(network) == nil {
             throw ValidationError("--allow-network \(network) is not an address or CIDR range.")
         }
@@ -44,6 +59,8 @@ struct NetworkOptions: ParsableArguments {
         settings.allowedNetworks = allowedNetworks
         settings.userAgent = userAgent
         settings.resolve = resolve
+        settings.caFile = caFile
+        settings.caPath = caPath
         return settings
     }
 }

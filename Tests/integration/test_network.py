@@ -4,6 +4,8 @@ made-up names like `example.test` are mapped with `--resolve` and never reach DN
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 
 import pytest
@@ -109,3 +111,96 @@ def test_resolve_option_with_bad_syntax_is_refused_naming_the_entry(daemon):
     with pytest.raises(LinkPeekError) as e:
         c.request("initialize", {"initializationOptions": {"resolve": ["example.test:1:127.0.0.1", "nope"]}})
     assert e.value.code == -32602 and "initializationOptions.resolve[1]" in e.value.message, e.value.message
+
+
+# ------------------------------------------------------------------ trust (part 2)
+
+@pytest.fixture(scope="module")
+def tls(tmp_path_factory):
+    """A test CA and four HTTPS servers on 127.0.0.1, all for the made-up name example.test:
+    good (signed by the CA), expired, self-signed, and one whose certificate names other.test."""
+    from tls_fixture import TestCA, TLSFixtureServer
+    ca = TestCA(tmp_path_factory.mktemp("ca"))
+    servers = {
+        "good": TLSFixtureServer(*ca.issue(["example.test"])),
+        "expired": TLSFixtureServer(*ca.issue(["example.test"], days=-1)),
+        "selfsigned": TLSFixtureServer(*ca.self_signed("example.test")),
+        "wronghost": TLSFixtureServer(*ca.issue(["other.test"])),
+    }
+    for s in servers.values():
+        s.start()
+    yield ca, servers
+    for s in servers.values():
+        s.stop()
+
+
+def tls_args(server) -> list:
+    return ["--no-subresources", *LOOPBACK, "--resolve", f"example.test:{server.port}:127.0.0.1"]
+
+
+def test_https_with_a_test_ca_fails_without_cacert_and_says_why(tls, fetch):
+    _, servers = tls
+    res = fetch(*tls_args(servers["good"]), servers["good"].url("/page?title=tls"), private=False)
+    assert res.returncode == 1, res.describe()
+    assert_error(res.one, reason="tls", res=res)
+    assert "comes from a CA that is not trusted" in res.one["error"]["message"], res.describe()
+
+
+def test_https_works_with_cacert(tls, fetch):
+    ca, servers = tls
+    res = fetch(*tls_args(servers["good"]), "--cacert", str(ca.cert), servers["good"].url("/page?title=tls"),
+                private=False)
+    assert res.returncode == 0, res.describe()
+    assert res.one["title"] == "tls"
+
+
+def test_https_works_with_capath(tls, fetch, tmp_path):
+    ca, servers = tls
+    (tmp_path / "ca.pem").write_bytes(ca.cert.read_bytes())
+    subprocess.run(["openssl", "rehash", str(tmp_path)], check=True, capture_output=True, timeout=30)
+    res = fetch(*tls_args(servers["good"]), "--capath", str(tmp_path), servers["good"].url("/page?title=cap"),
+                private=False)
+    assert res.returncode == 0, res.describe()
+    assert res.one["title"] == "cap"
+
+
+def test_https_works_with_ssl_cert_file(tls, linkpeek_bin):
+    ca, servers = tls
+    env = {**os.environ, "SSL_CERT_FILE": str(ca.cert)}
+    cmd = [linkpeek_bin, "fetch", *tls_args(servers["good"]), servers["good"].url("/page?title=env")]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env)
+    assert res.returncode == 0, (res.stdout, res.stderr)
+    assert json.loads(res.stdout)["title"] == "env"
+
+
+@pytest.mark.parametrize("which, says", [
+    ("expired", "certificate has expired"),
+    ("selfsigned", "certificate is self-signed"),
+    ("wronghost", "certificate is not for this host name"),
+])
+def test_tls_failure_names_the_check(tls, fetch, which, says):
+    ca, servers = tls
+    res = fetch(*tls_args(servers[which]), "--cacert", str(ca.cert), servers[which].url("/page"), private=False)
+    assert res.returncode == 1, res.describe()
+    assert_error(res.one, reason="tls", res=res)
+    assert says in res.one["error"]["message"], res.describe()
+
+
+def test_missing_cacert_file_is_a_usage_error(run_cli, tmp_path):
+    res = run_cli("fetch", "--cacert", str(tmp_path / "nope.pem"), "https://example.test/")
+    assert res.returncode == 2 and "--cacert must name an existing file" in res.stderr, res.describe()
+
+
+def test_ca_file_by_initialization_options(tls, daemon):
+    ca, servers = tls
+    good = servers["good"]
+    c = daemon(args=LOOPBACK, init_options={"caFile": str(ca.cert),
+                                            "resolve": [f"example.test:{good.port}:127.0.0.1"]})
+    assert c.fetch(good.url("/page?title=opt"), fetch_subresources=False)["title"] == "opt"
+
+
+def test_missing_ca_path_option_is_refused_naming_it(daemon, tmp_path):
+    c = daemon(initialize=False)
+    with pytest.raises(LinkPeekError) as e:
+        c.request("initialize", {"initializationOptions": {"caPath": str(tmp_path / "none")}})
+    assert e.value.code == -32602 and "initializationOptions.caPath" in e.value.message, e.value.message
