@@ -28,6 +28,8 @@ final class Admission: Sendable {
         /// Which loop each admitted transfer went to (for cancellation).
         var owner: [UInt64: Int] = [:]
         var stopping = false
+        /// Transfers away for a hop check (`submitHop`), and whether a cancel came meanwhile.
+        var away: [UInt64: Bool] = [:]
         var nextID: UInt64 = 1
     }
 
@@ -83,6 +85,8 @@ final class Admission: Sendable {
             } else if let loop = state.owner[id] {
                 state.loops[loop].commands.append(.cancel(id))
                 wake(loop, &state)
+            } else if state.away[id] != nil {
+                state.away[id] = true
             }
         }
     }

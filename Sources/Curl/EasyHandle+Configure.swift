@@ -5,11 +5,12 @@ extension EasyHandle {
     func configure(for transfer: Transfer, userdata: UnsafeMutableRawPointer) -> Result<Void, CurlError> {
         let request = transfer.request
         let steps: [() -> Result<Void, CurlError>] = [
-            { self.set(CURLOPT_URL, request.url) },
+            { self.set(CURLOPT_URL, transfer.hopURL) },
             // Only http and https, for the first URL and for every redirect.
             { self.set(CURLOPT_PROTOCOLS_STR, "http,https") },
             { self.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https") },
-            { self.set(CURLOPT_FOLLOWLOCATION, 1) },
+            // With a proxy each hop is checked before it is sent, so the engine follows them.
+            { self.set(CURLOPT_FOLLOWLOCATION, transfer.followsRedirectsItself ? 0 : 1) },
             { self.set(CURLOPT_MAXREDIRS, request.maxRedirects) },
             // A POST answered by 301/302/303 stays a GET; ours is a GET anyway.
             { self.set(CURLOPT_USERAGENT, request.userAgent) },
@@ -20,9 +21,10 @@ extension EasyHandle {
             { self.set(CURLOPT_CONNECTTIMEOUT_MS, TransferRequest.milliseconds(request.connectTimeout)) },
             // Signals are no way to time out a resolver on a multi-threaded process.
             { self.set(CURLOPT_NOSIGNAL, 1) },
-            // Proxies from the environment would move the connection (and the
-            // address check) elsewhere: connect directly.
-            { self.set(CURLOPT_PROXY, "") },
+            // Only the proxy linkpeek chose (none: "", so that curl does not
+            // read the environment itself); `no_proxy` was applied in choosing.
+            { self.set(CURLOPT_PROXY, request.proxies.proxy(for: transfer.hopURL) ?? "") },
+            { self.set(CURLOPT_NOPROXY, "") },
             { self.set(CURLOPT_HEADERFUNCTION, callback: TransferCallbacks.header) },
             { self.set(CURLOPT_HEADERDATA, pointer: userdata) },
             { self.set(CURLOPT_WRITEFUNCTION, callback: TransferCallbacks.body) },

@@ -19,6 +19,9 @@ public struct TransferRequest: Sendable {
     public var caFile: String?
     /// A directory of hashed CA certificates (`CURLOPT_CAPATH`).
     public var caPath: String?
+    /// Proxies by scheme and the hosts that bypass them. When any proxy is
+    /// set, the engine follows redirects itself, checking each hop (`HopCheck`).
+    public var proxies = ProxyTable()
 
     public init(
         url: String,

@@ -12,6 +12,8 @@ public final class LinkPeekEngine: MetadataService {
     let nameOverrides: [String]
     /// Whom TLS trusts: the settings, else `$SSL_CERT_FILE` / `$SSL_CERT_DIR`.
     let caFile: String?, caPath: String?
+    /// Proxies from the settings, else the environment.
+    let proxies: ProxyTable
     private let coalescer = Coalescer()
 
     public init(settings: Settings, cache: any MetadataCache = MemoryCache()) {
@@ -23,6 +25,7 @@ public final class LinkPeekEngine: MetadataService {
         nameOverrides = settings.resolve.compactMap { try? NameOverride.parse($0, field: "resolve").get().curlEntry }
         caFile = settings.effectiveCAFile
         caPath = settings.effectiveCAPath
+        proxies = settings.proxyTable
         transfers = TransferEngine(
             limits: .init(total: settings.maxConcurrency, perHost: settings.perHostConcurrency))
     }
@@ -136,6 +139,7 @@ public final class LinkPeekEngine: MetadataService {
         request.nameOverrides = nameOverrides
         request.caFile = caFile
         request.caPath = caPath
+        request.proxies = proxies
         return request
     }
 

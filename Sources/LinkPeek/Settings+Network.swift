@@ -36,6 +36,26 @@ extension Settings {
         caPath ?? Self.environment("SSL_CERT_DIR")?.split(separator: ":").first.map(String.init)
     }
 
+    /// The proxies in effect: `proxy` for every scheme, else the
+    /// environment as curl reads it (`https_proxy`/`HTTPS_PROXY`,
+    /// `http_proxy` — lower case only, as curl, since `HTTP_PROXY` can be
+    /// set by a CGI request header —, `all_proxy`/`ALL_PROXY`, `no_proxy`/`NO_PROXY`).
+    var proxyTable: ProxyTable {
+        let bypass = (noProxy ?? Self.environment("no_proxy") ?? Self.environment("NO_PROXY") ?? "")
+            .split(separator: ",").map(String.init).filter { !$0.isEmpty }
+        if let proxy { return ProxyTable(http: proxy, https: proxy, noProxy: bypass) }
+        let all = Self.environment("all_proxy") ?? Self.environment("ALL_PROXY")
+        return ProxyTable(
+            http: Self.environment("http_proxy") ?? all,
+            https: Self.environment("https_proxy") ?? Self.environment("HTTPS_PROXY") ?? all,
+            noProxy: bypass)
+    }
+
+    /// nil when `proxy` is a usable proxy URL (or "" for none), else a sentence naming `field`.
+    public static func proxyProblem(_ proxy: String?, field: String) -> String? {
+        proxy.flatMap { ProxyTable.problem($0, field: field) }
+    }
+
     private static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         let text = String(cString: value)

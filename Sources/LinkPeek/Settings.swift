@@ -34,6 +34,11 @@ public struct Settings: Sendable, Equatable, Codable {
     /// A directory of hashed CA certificates (`openssl rehash`), as curl's
     /// `--capath`; nil: `$SSL_CERT_DIR` if set.
     public var caPath: String?
+    /// The proxy for every URL (`--proxy`); nil: `https_proxy`, `http_proxy`,
+    /// `all_proxy` from the environment; "": no proxy at all.
+    public var proxy: String?
+    /// Hosts that bypass the proxy, comma-separated (`--no-proxy`); nil: `no_proxy`.
+    public var noProxy: String?
     // MARK: -
 
     /// linkpeek's version, as the user agent and `serverInfo` state it.

@@ -53,6 +53,10 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
     public var caFile: String?
     /// A directory of hashed CA certificates.
     public var caPath: String?
+    /// The proxy URL for every request ("" for none); absent: the daemon's.
+    public var proxy: String?
+    /// Hosts that bypass the proxy, comma-separated.
+    public var noProxy: String?
 
     public init(
         allowPrivateNetwork: Bool? = nil, userAgent: String? = nil, timeout: Double? = nil,

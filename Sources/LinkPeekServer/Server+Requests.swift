@@ -113,6 +113,7 @@ extension InitializationOptions {
         Settings.resolveProblem(resolve ?? []) { "initializationOptions.resolve[\($0)]" }
             ?? Settings.pathProblem(caFile, directory: false, field: "initializationOptions.caFile")
             ?? Settings.pathProblem(caPath, directory: true, field: "initializationOptions.caPath")
+            ?? Settings.proxyProblem(proxy, field: "initializationOptions.proxy")
     }
 }
 
@@ -128,5 +129,7 @@ extension Settings {
         if let value = options.resolve { resolve = value }
         if let value = options.caFile { caFile = value }
         if let value = options.caPath { caPath = value }
+        if let value = options.proxy { proxy = value }
+        if let value = options.noProxy { noProxy = value }
     }
 }

@@ -37,10 +37,21 @@ struct NetworkOptions: ParsableArguments {
         valueName: "dir"))
     var caPath: String?
 
+    @Option(name: .customLong("proxy"), help: ArgumentHelp(
+        "Send every request through this proxy: http://, https://, socks5h:// (…) URL; \"\" for none (default: https_proxy, http_proxy, all_proxy). Targets are still checked against the address policy before anything reaches the proxy.",
+        valueName: "url"))
+    var proxy: String?
+
+    @Option(name: .customLong("no-proxy"), help: ArgumentHelp(
+        "Hosts that connect directly, comma-separated: domains (with their subdomains), addresses, CIDR ranges, or * (default: no_proxy).",
+        valueName: "hosts"))
+    var noProxy: String?
+
     func validate() throws {
         if let problem = Settings.resolveProblem(resolve, field: { _ in "--resolve" })
             ?? Settings.pathProblem(caFile, directory: false, field: "--cacert")
             ?? Settings.pathProblem(caPath, directory: true, field: "--capath")
+            ?? Settings.proxyProblem(proxy, field: "--proxy")
         {
             throw ValidationError(problem + ".")
         }
@@ -61,6 +72,8 @@ struct NetworkOptions: ParsableArguments {
         settings.resolve = resolve
         settings.caFile = caFile
         settings.caPath = caPath
+        settings.proxy = proxy
+        settings.noProxy = noProxy
         return settings
     }
 }

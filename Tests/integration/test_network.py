@@ -204,3 +204,155 @@ def test_missing_ca_path_option_is_refused_naming_it(daemon, tmp_path):
     with pytest.raises(LinkPeekError) as e:
         c.request("initialize", {"initializationOptions": {"caPath": str(tmp_path / "none")}})
     assert e.value.code == -32602 and "initializationOptions.caPath" in e.value.message, e.value.message
+
+
+# ------------------------------------------------------------------ proxies (part 1)
+
+PROXY_VARS = ("http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY")
+
+
+@pytest.fixture
+def proxy():
+    from proxy_fixture import CountingProxy
+    p = CountingProxy(resolve={"example.test": "127.0.0.1", "other.test": "127.0.0.1"}).start()
+    yield p
+    p.stop()
+
+
+def run_with_env(linkpeek_bin, args, **env):
+    base = {k: v for k, v in os.environ.items() if k not in PROXY_VARS}
+    res = subprocess.run([linkpeek_bin, "fetch", *args], capture_output=True, text=True, timeout=60,
+                         env={**base, **env})
+    assert res.returncode in (0, 1), (res.returncode, res.stdout, res.stderr)
+    return json.loads(res.stdout), res
+
+
+def test_loopback_target_is_refused_before_the_proxy_sees_a_request(server, proxy, fetch):
+    before = server.total_hits()
+    res = fetch("--no-subresources", "--proxy", proxy.url(), server.url("/page"), private=False)
+    assert res.returncode == 1, res.describe()
+    assert_error(res.one, reason="blockedAddress", res=res)
+    assert proxy.seen == [] and server.total_hits() == before
+
+
+def test_a_name_that_resolves_to_loopback_is_refused_before_the_proxy(server, proxy, fetch):
+    res = fetch("--no-subresources", "--proxy", proxy.url(), f"http://localhost:{server.port}/page", private=False)
+    assert_error(res.one, reason="blockedAddress", res=res)
+    assert proxy.seen == []
+
+
+def test_an_allowed_target_goes_through_the_proxy(server, proxy, fetch):
+    url = server.url("/page?title=proxied")
+    res = fetch("--no-subresources", "--proxy", proxy.url(), *LOOPBACK, url, private=False)
+    assert res.returncode == 0, res.describe()
+    assert res.one["title"] == "proxied"
+    assert proxy.seen == [("GET", url)]
+
+
+def test_https_goes_through_a_connect_tunnel(tls, proxy, fetch):
+    ca, servers = tls
+    good = servers["good"]
+    res = fetch("--no-subresources", "--proxy", proxy.url(), "--cacert", str(ca.cert),
+                "--resolve", f"example.test:{good.port}:127.0.0.1", *LOOPBACK, good.url("/page?title=tunnel"),
+                private=False)
+    assert res.returncode == 0, res.describe()
+    assert res.one["title"] == "tunnel"
+    assert proxy.seen == [("CONNECT", f"example.test:{good.port}")]
+
+
+def test_socks5h_proxy(server, proxy, fetch):
+    url = f"http://example.test:{server.port}/page?title=socks"
+    res = fetch("--no-subresources", "--proxy", proxy.url("socks5h"), *LOOPBACK,
+                "--resolve", f"example.test:{server.port}:127.0.0.1", url, private=False)
+    assert res.returncode == 0, res.describe()
+    assert res.one["title"] == "socks"
+    assert proxy.seen == [("SOCKS5", f"example.test:{server.port}")]
+
+
+def test_each_redirect_hop_is_checked_before_the_proxy(server, proxy, fetch):
+    # 127.0.0.2 is loopback too, outside the one address allowed: the second hop is refused unsent.
+    target = f"http://127.0.0.2:{server.port}/page"
+    start = server.url(f"/redirect?status=302&to={target}")
+    res = fetch("--no-subresources", "--proxy", proxy.url(), *LOOPBACK, start, private=False)
+    assert_error(res.one, reason="blockedAddress", res=res)
+    assert proxy.seen == [("GET", start)]
+
+
+def test_redirects_through_the_proxy_are_followed_and_recorded(server, proxy, fetch):
+    url = server.url("/chain?n=3")
+    direct = fetch("--no-subresources", *LOOPBACK, url, private=False)
+    res = fetch("--no-subresources", "--proxy", proxy.url(), *LOOPBACK, url, private=False)
+    assert res.returncode == 0 and direct.returncode == 0, res.describe()
+    assert len(res.one["redirects"]) == 3
+    for key in ("redirects", "url", "title"):
+        assert res.one[key] == direct.one[key], key
+    assert [target for _, target in proxy.seen] == [h["url"] for h in res.one["redirects"]] + [res.one["url"]]
+
+
+def test_too_many_redirects_through_the_proxy(server, proxy, fetch):
+    res = fetch("--no-subresources", "--proxy", proxy.url(), *LOOPBACK, server.url("/loop/a"), private=False)
+    assert_error(res.one, reason="tooManyRedirects", res=res)
+    assert len(proxy.seen) == 11
+
+
+def test_proxy_from_the_environment(server, proxy, linkpeek_bin):
+    url = server.url("/page?title=env")
+    one, res = run_with_env(linkpeek_bin, ["--no-subresources", *LOOPBACK, url], http_proxy=proxy.url())
+    assert one.get("title") == "env", res.stdout
+    assert proxy.seen == [("GET", url)]
+
+
+def test_all_proxy_from_the_environment(server, proxy, linkpeek_bin):
+    url = server.url("/page?title=all")
+    one, res = run_with_env(linkpeek_bin, ["--no-subresources", *LOOPBACK, url], ALL_PROXY=proxy.url())
+    assert one.get("title") == "all", res.stdout
+    assert proxy.seen == [("GET", url)]
+
+
+def test_no_proxy_bypasses_the_proxy(server, proxy, linkpeek_bin):
+    url = server.url("/page?title=direct")
+    one, res = run_with_env(linkpeek_bin, ["--no-subresources", *LOOPBACK, url],
+                            http_proxy=proxy.url(), no_proxy="example.org,127.0.0.0/8")
+    assert one.get("title") == "direct", res.stdout
+    assert proxy.seen == []
+
+
+def test_no_proxy_flag_and_empty_proxy_flag(server, proxy, linkpeek_bin):
+    url = server.url("/page?title=flag")
+    one, _ = run_with_env(linkpeek_bin, ["--no-subresources", "--no-proxy", "127.0.0.1", *LOOPBACK, url],
+                          http_proxy=proxy.url())
+    assert one.get("title") == "flag"
+    one, _ = run_with_env(linkpeek_bin, ["--no-subresources", "--proxy", "", *LOOPBACK, url], http_proxy=proxy.url())
+    assert one.get("title") == "flag"
+    assert proxy.seen == []
+
+
+def test_bypassed_target_is_still_checked_at_connect_time(server, proxy, linkpeek_bin):
+    before = server.total_hits()
+    one, _ = run_with_env(linkpeek_bin, ["--no-subresources", server.url("/page")],
+                          http_proxy=proxy.url(), no_proxy="*")
+    assert_error(one, reason="blockedAddress")
+    assert proxy.seen == [] and server.total_hits() == before
+
+
+def test_proxy_by_initialization_options(server, proxy, daemon):
+    c = daemon(args=LOOPBACK, init_options={"proxy": proxy.url()})
+    url = server.url("/page?title=optproxy")
+    assert c.fetch(url, fetch_subresources=False)["title"] == "optproxy"
+    assert proxy.seen == [("GET", url)]
+
+
+@pytest.mark.parametrize("value, says", [
+    ("ftp://127.0.0.1:21", "unsupported proxy scheme ftp"),
+    ("http://", "must be a proxy URL"),
+])
+def test_bad_proxy_is_a_usage_error(run_cli, value, says):
+    res = run_cli("fetch", "--proxy", value, "http://example.test/")
+    assert res.returncode == 2 and "--proxy" in res.stderr and says in res.stderr, res.describe()
+
+
+def test_bad_proxy_option_is_refused_naming_it(daemon):
+    c = daemon(initialize=False)
+    with pytest.raises(LinkPeekError) as e:
+        c.request("initialize", {"initializationOptions": {"proxy": "gopher://x"}})
+    assert e.value.code == -32602 and "initializationOptions.proxy" in e.value.message, e.value.message
