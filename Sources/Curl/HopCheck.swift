@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 import Threading
 
 #if canImport(Glibc)
@@ -20,10 +21,12 @@ enum HopCheck {
     static func start(
         url: String, request: TransferRequest, _ done: @escaping @Sendable (CurlError?) -> Void
     ) {
-        DetachedThread.start(name: "linkpeek.hop") {
-            done(check(url: url, request: request))
-        }
+        workers.run { done(check(url: url, request: request)) }
     }
+
+    /// At most four checks at once: a burst of fetches through a proxy
+    /// queues here instead of starting a thread each.
+    private static let workers = WorkerPool(name: "linkpeek.hop", limit: 4)
 
     /// The check itself (blocking).
     static func check(url: String, request: TransferRequest) -> CurlError? {
@@ -79,5 +82,58 @@ enum HopCheck {
         }
         return addresses.isEmpty
             ? .failure(CurlError(kind: .dns, detail: "no address for host: \(host)")) : .success(addresses)
+    }
+}
+
+/// A few threads that run queued jobs in order and end when the queue is
+/// empty (an idle daemon keeps none).
+final class WorkerPool: Sendable {
+    private struct State {
+        var jobs: [@Sendable () -> Void] = []
+        var next = 0
+        var workers = 0
+    }
+
+    private let state = Mutex(State())
+    private let name: String
+    private let limit: Int
+
+    init(name: String, limit: Int) {
+        self.name = name
+        self.limit = limit
+    }
+
+    func run(_ job: @escaping @Sendable () -> Void) {
+        let startWorker = state.withLock { state in
+            state.jobs.append(job)
+            guard state.workers < limit else { return false }
+            state.workers += 1
+            return true
+        }
+        if startWorker { DetachedThread.start(name: name) { self.work() } }
+    }
+
+    private func work() {
+        while let job = takeJob() { job() }
+    }
+
+    /// The next job, or nil after marking this worker gone (the queue is empty).
+    private func takeJob() -> (@Sendable () -> Void)? {
+        state.withLock { state in
+            guard state.next < state.jobs.count else {
+                state.jobs.removeAll()
+                state.next = 0
+                state.workers -= 1
+                return nil
+            }
+            let job = state.jobs[state.next]
+            state.next += 1
+            // Taken jobs leave the queue in batches, so a busy pool does not keep them all.
+            if state.next >= 64 {
+                state.jobs.removeFirst(state.next)
+                state.next = 0
+            }
+            return job
+        }
     }
 }

@@ -356,3 +356,11 @@ def test_bad_proxy_option_is_refused_naming_it(daemon):
     with pytest.raises(LinkPeekError) as e:
         c.request("initialize", {"initializationOptions": {"proxy": "gopher://x"}})
     assert e.value.code == -32602 and "initializationOptions.proxy" in e.value.message, e.value.message
+
+
+def test_a_burst_through_the_proxy(server, proxy, fetch):
+    urls = [server.url(f"/page?title=b{i}") for i in range(40)]
+    res = fetch("--no-subresources", "--proxy", proxy.url(), *LOOPBACK, *urls, private=False)
+    assert res.returncode == 0, res.describe()
+    assert [o["title"] for o in res.objects] == [f"b{i}" for i in range(40)]
+    assert sorted(t for _, t in proxy.seen) == sorted(urls)
