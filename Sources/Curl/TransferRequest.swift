@@ -93,6 +93,11 @@ public struct ResponseHead: Sendable, Equatable {
 public struct Hop: Sendable, Equatable {
     public var url: String
     public var status: Int
+
+    public init(url: String, status: Int) {
+        self.url = url
+        self.status = status
+    }
 }
 
 /// What a finished transfer reports, besides what its consumer made of the bytes.
@@ -107,6 +112,18 @@ public struct TransferResult<Output: Sendable>: Sendable {
     public var truncated: Bool
     /// True when the consumer stopped the transfer early (it had what it needed).
     public var stoppedEarly: Bool
+
+    /// A result made elsewhere (a replayed recording).
+    public init(
+        head: ResponseHead?, output: Output, redirects: [Hop], bytesRead: Int, truncated: Bool, stoppedEarly: Bool
+    ) {
+        self.head = head
+        self.output = output
+        self.redirects = redirects
+        self.bytesRead = bytesRead
+        self.truncated = truncated
+        self.stoppedEarly = stoppedEarly
+    }
 }
 
 /// Whether the transfer should go on.

@@ -39,6 +39,8 @@ public struct FetchError: Error, Sendable, Equatable {
         public static let emptyBody = Reason(rawValue: "emptyBody")
         public static let network = Reason(rawValue: "network")
         public static let notCached = Reason(rawValue: "notCached")
+        /// Replaying (`--replay`): the URL is not on the tape.
+        public static let notRecorded = Reason(rawValue: "notRecorded")
     }
 }
 

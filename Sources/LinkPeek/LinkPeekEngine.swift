@@ -14,6 +14,9 @@ public final class LinkPeekEngine: MetadataService {
     let caFile: String?, caPath: String?
     /// Proxies from the settings, else the environment.
     let proxies: ProxyTable
+    /// `--record` / `--replay` tapes, and the fixed `--clock` (checked at the edge).
+    let recordTape: Tape?, replayTape: Tape?
+    let clock: Date?
     private let coalescer = Coalescer()
 
     public init(settings: Settings, cache: any MetadataCache = MemoryCache()) {
@@ -26,6 +29,9 @@ public final class LinkPeekEngine: MetadataService {
         caFile = settings.effectiveCAFile
         caPath = settings.effectiveCAPath
         proxies = settings.proxyTable
+        recordTape = settings.record.flatMap { try? Tape.forRecording(at: $0) }
+        replayTape = settings.replay.flatMap { try? Tape.forReplay(at: $0) }
+        clock = settings.clock.flatMap(Settings.parseClock)
         transfers = TransferEngine(
             limits: .init(total: settings.maxConcurrency, perHost: settings.perHostConcurrency))
     }
@@ -116,8 +122,9 @@ public final class LinkPeekEngine: MetadataService {
             }
             let now = Date()
             let expires = now.addingTimeInterval(CacheLifetime.seconds(cacheControl: cacheControl))
-            metadata.fetchedAt = Self.iso8601(now)
-            metadata.expiresAt = Self.iso8601(expires)
+            // A fixed clock makes both stable; the cache still counts real time.
+            metadata.fetchedAt = Self.iso8601(clock ?? now)
+            metadata.expiresAt = Self.iso8601(clock.map { $0.addingTimeInterval(expires.timeIntervalSince(now)) } ?? expires)
             metadata.fromCache = false
             cache.store(CacheEntry(value: .metadata(metadata), expiresAt: expires), for: url)
             return .success(metadata)

@@ -56,6 +56,27 @@ extension Settings {
         proxy.flatMap { ProxyTable.problem($0, field: field) }
     }
 
+    /// `text` (ISO 8601, e.g. `2026-01-01T00:00:00Z`) as a date, or nil.
+    public static func parseClock(_ text: String) -> Date? {
+        try? Date(text, strategy: .iso8601)
+    }
+
+    /// The first problem with the record/replay settings, naming the field by `name`.
+    public static func tapeProblem(
+        record: String?, replay: String?, clock: String?, name: (String) -> String
+    ) -> String? {
+        if let clock, parseClock(clock) == nil {
+            return "\(name("clock")) must be an ISO 8601 time such as 2026-01-01T00:00:00Z"
+        }
+        if let replay, !FileManager.default.fileExists(atPath: replay + "/index.json") {
+            return "\(name("replay")) must name a directory recorded with \(name("record")) (no index.json in \(replay))"
+        }
+        if let record, record == replay {
+            return "\(name("record")) and \(name("replay")) must not name the same directory"
+        }
+        return nil
+    }
+
     private static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         let text = String(cString: value)

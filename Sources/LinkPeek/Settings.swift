@@ -39,6 +39,14 @@ public struct Settings: Sendable, Equatable, Codable {
     public var proxy: String?
     /// Hosts that bypass the proxy, comma-separated (`--no-proxy`); nil: `no_proxy`.
     public var noProxy: String?
+    /// Save every response read into this directory (`Tape`).
+    public var record: String?
+    /// Serve responses from this recorded directory, with no network.
+    public var replay: String?
+    /// When replaying, fetch what is not recorded from the network instead of failing `notRecorded`.
+    public var replayFallback: Bool = false
+    /// A fixed time (ISO 8601) for `fetchedAt` and `expiresAt`, so snapshots are stable.
+    public var clock: String?
     // MARK: -
 
     /// linkpeek's version, as the user agent and `serverInfo` state it.

@@ -57,6 +57,11 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
     public var proxy: String?
     /// Hosts that bypass the proxy, comma-separated.
     public var noProxy: String?
+    /// Record and replay directories, the fallback switch and the fixed clock (`--record` & co.).
+    public var record: String?
+    public var replay: String?
+    public var replayFallback: Bool?
+    public var clock: String?
 
     public init(
         allowPrivateNetwork: Bool? = nil, userAgent: String? = nil, timeout: Double? = nil,

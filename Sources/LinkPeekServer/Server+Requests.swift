@@ -114,6 +114,7 @@ extension InitializationOptions {
             ?? Settings.pathProblem(caFile, directory: false, field: "initializationOptions.caFile")
             ?? Settings.pathProblem(caPath, directory: true, field: "initializationOptions.caPath")
             ?? Settings.proxyProblem(proxy, field: "initializationOptions.proxy")
+            ?? Settings.tapeProblem(record: record, replay: replay, clock: clock) { "initializationOptions.\($0)" }
     }
 }
 
@@ -131,5 +132,9 @@ extension Settings {
         if let value = options.caPath { caPath = value }
         if let value = options.proxy { proxy = value }
         if let value = options.noProxy { noProxy = value }
+        if let value = options.record { record = value }
+        if let value = options.replay { replay = value }
+        if let value = options.replayFallback { replayFallback = value }
+        if let value = options.clock { clock = value }
     }
 }

@@ -47,11 +47,30 @@ struct NetworkOptions: ParsableArguments {
         valueName: "hosts"))
     var noProxy: String?
 
+    @Option(name: .customLong("record"), help: ArgumentHelp(
+        "Save every response read (page, redirects, icon, image) into DIR: index.json plus body files.",
+        valueName: "dir"))
+    var record: String?
+
+    @Option(name: .customLong("replay"), help: ArgumentHelp(
+        "Serve responses from a DIR made with --record, with no network; anything else fails with notRecorded.",
+        valueName: "dir"))
+    var replay: String?
+
+    @Flag(name: .customLong("replay-fallback"), help: "With --replay, fetch what is not recorded from the network.")
+    var replayFallback = false
+
+    @Option(name: .customLong("clock"), help: ArgumentHelp(
+        "Report this time (ISO 8601, e.g. 2026-01-01T00:00:00Z) as fetchedAt, and expiresAt from it, so snapshots are stable.",
+        valueName: "time"))
+    var clock: String?
+
     func validate() throws {
         if let problem = Settings.resolveProblem(resolve, field: { _ in "--resolve" })
             ?? Settings.pathProblem(caFile, directory: false, field: "--cacert")
             ?? Settings.pathProblem(caPath, directory: true, field: "--capath")
             ?? Settings.proxyProblem(proxy, field: "--proxy")
+            ?? Settings.tapeProblem(record: record, replay: replay, clock: clock) { "--\($0)" }
         {
             throw ValidationError(problem + ".")
         }
@@ -74,6 +93,10 @@ struct NetworkOptions: ParsableArguments {
         settings.caPath = caPath
         settings.proxy = proxy
         settings.noProxy = noProxy
+        settings.record = record
+        settings.replay = replay
+        settings.replayFallback = replayFallback
+        settings.clock = clock
         return settings
     }
 }

@@ -32,7 +32,7 @@ for _name in ("http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTPS_PROXY
 
 KNOWN_KINDS = {"cancelled", "timedOut", "failed", "unknown"}
 KNOWN_REASONS = {"invalidURL", "unsupportedScheme", "blockedAddress", "dns", "connect", "tls", "httpStatus",
-                 "tooManyRedirects", "tooLarge", "unsupportedContentType", "emptyBody", "network"}
+                 "tooManyRedirects", "tooLarge", "unsupportedContentType", "emptyBody", "network", "notRecorded"}
 
 
 def binary_path() -> Path:

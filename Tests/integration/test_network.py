@@ -11,6 +11,7 @@ import subprocess
 import pytest
 
 from conftest import assert_error
+from fixture_server import FixtureServer
 from linkpeek_client import LinkPeekClient, LinkPeekError
 import protocol_schema
 
@@ -364,3 +365,95 @@ def test_a_burst_through_the_proxy(server, proxy, fetch):
     assert res.returncode == 0, res.describe()
     assert [o["title"] for o in res.objects] == [f"b{i}" for i in range(40)]
     assert sorted(t for _, t in proxy.seen) == sorted(urls)
+
+
+# ------------------------------------------------------------------ record and replay (part 4)
+
+CLOCK = "2026-01-01T00:00:00Z"
+
+
+def session_urls(base: str) -> list:
+    """20 pages: plain, with a redirect, a redirect chain, one without an icon (falls back to /favicon.ico)."""
+    urls = [f"{base}/page?title=rec{i}" for i in range(14)]
+    urls += [f"{base}/redirect?status=301&to=/page%3Ftitle%3Dmoved{i}" for i in range(3)]
+    urls += [f"{base}/chain?n=2", f"{base}/noicon", f"{base}/base"]
+    return urls
+
+
+def test_record_then_replay_gives_identical_json_without_the_network(fetch, tmp_path):
+    tape = tmp_path / "tape"
+    live = FixtureServer().start()
+    try:
+        urls = session_urls(live.base_url)
+        recorded = fetch("--record", str(tape), "--clock", CLOCK, *urls)
+        hits = live.total_hits()
+    finally:
+        live.stop()
+    assert recorded.returncode == 0, recorded.describe()
+    assert len(recorded.objects) == 20
+    assert all(o["fetchedAt"] == "2026-01-01T00:00:00Z" for o in recorded.objects)
+    assert sum(1 for o in recorded.objects if o.get("image", {}).get("width")) >= 14
+    index = json.loads((tape / "index.json").read_text())
+    # every response read: 20 pages, their icons and images (shared ones once)
+    assert len(index["entries"]) >= 20 + 2 and len(index["entries"]) <= hits
+    for entry in index["entries"]:
+        assert (tape / entry["body"]).stat().st_size == entry["bytesRead"], entry
+    # The server is gone: anything not served from the tape would fail.
+    replayed = fetch("--replay", str(tape), "--clock", CLOCK, *urls)
+    assert replayed.returncode == 0, replayed.describe()
+    assert replayed.stdout == recorded.stdout
+
+
+def test_record_twice_writes_the_same_tape(server, fetch, tmp_path):
+    urls = [server.url("/page?title=same"), server.url("/redirect?status=302&to=/page")]
+    for name in ("a", "b"):
+        assert fetch("--record", str(tmp_path / name), "--clock", CLOCK, *urls).returncode == 0
+    files = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(tmp_path / "b") for p in (tmp_path / "b").rglob("*") if p.is_file())
+    for f in files:
+        if f.name != "index.json":
+            assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f
+
+    def index(name):  # the server's Date header may differ by a second between the runs
+        data = json.loads((tmp_path / name / "index.json").read_text())
+        for entry in data["entries"]:
+            entry["headers"].pop("date", None)
+        return data
+    assert index("a") == index("b")
+
+
+def test_replay_of_what_was_not_recorded_fails_not_recorded(server, fetch, tmp_path):
+    tape = tmp_path / "tape"
+    assert fetch("--no-subresources", "--record", str(tape), server.url("/page?title=one")).returncode == 0
+    before = server.total_hits()
+    res = fetch("--no-subresources", "--replay", str(tape), server.url("/page?title=two"))
+    assert res.returncode == 1, res.describe()
+    assert_error(res.one, reason="notRecorded", res=res)
+    assert server.total_hits() == before
+
+
+def test_replay_fallback_goes_to_the_network(server, fetch, tmp_path):
+    tape = tmp_path / "tape"
+    assert fetch("--no-subresources", "--record", str(tape), server.url("/page?title=one")).returncode == 0
+    res = fetch("--no-subresources", "--replay", str(tape), "--replay-fallback", server.url("/page?title=two"))
+    assert res.returncode == 0 and res.one["title"] == "two", res.describe()
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--clock", "yesterday"], "--clock must be an ISO 8601 time"),
+    (["--replay", "/nonexistent-tape"], "--replay must name a directory recorded with --record"),
+])
+def test_tape_flag_errors(run_cli, args, says):
+    res = run_cli("fetch", *args, "http://example.test/")
+    assert res.returncode == 2 and says in res.stderr, res.describe()
+
+
+def test_replay_and_clock_by_initialization_options(server, fetch, daemon, tmp_path):
+    tape = tmp_path / "tape"
+    url = server.url("/page?title=daemontape")
+    assert fetch("--no-subresources", "--record", str(tape), url).returncode == 0
+    c = daemon(init_options={"replay": str(tape), "clock": CLOCK})
+    before = server.total_hits()
+    m = c.fetch(url, fetch_subresources=False)
+    assert m["title"] == "daemontape" and m["fetchedAt"] == "2026-01-01T00:00:00Z"
+    assert server.total_hits() == before
