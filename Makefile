@@ -4,7 +4,7 @@
 
 SWIFT ?= swift
 PYTHON ?= python3
-APT_PACKAGES := libcurl4-openssl-dev libxml2-dev pkg-config
+APT_PACKAGES := libcurl4-openssl-dev libxml2-dev pkg-config openssl nginx
 BIN := .build/debug/linkpeek
 URL ?= https://www.swift.org/
 

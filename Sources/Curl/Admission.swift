@@ -18,6 +18,10 @@ final class Admission: Sendable {
         var load = 0
         /// Woken and not yet drained: further wakeups would add nothing.
         var wakePending = false
+        /// Transfers admitted to this loop, by host: a host's transfers go to
+        /// the loop that has one already, so that HTTP/2 can multiplex them
+        /// on one connection (each loop has its own connection pool).
+        var hosts: [String: Int] = [:]
     }
 
     struct State {
@@ -144,6 +148,8 @@ final class Admission: Sendable {
                 state.loops[loop].load -= 1
                 state.activePerHost[transfer.hostKey, default: 1] -= 1
                 if state.activePerHost[transfer.hostKey] == 0 { state.activePerHost[transfer.hostKey] = nil }
+                state.loops[loop].hosts[transfer.hostKey, default: 1] -= 1
+                if state.loops[loop].hosts[transfer.hostKey] == 0 { state.loops[loop].hosts[transfer.hostKey] = nil }
             }
             if state.stopping { return false }
             return !admit(&state, preferring: loop).isEmpty && !state.loops[loop].commands.isEmpty
@@ -167,6 +173,10 @@ final class Admission: Sendable {
             for loop in state.loops.indices where state.loops[loop].load < state.loops[target].load {
                 target = loop
             }
+            if let sameHost = state.loops.indices.first(where: { state.loops[$0].hosts[transfer.hostKey] != nil }) {
+                target = sameHost
+            }
+            state.loops[target].hosts[transfer.hostKey, default: 0] += 1
             state.active += 1
             state.activePerHost[transfer.hostKey, default: 0] += 1
             state.loops[target].load += 1

@@ -17,6 +17,10 @@ extension EasyHandle {
             // "" = every encoding this libcurl decodes (gzip, deflate, br, zstd).
             { self.set(CURLOPT_ACCEPT_ENCODING, "") },
             { self.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)) },
+            // HTTPS may be HTTP/2: wait for a connection being made to this host
+            // and multiplex on it rather than open another. (Plain http is
+            // HTTP/1.1 here, where waiting would only serialise.)
+            { self.set(CURLOPT_PIPEWAIT, transfer.hopURL.lowercased().hasPrefix("https:") ? 1 : 0) },
             { self.set(CURLOPT_TIMEOUT_MS, transfer.remainingMilliseconds) },
             { self.set(CURLOPT_CONNECTTIMEOUT_MS, TransferRequest.milliseconds(request.connectTimeout)) },
             // Signals are no way to time out a resolver on a multi-threaded process.

@@ -457,3 +457,83 @@ def test_replay_and_clock_by_initialization_options(server, fetch, daemon, tmp_p
     m = c.fetch(url, fetch_subresources=False)
     assert m["title"] == "daemontape" and m["fetchedAt"] == "2026-01-01T00:00:00Z"
     assert server.total_hits() == before
+
+
+# ------------------------------------------------------------------ HTTP/2 over TLS with nginx (part 5)
+
+KiB = 1024
+
+
+def h2_page(title: str, body_bytes: int = 0) -> bytes:
+    head = (f'<!doctype html><html><head><meta charset="utf-8"><title>{title}</title>'
+            f'<meta property="og:title" content="{title}"><meta name="description" content="h2 page {title}">'
+            f'</head><body>').encode()
+    return head + b"<p>" + b"x" * body_bytes + b"</p></body></html>"
+
+
+@pytest.fixture(scope="module")
+def h2(tls, tmp_path_factory):
+    import nginx_fixture
+    if not nginx_fixture.available():
+        pytest.skip("nginx is not installed (make deps installs it)")
+    ca, _ = tls
+    cert, key = ca.issue(["example.test"])
+    files = {f"p{i}.html": h2_page(f"h2 page {i}") for i in range(6)}
+    files["big.html"] = h2_page("big", 3 * 1024 * KiB)
+    ng = nginx_fixture.NginxServer(tmp_path_factory.mktemp("nginx"), cert, key, files).start()
+    yield ca, ng
+    ng.stop()
+
+
+def h2_args(ca, ng) -> list:
+    return ["--no-subresources", "--cacert", str(ca.cert), *LOOPBACK,
+            "--resolve", f"example.test:{ng.port}:127.0.0.1"]
+
+
+def log_for(ng, path: str, timeout: float = 5.0) -> dict:
+    """The access-log row for `path`; nginx writes it when the stream ends, so wait (bounded)."""
+    import time
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        rows = [r for r in ng.log() if r["path"] == path]
+        if rows:
+            return rows[-1]
+        time.sleep(0.05)
+    raise AssertionError(f"no access-log line for {path}: {ng.log()}")
+
+
+def test_h2_head_only_abort(h2, fetch):
+    ca, ng = h2
+    res = fetch(*h2_args(ca, ng), ng.url("/big.html?a=1"), private=False)
+    assert res.returncode == 0, res.describe()
+    assert res.one["title"] == "big"
+    assert res.one["bytesRead"] < 128 * KiB, res.one["bytesRead"]
+    row = log_for(ng, "/big.html?a=1")
+    assert row["protocol"] == "HTTP/2.0", row
+
+
+def test_h2_pages_on_one_host_share_one_connection(h2, daemon):
+    ca, ng = h2
+    c = daemon(args=[*LOOPBACK, "--cacert", str(ca.cert), "--resolve", f"example.test:{ng.port}:127.0.0.1"])
+    paths = [f"/p{i}.html?s={i}" for i in range(5)]
+    for i, path in enumerate(paths):
+        assert c.fetch(ng.url(path), fetch_subresources=False)["title"] == f"h2 page {i}"
+    rows = [log_for(ng, p) for p in paths]
+    assert {r["protocol"] for r in rows} == {"HTTP/2.0"}
+    assert len({r["connection"] for r in rows}) == 1, rows
+    assert [r["requests"] for r in rows] == [1, 2, 3, 4, 5], rows
+
+
+def test_h2_concurrent_pages_multiplex_and_a_reset_stream_leaves_the_others_alone(h2, fetch):
+    # big.html is cut after its head (curl resets that stream) while five
+    # other pages run on the same connection: all six answer.
+    ca, ng = h2
+    paths = ["/big.html?m=1"] + [f"/p{i}.html?m=1" for i in range(5)]
+    res = fetch(*h2_args(ca, ng), *[ng.url(p) for p in paths], private=False)
+    assert res.returncode == 0, res.describe()
+    assert [o["title"] for o in res.objects] == ["big"] + [f"h2 page {i}" for i in range(5)]
+    assert res.objects[0]["bytesRead"] < 128 * KiB
+    rows = [log_for(ng, p) for p in paths]
+    assert {r["protocol"] for r in rows} == {"HTTP/2.0"}
+    assert len({r["connection"] for r in rows}) == 1, rows
+    assert all(r["status"] == 200 for r in rows), rows
