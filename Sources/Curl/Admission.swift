@@ -18,9 +18,10 @@ final class Admission: Sendable {
         var load = 0
         /// Woken and not yet drained: further wakeups would add nothing.
         var wakePending = false
-        /// Transfers admitted to this loop, by host: a host's transfers go to
-        /// the loop that has one already, so that HTTP/2 can multiplex them
-        /// on one connection (each loop has its own connection pool).
+        /// Transfers admitted to this loop, by host: a host's HTTPS transfers
+        /// go to the loop that has one already, so that HTTP/2 can multiplex
+        /// them on one connection (each loop has its own connection pool).
+        /// Plain http (HTTP/1.1 here) keeps spreading over the loops.
         var hosts: [String: Int] = [:]
     }
 
@@ -173,7 +174,9 @@ final class Admission: Sendable {
             for loop in state.loops.indices where state.loops[loop].load < state.loops[target].load {
                 target = loop
             }
-            if let sameHost = state.loops.indices.first(where: { state.loops[$0].hosts[transfer.hostKey] != nil }) {
+            if transfer.mayMultiplex,
+                let sameHost = state.loops.indices.first(where: { state.loops[$0].hosts[transfer.hostKey] != nil })
+            {
                 target = sameHost
             }
             state.loops[target].hosts[transfer.hostKey, default: 0] += 1

@@ -20,7 +20,7 @@ extension EasyHandle {
             // HTTPS may be HTTP/2: wait for a connection being made to this host
             // and multiplex on it rather than open another. (Plain http is
             // HTTP/1.1 here, where waiting would only serialise.)
-            { self.set(CURLOPT_PIPEWAIT, transfer.hopURL.lowercased().hasPrefix("https:") ? 1 : 0) },
+            { self.set(CURLOPT_PIPEWAIT, transfer.mayMultiplex ? 1 : 0) },
             { self.set(CURLOPT_TIMEOUT_MS, transfer.remainingMilliseconds) },
             { self.set(CURLOPT_CONNECTTIMEOUT_MS, TransferRequest.milliseconds(request.connectTimeout)) },
             // Signals are no way to time out a resolver on a multi-threaded process.
@@ -40,6 +40,9 @@ extension EasyHandle {
             // Verification stays on (curl's default); these only choose whom to trust.
             { request.caFile.map { self.set(CURLOPT_CAINFO, $0) } ?? .success(()) },
             { request.caPath.map { self.set(CURLOPT_CAPATH, $0) } ?? .success(()) },
+            // An https:// proxy is verified against the same CAs.
+            { request.caFile.map { self.set(CURLOPT_PROXY_CAINFO, $0) } ?? .success(()) },
+            { request.caPath.map { self.set(CURLOPT_PROXY_CAPATH, $0) } ?? .success(()) },
             { self.set(headers: ["Accept: text/html,application/xhtml+xml;q=0.9,*/*;q=0.8"] + request.headers) },
         ]
         for step in steps {

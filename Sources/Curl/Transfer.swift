@@ -49,6 +49,8 @@ final class Transfer: @unchecked Sendable {
     var redirectTarget: String?
     /// Set by the hop check: the error to end the transfer with when a loop takes it.
     var pendingFailure: CurlError?
+    /// HTTPS, so possibly HTTP/2: kept on the loop that already has this host.
+    var mayMultiplex: Bool { hopURL.lowercased().hasPrefix("https:") }
     /// True when redirects are followed by the engine, not by curl.
     var followsRedirectsItself: Bool { !request.proxies.isEmpty }
 
