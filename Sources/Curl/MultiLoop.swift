@@ -129,6 +129,13 @@ final class MultiLoop {
             return transfer.complete(.failure(CurlError(
                 kind: .tooManyRedirects, detail: "Maximum (\(transfer.request.maxRedirects)) redirects followed")))
         }
+        // Only http and https, as curl's own redirects (CURLOPT_REDIR_PROTOCOLS_STR);
+        // refused here, before the hop check would look the host up.
+        let scheme = next.prefix { $0 != ":" }.lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            return transfer.complete(.failure(CurlError(
+                kind: .unsupportedProtocol, detail: "a redirect to a \(scheme) URL; only http and https are followed")))
+        }
         transfer.hopURL = next
         if !admission.submitHop(transfer) {
             transfer.complete(.failure(CurlError(kind: .engineStopped, detail: "the transfer engine has stopped")))

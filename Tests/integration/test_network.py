@@ -537,3 +537,11 @@ def test_h2_concurrent_pages_multiplex_and_a_reset_stream_leaves_the_others_alon
     assert {r["protocol"] for r in rows} == {"HTTP/2.0"}
     assert len({r["connection"] for r in rows}) == 1, rows
     assert all(r["status"] == 200 for r in rows), rows
+
+
+@pytest.mark.parametrize("route", ["/redirect-file", "/redirect-ftp", "/redirect-javascript"])
+def test_redirect_to_other_scheme_refused_through_the_proxy(server, proxy, fetch, route):
+    res = fetch("--no-subresources", "--proxy", proxy.url(), *LOOPBACK, server.url(route), private=False)
+    assert_error(res.one, reason="unsupportedScheme", res=res)
+    assert "root:" not in res.stdout
+    assert proxy.seen == [("GET", server.url(route))]
