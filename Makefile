@@ -7,8 +7,9 @@ SWIFT ?= swift
 PYTHON ?= python3
 # neovim and emacs-nox: the editor plugin tests (make test-editors); Node 20,
 # for the VS Code extension's tests, comes with the machine (`node --version`).
+# openssl, nginx: the TLS and HTTP/2 tests (issue 11).
 # libvips: images (getMedia, thumbnails); libvips-tools: vipsthumbnail, to generate test fixtures.
-APT_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev libvips-dev libvips-tools pkg-config neovim emacs-nox
+APT_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev libvips-dev libvips-tools pkg-config openssl nginx neovim emacs-nox
 BIN := .build/debug/linkpeek
 URL ?=
 

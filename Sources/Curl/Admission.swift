@@ -18,6 +18,11 @@ final class Admission: Sendable {
         var load = 0
         /// Woken and not yet drained: further wakeups would add nothing.
         var wakePending = false
+        /// Transfers admitted to this loop, by host: a host's HTTPS transfers
+        /// go to the loop that has one already, so that HTTP/2 can multiplex
+        /// them on one connection (each loop has its own connection pool).
+        /// Plain http (HTTP/1.1 here) keeps spreading over the loops.
+        var hosts: [String: Int] = [:]
     }
 
     struct State {
@@ -28,6 +33,8 @@ final class Admission: Sendable {
         /// Which loop each admitted transfer went to (for cancellation).
         var owner: [UInt64: Int] = [:]
         var stopping = false
+        /// Transfers away for a hop check (`submitHop`), and whether a cancel came meanwhile.
+        var away: [UInt64: Bool] = [:]
         var nextID: UInt64 = 1
     }
 
@@ -83,6 +90,8 @@ final class Admission: Sendable {
             } else if let loop = state.owner[id] {
                 state.loops[loop].commands.append(.cancel(id))
                 wake(loop, &state)
+            } else if state.away[id] != nil {
+                state.away[id] = true
             }
         }
     }
@@ -140,6 +149,8 @@ final class Admission: Sendable {
                 state.loops[loop].load -= 1
                 state.activePerHost[transfer.hostKey, default: 1] -= 1
                 if state.activePerHost[transfer.hostKey] == 0 { state.activePerHost[transfer.hostKey] = nil }
+                state.loops[loop].hosts[transfer.hostKey, default: 1] -= 1
+                if state.loops[loop].hosts[transfer.hostKey] == 0 { state.loops[loop].hosts[transfer.hostKey] = nil }
             }
             if state.stopping { return false }
             return !admit(&state, preferring: loop).isEmpty && !state.loops[loop].commands.isEmpty
@@ -163,6 +174,12 @@ final class Admission: Sendable {
             for loop in state.loops.indices where state.loops[loop].load < state.loops[target].load {
                 target = loop
             }
+            if transfer.mayMultiplex,
+                let sameHost = state.loops.indices.first(where: { state.loops[$0].hosts[transfer.hostKey] != nil })
+            {
+                target = sameHost
+            }
+            state.loops[target].hosts[transfer.hostKey, default: 0] += 1
             state.active += 1
             state.activePerHost[transfer.hostKey, default: 0] += 1
             state.loops[target].load += 1

@@ -29,7 +29,8 @@ public struct CurlError: Error, Sendable, Equatable, CustomStringConvertible {
     /// generic `curl_easy_strerror` sentence.
     init(code: CURLcode, buffer: String) {
         let text = buffer.isEmpty ? String(cString: curl_easy_strerror(code)) : buffer
-        self.init(kind: Self.kind(of: code), code: Int32(code.rawValue), detail: text)
+        let kind = Self.kind(of: code)
+        self.init(kind: kind, code: Int32(code.rawValue), detail: kind == .tls ? Self.namingTLSCheck(text) : text)
     }
 
     private static func kind(of code: CURLcode) -> Kind {

@@ -5,24 +5,30 @@ extension EasyHandle {
     func configure(for transfer: Transfer, userdata: UnsafeMutableRawPointer) -> Result<Void, CurlError> {
         let request = transfer.request
         let steps: [() -> Result<Void, CurlError>] = [
-            { self.set(CURLOPT_URL, request.url) },
+            { self.set(CURLOPT_URL, transfer.hopURL) },
             // Only http and https, for the first URL and for every redirect.
             { self.set(CURLOPT_PROTOCOLS_STR, "http,https") },
             { self.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https") },
-            { self.set(CURLOPT_FOLLOWLOCATION, 1) },
+            // With a proxy each hop is checked before it is sent, so the engine follows them.
+            { self.set(CURLOPT_FOLLOWLOCATION, transfer.followsRedirectsItself ? 0 : 1) },
             { self.set(CURLOPT_MAXREDIRS, request.maxRedirects) },
             // A POST answered by 301/302/303 stays a GET; ours is a GET anyway.
             { self.set(CURLOPT_USERAGENT, request.userAgent) },
             // "" = every encoding this libcurl decodes (gzip, deflate, br, zstd).
             { self.set(CURLOPT_ACCEPT_ENCODING, "") },
             { self.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)) },
+            // HTTPS may be HTTP/2: wait for a connection being made to this host
+            // and multiplex on it rather than open another. (Plain http is
+            // HTTP/1.1 here, where waiting would only serialise.)
+            { self.set(CURLOPT_PIPEWAIT, transfer.mayMultiplex ? 1 : 0) },
             { self.set(CURLOPT_TIMEOUT_MS, transfer.remainingMilliseconds) },
             { self.set(CURLOPT_CONNECTTIMEOUT_MS, TransferRequest.milliseconds(request.connectTimeout)) },
             // Signals are no way to time out a resolver on a multi-threaded process.
             { self.set(CURLOPT_NOSIGNAL, 1) },
-            // Proxies from the environment would move the connection (and the
-            // address check) elsewhere: connect directly.
-            { self.set(CURLOPT_PROXY, "") },
+            // Only the proxy linkpeek chose (none: "", so that curl does not
+            // read the environment itself); `no_proxy` was applied in choosing.
+            { self.set(CURLOPT_PROXY, request.proxies.proxy(for: transfer.hopURL) ?? "") },
+            { self.set(CURLOPT_NOPROXY, "") },
             { self.set(CURLOPT_HEADERFUNCTION, callback: TransferCallbacks.header) },
             { self.set(CURLOPT_HEADERDATA, pointer: userdata) },
             { self.set(CURLOPT_WRITEFUNCTION, callback: TransferCallbacks.body) },
@@ -30,6 +36,13 @@ extension EasyHandle {
             { self.set(openSocket: TransferCallbacks.openSocket) },
             { self.set(CURLOPT_OPENSOCKETDATA, pointer: userdata) },
             { self.set(CURLOPT_PRIVATE, pointer: userdata) },
+            { self.set(resolve: request.nameOverrides) },
+            // Verification stays on (curl's default); these only choose whom to trust.
+            { request.caFile.map { self.set(CURLOPT_CAINFO, $0) } ?? .success(()) },
+            { request.caPath.map { self.set(CURLOPT_CAPATH, $0) } ?? .success(()) },
+            // An https:// proxy is verified against the same CAs.
+            { request.caFile.map { self.set(CURLOPT_PROXY_CAINFO, $0) } ?? .success(()) },
+            { request.caPath.map { self.set(CURLOPT_PROXY_CAPATH, $0) } ?? .success(()) },
             { self.set(headers: ["Accept: text/html,application/xhtml+xml;q=0.9,*/*;q=0.8"] + request.headers) },
         ]
         for step in steps {

@@ -9,6 +9,7 @@ final class EasyHandle {
     let raw: UnsafeMutableRawPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var resolveList: UnsafeMutablePointer<curl_slist>?
 
     init?() {
         guard let raw = curl_easy_init() else { return nil }
@@ -21,6 +22,7 @@ final class EasyHandle {
     deinit {
         curl_easy_cleanup(raw)
         curl_slist_free_all(headerList)
+        curl_slist_free_all(resolveList)
         errorBuffer.deallocate()
     }
 
@@ -55,6 +57,14 @@ final class EasyHandle {
         headerList = nil
         for header in headers { headerList = curl_slist_append(headerList, header) }
         return check(lp_easy_setopt_pointer(raw, CURLOPT_HTTPHEADER, headerList))
+    }
+
+    /// Replaces the name overrides (`HOST:PORT:ADDR` entries).
+    func set(resolve entries: [String]) -> Result<Void, CurlError> {
+        curl_slist_free_all(resolveList)
+        resolveList = nil
+        for entry in entries { resolveList = curl_slist_append(resolveList, entry) }
+        return check(lp_easy_setopt_pointer(raw, CURLOPT_RESOLVE, resolveList))
     }
 
     func string(_ info: CURLINFO) -> String? {

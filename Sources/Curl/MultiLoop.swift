@@ -71,6 +71,14 @@ final class MultiLoop {
     }
 
     private func start(_ transfer: Transfer) {
+        if let failure = transfer.pendingFailure {
+            // Refused by its hop check: ended here, on a curl thread, like every transfer.
+            transfer.pendingFailure = nil
+            ended.append((transfer.id, transfer.hostKey))
+            transfer.complete(.failure(failure))
+            return
+        }
+        transfer.viaProxy = transfer.request.proxies.proxy(for: transfer.hopURL) != nil
         guard let easy = EasyHandle() else {
             ended.append((transfer.id, transfer.hostKey))
             transfer.complete(.failure(CurlError(kind: .network, detail: "curl_easy_init failed")))
@@ -95,7 +103,42 @@ final class MultiLoop {
                 let transfer = active[handle]
             else { continue }
             let code = message.pointee.data.result
+            if transfer.redirectPending {
+                followRedirect(transfer, handle: handle)
+                continue
+            }
             end(id: transfer.id, with: transfer.outcome(of: code))
+        }
+    }
+
+    /// The hop ended on a redirect that the engine follows itself: the
+    /// transfer leaves this loop (its slot is freed) and goes back to the
+    /// admission for the next hop, checked first when it goes through a proxy.
+    private func followRedirect(_ transfer: Transfer, handle: UnsafeMutableRawPointer) {
+        let next = transfer.redirectTarget
+        transfer.redirectTarget = nil
+        curl_multi_remove_handle(multi, handle)
+        active[handle] = nil
+        ended.append((transfer.id, transfer.hostKey))
+        transfer.easy = nil
+        transfer.redirectPending = false
+        guard let next, !next.isEmpty else {
+            return transfer.complete(.failure(CurlError(kind: .network, detail: "a redirect without a usable Location")))
+        }
+        guard transfer.redirects.count <= transfer.request.maxRedirects else {
+            return transfer.complete(.failure(CurlError(
+                kind: .tooManyRedirects, detail: "Maximum (\(transfer.request.maxRedirects)) redirects followed")))
+        }
+        // Only http and https, as curl's own redirects (CURLOPT_REDIR_PROTOCOLS_STR);
+        // refused here, before the hop check would look the host up.
+        let scheme = next.prefix { $0 != ":" }.lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            return transfer.complete(.failure(CurlError(
+                kind: .unsupportedProtocol, detail: "a redirect to a \(scheme) URL; only http and https are followed")))
+        }
+        transfer.hopURL = next
+        if !admission.submitHop(transfer) {
+            transfer.complete(.failure(CurlError(kind: .engineStopped, detail: "the transfer engine has stopped")))
         }
     }
 

@@ -30,6 +30,12 @@ enum TransferCallbacks {
     /// after DNS and on every redirect, so the address policy lives here.
     static let openSocket: curl_opensocket_callback = { userdata, _, address in
         guard let transfer = transfer(userdata), let address else { return CURL_SOCKET_BAD }
+        if transfer.viaProxy {
+            // The proxy, the user's choice; the target passed `HopCheck` before this hop started.
+            transfer.connecting()
+            return socket(address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue),
+                          address.pointee.protocol)
+        }
         let offset = MemoryLayout<curl_sockaddr>.offset(of: \curl_sockaddr.addr) ?? 16
         let raw = UnsafeRawPointer(address).advanced(by: offset)
         guard let ip = IPAddress(sockaddr: raw, length: Int(address.pointee.addrlen)),
@@ -100,6 +106,13 @@ extension Transfer {
         if (300..<400).contains(status), fields["location"] != nil {
             // curl follows it (or fails with too many redirects); record the hop.
             redirects.append(Hop(url: currentURL, status: status))
+            if followsRedirectsItself {
+                // The loop checks the next hop and starts it (`MultiLoop.followRedirect`).
+                redirectPending = true
+                redirectTarget = fields["location"].flatMap { URL(string: $0, relativeTo: URL(string: currentURL)) }?
+                    .absoluteString
+                return .stop
+            }
             return .proceed
         }
         return deliverHead(ResponseHead(status: status, url: currentURL, fields: fields))

@@ -36,6 +36,24 @@ final class Transfer: @unchecked Sendable {
     var stoppedEarly = false
     var refusedAddress: IPAddress?
 
+    // Hop by hop when a proxy is set (issue 11; see `HopCheck`).
+    /// The URL of the hop running now: the request's, then each redirect's
+    /// when the engine follows redirects itself.
+    var hopURL: String
+    /// This hop's connection is to a proxy, which the user chose: the
+    /// connect-time check does not judge it (the target was checked before).
+    var viaProxy = false
+    /// This hop ended on a redirect the engine follows itself.
+    var redirectPending = false
+    /// Where that redirect leads, resolved against the hop's URL.
+    var redirectTarget: String?
+    /// Set by the hop check: the error to end the transfer with when a loop takes it.
+    var pendingFailure: CurlError?
+    /// HTTPS, so possibly HTTP/2: kept on the loop that already has this host.
+    var mayMultiplex: Bool { hopURL.lowercased().hasPrefix("https:") }
+    /// True when redirects are followed by the engine, not by curl.
+    var followsRedirectsItself: Bool { !request.proxies.isEmpty }
+
     /// What the engine reports besides the consumer's output.
     struct Summary {
         var head: ResponseHead?
@@ -53,6 +71,7 @@ final class Transfer: @unchecked Sendable {
     ) {
         self.id = id
         self.request = request
+        self.hopURL = request.url
         self.hostKey = URL(string: request.url)?.host?.lowercased() ?? ""
         self.deadline = .now + .milliseconds(TransferRequest.milliseconds(request.timeout))
         connecting = { consumer.connecting() }

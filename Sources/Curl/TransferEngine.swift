@@ -77,7 +77,7 @@ public final class TransferEngine: Sendable {
                 }
                 if race.markSubmitted() {
                     transfer.complete(.failure(.cancelled))
-                } else if !admission.submit(transfer) {
+                } else if !admission.submitHop(transfer) {
                     transfer.complete(.failure(CurlError(kind: .engineStopped, detail: "the transfer engine has stopped")))
                 }
             }

@@ -12,6 +12,16 @@ public struct TransferRequest: Sendable {
     public var maxBytes: Int
     /// Extra request headers, e.g. `If-None-Match: "abc"`.
     public var headers: [String]
+    /// `CURLOPT_RESOLVE` entries (`NameOverride.curlEntry`), for this
+    /// transfer and every redirect it follows.
+    public var nameOverrides: [String] = []
+    /// CA certificates to trust instead of curl's default store (`CURLOPT_CAINFO`).
+    public var caFile: String?
+    /// A directory of hashed CA certificates (`CURLOPT_CAPATH`).
+    public var caPath: String?
+    /// Proxies by scheme and the hosts that bypass them. When any proxy is
+    /// set, the engine follows redirects itself, checking each hop (`HopCheck`).
+    public var proxies = ProxyTable()
 
     public init(
         url: String,
@@ -83,6 +93,11 @@ public struct ResponseHead: Sendable, Equatable {
 public struct Hop: Sendable, Equatable {
     public var url: String
     public var status: Int
+
+    public init(url: String, status: Int) {
+        self.url = url
+        self.status = status
+    }
 }
 
 /// What a finished transfer reports, besides what its consumer made of the bytes.
@@ -97,6 +112,18 @@ public struct TransferResult<Output: Sendable>: Sendable {
     public var truncated: Bool
     /// True when the consumer stopped the transfer early (it had what it needed).
     public var stoppedEarly: Bool
+
+    /// A result made elsewhere (a replayed recording).
+    public init(
+        head: ResponseHead?, output: Output, redirects: [Hop], bytesRead: Int, truncated: Bool, stoppedEarly: Bool
+    ) {
+        self.head = head
+        self.output = output
+        self.redirects = redirects
+        self.bytesRead = bytesRead
+        self.truncated = truncated
+        self.stoppedEarly = stoppedEarly
+    }
 }
 
 /// Whether the transfer should go on.

@@ -55,6 +55,8 @@ public struct FetchError: Error, Sendable, Equatable {
         public static let unsupportedImage = Reason(rawValue: "unsupportedImage")
         /// The image claimed a known format but could not be decoded (truncated, corrupt).
         public static let decodeFailed = Reason(rawValue: "decodeFailed")
+        /// Replaying (`--replay`): the URL is not on the tape.
+        public static let notRecorded = Reason(rawValue: "notRecorded")
     }
 }
 

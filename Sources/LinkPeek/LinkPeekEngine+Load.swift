@@ -32,8 +32,10 @@ extension LinkPeekEngine {
                 }
                 let now = now()
                 freshness = Freshness(fields: fields, now: now)
-                metadata.fetchedAt = Self.iso8601(now)
-                metadata.expiresAt = Self.iso8601(now.addingTimeInterval(freshness?.lifetime ?? 0))
+                // A fixed clock (`--clock`) makes both stable; the cache still counts real time.
+                let shown = clock ?? now
+                metadata.fetchedAt = Self.iso8601(shown)
+                metadata.expiresAt = Self.iso8601(shown.addingTimeInterval(freshness?.lifetime ?? 0))
                 metadata.fromCache = false
                 outcome = .success(metadata)
             }
@@ -63,7 +65,7 @@ extension LinkPeekEngine {
         freshness.lastModified = freshness.lastModified ?? stale.lastModified
         var renewed = metadata
         renewed.originalURL = url
-        renewed.expiresAt = Self.iso8601(now.addingTimeInterval(freshness.lifetime))
+        renewed.expiresAt = Self.iso8601((clock ?? now).addingTimeInterval(freshness.lifetime))
         renewed.fromCache = nil
         renewed.stale = nil
         await remember(.success(renewed), key: key, url: url, freshness: freshness, now: now)

@@ -46,7 +46,7 @@ extension LinkPeekEngine {
             return (resource, false)
         }
         let request = transferRequest(url: url, timeout: timeout, maxBytes: settings.maxSubresourceBytes)
-        guard let result = try? await transfers.perform(request, consumer: MediaConsumer(keepAll: includeData)),
+        guard let result = try? await perform(request, consumer: MediaConsumer(keepAll: includeData)),
             (200..<300).contains(result.output.status), !result.output.bytes.isEmpty
         else { return (resource, false) }
 

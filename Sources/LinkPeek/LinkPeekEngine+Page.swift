@@ -34,12 +34,7 @@ extension LinkPeekEngine {
                 events(.partial(partial))
             }
         }
-        let result: TransferResult<PageConsumer.Output>
-        do {
-            result = try await transfers.perform(request, consumer: consumer)
-        } catch {
-            throw FetchError(error)
-        }
+        let result = try await perform(request, consumer: consumer)
         guard let head = result.head else {
             throw .failed(.network, "the server sent no response.")
         }

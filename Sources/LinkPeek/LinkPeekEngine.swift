@@ -16,6 +16,15 @@ public final class LinkPeekEngine: MetadataService {
     /// Sources and variants for `media(url:transform:timeout:)`: a memory
     /// LRU of variants, then the persistent cache's blobs (`StoredImageStore`).
     public let images: ImageCache
+    /// `settings.resolve` as curl entries (entries that do not parse were refused at the edge).
+    let nameOverrides: [String]
+    /// Whom TLS trusts: the settings, else `$SSL_CERT_FILE` / `$SSL_CERT_DIR`.
+    let caFile: String?, caPath: String?
+    /// Proxies from the settings, else the environment.
+    let proxies: ProxyTable
+    /// `--record` / `--replay` tapes, and the fixed `--clock` (checked at the edge).
+    let recordTape: Tape?, replayTape: Tape?
+    let clock: Date?
 
     /// - Parameter store: the second cache level; by default the one the
     ///   settings name (`cacheDir`, `cacheEnabled`, `cacheSizeLimit`),
@@ -29,6 +38,13 @@ public final class LinkPeekEngine: MetadataService {
         policy = AddressPolicy(
             allowPrivateNetwork: settings.allowPrivateNetwork,
             allowedNetworks: settings.allowedNetworks.compactMap(IPNetwork.init))
+        nameOverrides = settings.resolve.compactMap { try? NameOverride.parse($0, field: "resolve").get().curlEntry }
+        caFile = settings.effectiveCAFile
+        caPath = settings.effectiveCAPath
+        proxies = settings.proxyTable
+        recordTape = settings.record.flatMap { try? Tape.forRecording(at: $0) }
+        replayTape = settings.replay.flatMap { try? Tape.forReplay(at: $0) }
+        clock = settings.clock.flatMap(Settings.parseClock)
         transfers = TransferEngine(
             limits: .init(total: settings.maxConcurrency, perHost: settings.perHostConcurrency))
     }
@@ -107,10 +123,15 @@ public final class LinkPeekEngine: MetadataService {
 
     /// A GET with this engine's settings.
     func transferRequest(url: String, timeout: Double, maxBytes: Int, headers: [String] = []) -> TransferRequest {
-        TransferRequest(
+        var request = TransferRequest(
             url: url, userAgent: settings.userAgent, timeout: timeout,
             connectTimeout: min(settings.connectTimeout, timeout), maxRedirects: settings.maxRedirects,
             policy: policy, maxBytes: maxBytes, headers: headers)
+        request.nameOverrides = nameOverrides
+        request.caFile = caFile
+        request.caPath = caPath
+        request.proxies = proxies
+        return request
     }
 
     static func iso8601(_ date: Date) -> String {

@@ -4,7 +4,8 @@ public struct Settings: Sendable, Equatable, Codable {
     public var allowPrivateNetwork: Bool = false
     /// Non-public networks allowed all the same, in CIDR notation (`10.1.2.3/32`).
     public var allowedNetworks: [String] = []
-    /// The default names itself a bot: some sites (X/Twitter) serve Open Graph only to bots.
+    /// The default names linkpeek, its version and where to learn more, and
+    /// says it is a bot (some sites, X/Twitter among them, serve Open Graph only to bots).
     public var userAgent: String = Settings.defaultUserAgent
     /// Seconds for a whole fetch (default 30).
     public var timeout: Double = 30
@@ -30,8 +31,40 @@ public struct Settings: Sendable, Equatable, Codable {
     /// Icon or image bytes read at most.
     public var maxSubresourceBytes: Int = 5 * 1024 * 1024
 
+    // MARK: Real networks (issue 11)
+
+    /// Name overrides in curl's `--resolve` syntax, `HOST:PORT:ADDR[,ADDR…]`
+    /// (`NameOverride`); the address policy still judges ADDR.
+    public var resolve: [String] = []
+    /// CA certificates (PEM) to trust instead of the system store, as curl's
+    /// `--cacert`; nil: `$SSL_CERT_FILE` if set, else the system store.
+    public var caFile: String?
+    /// A directory of hashed CA certificates (`openssl rehash`), as curl's
+    /// `--capath`; nil: `$SSL_CERT_DIR` if set.
+    public var caPath: String?
+    /// The proxy for every URL (`--proxy`); nil: `https_proxy`, `http_proxy`,
+    /// `all_proxy` from the environment; "": no proxy at all.
+    public var proxy: String?
+    /// Hosts that bypass the proxy, comma-separated (`--no-proxy`); nil: `no_proxy`.
+    public var noProxy: String?
+    /// Save every response read into this directory (`Tape`).
+    public var record: String?
+    /// Serve responses from this recorded directory, with no network.
+    public var replay: String?
+    /// When replaying, fetch what is not recorded from the network instead of failing `notRecorded`.
+    public var replayFallback: Bool = false
+    /// A fixed time (ISO 8601) for `fetchedAt` and `expiresAt`, so snapshots are stable.
+    public var clock: String?
+    // MARK: -
+
+    /// linkpeek's version, as the user agent and `serverInfo` state it.
+    public static let version = "0.1.0"
+    /// Where a site operator who sees linkpeek in a log can read what it is.
+    public static let projectURL = "https://github.com/linkpeek/linkpeek"
+    /// Honest: names linkpeek and no other product's crawler
+    /// (`facebookexternalhit`, `Twitterbot`); `--user-agent` chooses otherwise.
     public static let defaultUserAgent =
-        "Mozilla/5.0 (compatible; linkpeek/0.1; +link preview bot) facebookexternalhit/1.1 Twitterbot/1.0"
+        "Mozilla/5.0 (compatible; linkpeek/\(version); link preview bot; +\(projectURL))"
 
     public init() {}
 }

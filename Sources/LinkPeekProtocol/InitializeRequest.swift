@@ -82,6 +82,24 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
     /// Show the preview image in hover cards; default true.
     public var hoverImages: Bool?
 
+    // Real networks (issue 11).
+    /// Name overrides, `HOST:PORT:ADDR` each (curl's `--resolve`); they
+    /// replace the command line's list. Their syntax is checked by the daemon.
+    public var resolve: [String]?
+    /// A PEM file of CA certificates to trust instead of the system store.
+    public var caFile: String?
+    /// A directory of hashed CA certificates.
+    public var caPath: String?
+    /// The proxy URL for every request ("" for none); absent: the daemon's.
+    public var proxy: String?
+    /// Hosts that bypass the proxy, comma-separated.
+    public var noProxy: String?
+    /// Record and replay directories, the fallback switch and the fixed clock (`--record` & co.).
+    public var record: String?
+    public var replay: String?
+    public var replayFallback: Bool?
+    public var clock: String?
+
     public enum CacheChoice: Sendable, Equatable {
         case directory(String)
         case memoryOnly
@@ -107,6 +125,7 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case allowPrivateNetwork, userAgent, timeout, cacheDir, cacheSize, maxConcurrency
         case hoverTimeout, prefetch, hoverImages
+        case resolve, caFile, caPath, proxy, noProxy, record, replay, replayFallback, clock
     }
 
     public init(from decoder: any Decoder) throws {
@@ -126,6 +145,15 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         hoverTimeout = try container.decodeIfPresent(Double.self, forKey: .hoverTimeout)
         prefetch = try container.decodeIfPresent(Bool.self, forKey: .prefetch)
         hoverImages = try container.decodeIfPresent(Bool.self, forKey: .hoverImages)
+        resolve = try container.decodeIfPresent([String].self, forKey: .resolve)
+        caFile = try container.decodeIfPresent(String.self, forKey: .caFile)
+        caPath = try container.decodeIfPresent(String.self, forKey: .caPath)
+        proxy = try container.decodeIfPresent(String.self, forKey: .proxy)
+        noProxy = try container.decodeIfPresent(String.self, forKey: .noProxy)
+        record = try container.decodeIfPresent(String.self, forKey: .record)
+        replay = try container.decodeIfPresent(String.self, forKey: .replay)
+        replayFallback = try container.decodeIfPresent(Bool.self, forKey: .replayFallback)
+        clock = try container.decodeIfPresent(String.self, forKey: .clock)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -143,6 +171,15 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         try container.encodeIfPresent(hoverTimeout, forKey: .hoverTimeout)
         try container.encodeIfPresent(prefetch, forKey: .prefetch)
         try container.encodeIfPresent(hoverImages, forKey: .hoverImages)
+        try container.encodeIfPresent(resolve, forKey: .resolve)
+        try container.encodeIfPresent(caFile, forKey: .caFile)
+        try container.encodeIfPresent(caPath, forKey: .caPath)
+        try container.encodeIfPresent(proxy, forKey: .proxy)
+        try container.encodeIfPresent(noProxy, forKey: .noProxy)
+        try container.encodeIfPresent(record, forKey: .record)
+        try container.encodeIfPresent(replay, forKey: .replay)
+        try container.encodeIfPresent(replayFallback, forKey: .replayFallback)
+        try container.encodeIfPresent(clock, forKey: .clock)
     }
 
     /// The first rule these options break, as a sentence naming the field.

@@ -19,7 +19,7 @@ extension Server {
         case .success(let decoded): params = decoded
         case .failure(let error): return responder.respond(.error(id, error))
         }
-        if let problem = params.validationError() {
+        if let problem = params.validationError() ?? params.initializationOptions?.networkProblem() {
             return responder.respond(.error(id, .invalidParams(problem)))
         }
         if let options = params.initializationOptions {
@@ -147,6 +147,18 @@ func encodeResult(_ value: some Encodable) -> Result<JSONValue, ResponseError> {
     }
 }
 
+extension InitializationOptions {
+    /// What the daemon checks beyond the protocol types: the syntax of
+    /// network settings, which the domain owns.
+    func networkProblem() -> String? {
+        Settings.resolveProblem(resolve ?? []) { "initializationOptions.resolve[\($0)]" }
+            ?? Settings.pathProblem(caFile, directory: false, field: "initializationOptions.caFile")
+            ?? Settings.pathProblem(caPath, directory: true, field: "initializationOptions.caPath")
+            ?? Settings.proxyProblem(proxy, field: "initializationOptions.proxy")
+            ?? Settings.tapeProblem(record: record, replay: replay, clock: clock) { "initializationOptions.\($0)" }
+    }
+}
+
 extension Settings {
     mutating func apply(_ options: InitializationOptions) {
         if let value = options.allowPrivateNetwork { allowPrivateNetwork = value }
@@ -167,5 +179,15 @@ extension Settings {
         }
         // Checked against `ParamRanges.maxConcurrency` before this runs.
         if let value = options.maxConcurrency.flatMap(ParamRanges.maxConcurrency.integer) { maxConcurrency = value }
+        // Real networks (issue 11).
+        if let value = options.resolve { resolve = value }
+        if let value = options.caFile { caFile = value }
+        if let value = options.caPath { caPath = value }
+        if let value = options.proxy { proxy = value }
+        if let value = options.noProxy { noProxy = value }
+        if let value = options.record { record = value }
+        if let value = options.replay { replay = value }
+        if let value = options.replayFallback { replayFallback = value }
+        if let value = options.clock { clock = value }
     }
 }

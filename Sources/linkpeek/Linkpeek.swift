@@ -1,8 +1,9 @@
 import ArgumentParser
+import LinkPeek
 
 /// The `linkpeek` command: subcommands only; the work lives in the libraries.
 struct Linkpeek: AsyncParsableCommand {
-    static let version = "0.1.0"
+    static let version = Settings.version
 
     static let configuration = CommandConfiguration(
         commandName: "linkpeek",

@@ -20,7 +20,60 @@ struct NetworkOptions: ParsableArguments {
     @Option(name: .long, help: "The User-Agent header.")
     var userAgent: String = Settings.defaultUserAgent
 
+    // MARK: Real networks (issue 11)
+
+    @Option(name: .customLong("resolve"), help: ArgumentHelp(
+        "Connect to ADDR for HOST:PORT instead of asking DNS, for the first URL and redirects (curl's syntax; the address policy still applies to ADDR); repeatable.",
+        valueName: "host:port:addr"))
+    var resolve: [String] = []
+
+    @Option(name: .customLong("cacert"), help: ArgumentHelp(
+        "Trust the CA certificates in this PEM file instead of the system store (default: $SSL_CERT_FILE if set).",
+        valueName: "file"))
+    var caFile: String?
+
+    @Option(name: .customLong("capath"), help: ArgumentHelp(
+        "Trust the hashed CA certificates in this directory (openssl rehash; default: $SSL_CERT_DIR if set).",
+        valueName: "dir"))
+    var caPath: String?
+
+    @Option(name: .customLong("proxy"), help: ArgumentHelp(
+        "Send every request through this proxy: http://, https://, socks5h:// (…) URL; \"\" for none (default: https_proxy, http_proxy, all_proxy). Targets are still checked against the address policy before anything reaches the proxy.",
+        valueName: "url"))
+    var proxy: String?
+
+    @Option(name: .customLong("no-proxy"), help: ArgumentHelp(
+        "Hosts that connect directly, comma-separated: domains (with their subdomains), addresses, CIDR ranges, or * (default: no_proxy).",
+        valueName: "hosts"))
+    var noProxy: String?
+
+    @Option(name: .customLong("record"), help: ArgumentHelp(
+        "Save every response read (page, redirects, icon, image) into DIR: index.json plus body files.",
+        valueName: "dir"))
+    var record: String?
+
+    @Option(name: .customLong("replay"), help: ArgumentHelp(
+        "Serve responses from a DIR made with --record, with no network; anything else fails with notRecorded.",
+        valueName: "dir"))
+    var replay: String?
+
+    @Flag(name: .customLong("replay-fallback"), help: "With --replay, fetch what is not recorded from the network.")
+    var replayFallback = false
+
+    @Option(name: .customLong("clock"), help: ArgumentHelp(
+        "Report this time (ISO 8601, e.g. 2026-01-01T00:00:00Z) as fetchedAt, and expiresAt from it, so snapshots are stable.",
+        valueName: "time"))
+    var clock: String?
+
     func validate() throws {
+        if let problem = Settings.resolveProblem(resolve, field: { _ in "--resolve" })
+            ?? Settings.pathProblem(caFile, directory: false, field: "--cacert")
+            ?? Settings.pathProblem(caPath, directory: true, field: "--capath")
+            ?? Settings.proxyProblem(proxy, field: "--proxy")
+            ?? Settings.tapeProblem(record: record, replay: replay, clock: clock) { "--\($0)" }
+        {
+            throw ValidationError(problem + ".")
+        }
         for network in allowedNetworks where IPNetwork(network) == nil {
             throw ValidationError("--allow-network \(network) is not an address or CIDR range.")
         }
@@ -35,6 +88,15 @@ struct NetworkOptions: ParsableArguments {
         settings.allowPrivateNetwork = allowPrivateNetwork
         settings.allowedNetworks = allowedNetworks
         settings.userAgent = userAgent
+        settings.resolve = resolve
+        settings.caFile = caFile
+        settings.caPath = caPath
+        settings.proxy = proxy
+        settings.noProxy = noProxy
+        settings.record = record
+        settings.replay = replay
+        settings.replayFallback = replayFallback
+        settings.clock = clock
         return settings
     }
 }

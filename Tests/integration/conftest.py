@@ -25,9 +25,17 @@ from procinfo import run_measured  # noqa: E402
 from linkpeek_client import LinkPeekClient  # noqa: E402
 import protocol_schema  # noqa: E402
 
+# The tests talk to servers they start on 127.0.0.1: a proxy from the
+# developer's environment must not carry them elsewhere (linkpeek honours
+# http_proxy & co.); the proxy tests set their own.
+for _name in ("http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
+              "SSL_CERT_FILE", "SSL_CERT_DIR"):
+    os.environ.pop(_name, None)
+
 KNOWN_KINDS = {"cancelled", "timedOut", "failed", "unknown"}
 KNOWN_REASONS = {"invalidURL", "unsupportedScheme", "blockedAddress", "dns", "connect", "tls", "httpStatus",
-                 "tooManyRedirects", "tooLarge", "unsupportedContentType", "emptyBody", "network", "notCached"}
+                 "tooManyRedirects", "tooLarge", "unsupportedContentType", "emptyBody", "network", "notCached", "notRecorded",
+                 "imageTooLarge", "unsupportedImage", "decodeFailed"}
 
 
 def binary_path() -> Path:

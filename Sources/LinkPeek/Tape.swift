@@ -1,0 +1,102 @@
+import FoundationEssentials
+import Synchronization
+
+/// Recorded responses for test harnesses (`--record DIR`, `--replay DIR`):
+/// what VCR or vcrpy give a test suite. A readable layout a harness can
+/// commit: `DIR/index.json` lists one entry per URL asked for (sorted by
+/// URL), and each body's bytes — only those linkpeek actually read — are in
+/// `DIR/bodies/<16 hex digits of the URL's FNV-1a hash>.bin`.
+final class Tape: Sendable {
+    /// One response as linkpeek read it.
+    struct Entry: Codable, Sendable, Equatable {
+        /// The URL asked for.
+        var url: String
+        /// The URL that answered (after redirects).
+        var finalURL: String
+        var status: Int
+        /// Header fields, names lowercased.
+        var headers: [String: String]
+        var redirects: [Redirect]
+        /// The body file, relative to the tape's directory.
+        var body: String
+        var bytesRead: Int
+        var truncated: Bool
+    }
+
+    struct Redirect: Codable, Sendable, Equatable {
+        var url: String
+        var status: Int
+    }
+
+    struct Index: Codable, Sendable {
+        var version = 1
+        var entries: [Entry] = []
+    }
+
+    let directory: URL
+    private let entries: Mutex<[String: Entry]>
+
+    private init(directory: URL, entries: [String: Entry]) {
+        self.directory = directory
+        self.entries = Mutex(entries)
+    }
+
+    /// A tape to record into: starts empty, keeps what `DIR/index.json`
+    /// already holds (so several sessions can add to one tape).
+    static func forRecording(at path: String) throws -> Tape {
+        let directory = URL(filePath: path, directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(
+            at: directory.appending(path: "bodies"), withIntermediateDirectories: true)
+        let existing = (try? load(directory)) ?? [:]
+        return Tape(directory: directory, entries: existing)
+    }
+
+    /// A recorded tape to replay; throws when `DIR/index.json` is missing or unreadable.
+    static func forReplay(at path: String) throws -> Tape {
+        let directory = URL(filePath: path, directoryHint: .isDirectory)
+        return Tape(directory: directory, entries: try load(directory))
+    }
+
+    private static func load(_ directory: URL) throws -> [String: Entry] {
+        let data = try Data(contentsOf: directory.appending(path: "index.json"))
+        let index = try JSONDecoder().decode(Index.self, from: data)
+        return Dictionary(index.entries.map { ($0.url, $0) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// The entry for `url` and its body bytes, if recorded.
+    func lookup(_ url: String) -> (Entry, [UInt8])? {
+        guard let entry = entries.withLock({ $0[url] }),
+            let data = try? Data(contentsOf: directory.appending(path: entry.body))
+        else { return nil }
+        return (entry, [UInt8](data))
+    }
+
+    /// Saves one response: its body file, then the whole index (sorted, so
+    /// the same session always writes the same bytes). Errors are ignored:
+    /// recording must never fail a fetch.
+    func record(_ entry: Entry, body: [UInt8]) {
+        var entry = entry
+        entry.body = "bodies/" + Self.fileName(for: entry.url)
+        try? Data(body).write(to: directory.appending(path: entry.body), options: .atomic)
+        entries.withLock { entries in
+            entries[entry.url] = entry
+            let index = Index(entries: entries.values.sorted { $0.url < $1.url })
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            if let data = try? encoder.encode(index) {
+                try? data.write(to: directory.appending(path: "index.json"), options: .atomic)
+            }
+        }
+    }
+
+    /// A stable file name for a URL: FNV-1a, 64 bits, as 16 hex digits.
+    static func fileName(for url: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in url.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex + ".bin"
+    }
+}

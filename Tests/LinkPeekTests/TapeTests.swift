@@ -1,0 +1,35 @@
+import FoundationEssentials
+import Testing
+
+@testable import LinkPeek
+
+/// The record/replay tape: stable names, a round trip through the directory, the clock.
+struct TapeTests {
+    @Test func fileNamesAreStableHashes() {
+        #expect(Tape.fileName(for: "") == "cbf29ce484222325.bin")
+        #expect(Tape.fileName(for: "a") == "af63dc4c8601ec8c.bin")
+        #expect(Tape.fileName(for: "https://a.test/") != Tape.fileName(for: "https://a.test"))
+    }
+
+    @Test func recordsAndReplays() throws {
+        let path = FileManager.default.temporaryDirectory.appending(path: "tape-\(UInt64.random(in: 0...UInt64.max))").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let tape = try Tape.forRecording(at: path)
+        let entry = Tape.Entry(
+            url: "https://a.test/", finalURL: "https://a.test/b", status: 200, headers: ["content-type": "text/html"],
+            redirects: [Tape.Redirect(url: "https://a.test/", status: 301)], body: "", bytesRead: 3, truncated: false)
+        tape.record(entry, body: [1, 2, 3])
+        let replay = try Tape.forReplay(at: path)
+        let (found, body) = try #require(replay.lookup("https://a.test/"))
+        #expect(body == [1, 2, 3])
+        #expect(found.finalURL == "https://a.test/b" && found.redirects.count == 1)
+        #expect(found.body == "bodies/" + Tape.fileName(for: "https://a.test/"))
+        #expect(replay.lookup("https://other.test/") == nil)
+    }
+
+    @Test func clockParsesISO8601Only() {
+        #expect(Settings.parseClock("2026-01-01T00:00:00Z") != nil)
+        #expect(Settings.parseClock("yesterday") == nil)
+        #expect(Settings.tapeProblem(record: nil, replay: nil, clock: "1/1/2026") { "--\($0)" }?.hasPrefix("--clock ") == true)
+    }
+}
