@@ -31,7 +31,11 @@ public final class LinkPeekEngine: MetadataService {
     ///   opened on first use.
     public init(settings: Settings, cache: any MetadataCache = MemoryCache(), store: CacheStore? = nil) {
         self.settings = settings
-        let directory = settings.cacheEnabled ? CacheLocation.directory(configured: settings.cacheDir) : nil
+        // Recording and replaying keep the cache in memory: a tape must hold
+        // what the network said (not a hit from an earlier run), and a replay
+        // must answer from the tape alone.
+        let persistent = settings.cacheEnabled && settings.record == nil && settings.replay == nil
+        let directory = persistent ? CacheLocation.directory(configured: settings.cacheDir) : nil
         let cacheStore = store ?? CacheStore(directory: directory, sizeLimit: settings.cacheSizeLimit)
         self.cache = PreviewCache(memory: cache, store: cacheStore)
         images = ImageCache(store: StoredImageStore(store: cacheStore))
