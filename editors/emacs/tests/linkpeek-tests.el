@@ -133,7 +133,7 @@
     (should (equal (car (nth 1 (car (last seen)))) "Next"))))
 
 (ert-deftest linkpeek-save-at-point ()
-  "Saved, or a clear message from a daemon without saved links."
+  "The link is saved, and the daemon says so."
   (let ((probe 'none))
     (jsonrpc-async-request (linkpeek--connection) :saved '(:limit 1)
                            :success-fn (lambda (_) (setq probe 'supported))
@@ -144,10 +144,8 @@
         (linkpeek-test-with-line (concat linkpeek-test-base "/page?title=Saved+Page") 3
           (linkpeek-save-at-point))
         (linkpeek-test-wait 5 "the save message" messages))
-      (if (eql probe -32601)
-          (should (equal messages '("linkpeek: this linkpeek daemon has no saved links (`save' needs a newer linkpeek)")))
-        (should (eq probe 'supported))
-        (should (equal messages '("linkpeek: saved Saved Page")))))))
+      (should (eq probe 'supported))
+      (should (equal messages '("linkpeek: saved Saved Page"))))))
 
 (ert-deftest linkpeek-restart-after-death ()
   "A daemon that dies is started again, with backoff."
