@@ -13,6 +13,7 @@ public final class LinkPeekEngine: MetadataService {
     let coalescer = Coalescer()
     /// Keys with a `staleWhileRevalidate` refresh running, so a hover storm starts one.
     let refreshing = Mutex<Set<String>>([])
+    let usage = UsageCounter()
 
     /// - Parameter store: the second cache level; by default the one the
     ///   settings name (`cacheDir`, `cacheEnabled`, `cacheSizeLimit`),
@@ -44,9 +45,20 @@ public final class LinkPeekEngine: MetadataService {
         }
         if Task.isCancelled { throw .cancelled }
         let revalidating: CacheEntry?
-        switch try cachedAnswer(key: key, url: url, options: options) {
-        case .serve(let metadata): return metadata
-        case .fetch(let stale): revalidating = stale
+        let answer: CachedAnswer
+        do {
+            answer = try cachedAnswer(key: key, url: url, options: options)
+        } catch {
+            countUsage(hit: error.fromCache)
+            throw error
+        }
+        switch answer {
+        case .serve(let metadata):
+            countUsage(hit: true)
+            return metadata
+        case .fetch(let stale):
+            countUsage(hit: false)
+            revalidating = stale
         }
 
         // Clamped: the library takes any Double, and a Duration from 1e20 s traps.
@@ -98,7 +110,20 @@ public final class LinkPeekEngine: MetadataService {
         -> CachedOutcome?
     {
         guard let key = CacheKey(rawURL: url, language: acceptLanguage) else { return nil }
-        return cache.served(key, url: url.trimmedWhitespace, now: now())
+        let outcome = cache.served(key, url: url.trimmedWhitespace, now: now())
+        countUsage(hit: outcome != nil)
+        return outcome
+    }
+
+    /// A fresh cached preview's JSON, as `fetch` would answer with it, for
+    /// the daemon's fast path: no decoding and encoding of the preview.
+    nonisolated(nonsending) public func freshCachedJSON(url: String, options: FetchOptions) async -> [UInt8]? {
+        guard options.cachePolicy != .reload, !options.includeData,
+            let key = CacheKey(rawURL: url, language: options.acceptLanguage),
+            case .preview(let json)? = cache.served(key, url: url.trimmedWhitespace, now: now(), freshOnly: true)
+        else { return nil }
+        countUsage(hit: true)
+        return json
     }
 
     /// A GET with this engine's settings.

@@ -30,12 +30,19 @@ extension Server {
             acceptLanguage: params.acceptLanguage)
         let service = currentService()
         let url = params.url
-        let task = Task {
+        // In the table first: the task below may complete the request before it returns.
+        requests[id] = InFlight(task: nil, provider: provider, reporter: reporter, responder: responder)
+        // `Task.immediate`, as in `getCached`: a fresh cache hit is answered
+        // here and now with the stored bytes; anything else suspends and
+        // goes on as a fetch.
+        let task = Task.immediate {
+            if let json = await service.freshCachedJSON(url: url, options: options) {
+                return self.complete(id, with: .success(.raw(RawJSON(trusted: json))))
+            }
             let result = await Self.runFetch(service: service, url: url, options: options, reporter: reporter)
-            // The task inherits the actor, so this runs after `fetch` has put it in the table.
             self.complete(id, with: result)
         }
-        requests[id] = InFlight(task: task, provider: provider, reporter: reporter, responder: responder)
+        requests[id]?.task = task
     }
 }
 

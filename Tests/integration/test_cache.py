@@ -444,3 +444,23 @@ def test_huge_urls_are_refused_by_name(daemon, run_cli):
         assert e.code == -32602 and e.message == "url must be at most 65536 bytes"
     res = run_cli("fetch", "--no-cache", url)
     assert res.returncode == 1 and res.one["error"]["reason"] == "invalidURL"
+
+
+def test_cache_stats_shows_a_running_daemons_hit_rate(daemon, run_cli, server, tmp_path):
+    cache = tmp_path / "rate"
+    lp = daemon(cache_dir=cache)
+    url = server.url(f"/page?title=rate&u={uniq()}")
+    lp.fetch(url, fetch_subresources=False)           # a miss
+    for _ in range(3):
+        assert lp.get_cached(url)["title"] == "rate"  # hits
+    deadline = time.monotonic() + 10                  # reports are written at most every 2 s
+    while time.monotonic() < deadline:
+        stats = run_cli("cache", "stats", "--json", "--cache-dir", str(cache)).one
+        mine = [d for d in stats.get("daemons", []) if d["pid"] == lp.pid]
+        if mine and mine[0]["hits"] == 3:
+            break
+        time.sleep(0.3)
+    assert mine and (mine[0]["hits"], mine[0]["misses"]) == (3, 1), stats
+    lp.close()
+    after = run_cli("cache", "stats", "--json", "--cache-dir", str(cache)).one
+    assert not [d for d in after.get("daemons", []) if d["pid"] == lp.pid], "an exited daemon is still listed"

@@ -30,10 +30,15 @@ public final class PreviewCache: Sendable {
     /// `getCached`: what is stored for `key`, as served to a client that
     /// asked with `url`. The common case — fresh, asked as it was stored —
     /// is the stored bytes, neither decoded nor encoded again.
-    func served(_ key: CacheKey, url: String, now: Date) -> CachedOutcome? {
+    /// With `freshOnly`, only a fresh preview: what a `fetch` may answer with
+    /// at once.
+    func served(_ key: CacheKey, url: String, now: Date, freshOnly: Bool = false) -> CachedOutcome? {
         let name = key.description
         var entry = memory.entry(for: name)
         if entry == nil, let row = store.entry(name) {
+            if freshOnly, row.isFailure || row.mustRevalidate || row.expiresAt <= now.timeIntervalSince1970 {
+                return nil
+            }
             if !row.isFailure, !row.mustRevalidate, row.expiresAt > now.timeIntervalSince1970, row.originalURL == url {
                 return .preview(row.body)
             }
@@ -41,8 +46,10 @@ public final class PreviewCache: Sendable {
         }
         guard let entry else { return nil }
         let stale = !entry.isFresh(at: now)
+        if freshOnly, stale { return nil }
         switch entry.value {
         case .failure(var error):
+            if freshOnly { return nil }
             error.fromCache = true
             error.stale = stale
             return .failure(error)
