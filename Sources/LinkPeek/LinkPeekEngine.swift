@@ -103,16 +103,27 @@ public final class LinkPeekEngine: MetadataService {
         return json
     }
 
-    /// A read of the store runs on the caller's thread: in WAL mode it never
-    /// waits for a writer, and a hop to another executor would cost more
-    /// than the read (tens of microseconds).
+    /// A hit in memory is answered on the caller's executor (a hop would cost
+    /// more than the lookup); a read of the store runs on the global pool
+    /// (`@concurrent`), so that a daemon's lookups use the other cores while
+    /// its actor reads the next request.
     nonisolated(nonsending) public func cachedOutcome(url: String, acceptLanguage: String? = nil) async
         -> CachedOutcome?
     {
         guard let key = CacheKey(rawURL: url, language: acceptLanguage) else { return nil }
-        let outcome = cache.served(key, url: url.trimmedWhitespace, now: now())
+        let (trimmed, now) = (url.trimmedWhitespace, now())
+        let outcome = cache.memory.entry(for: key.description) != nil
+            ? cache.served(key, url: trimmed, now: now)
+            : await Self.servedFromStore(cache, key: key, url: trimmed, now: now)
         countUsage(hit: outcome != nil)
         return outcome
+    }
+
+    @concurrent
+    private static func servedFromStore(_ cache: PreviewCache, key: CacheKey, url: String, now: Date) async
+        -> CachedOutcome?
+    {
+        cache.served(key, url: url, now: now)
     }
 
     /// A fresh cached preview's JSON, as `fetch` would answer with it, for
