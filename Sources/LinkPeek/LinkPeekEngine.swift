@@ -112,8 +112,9 @@ public final class LinkPeekEngine: MetadataService {
     {
         guard let key = CacheKey(rawURL: url, language: acceptLanguage) else { return nil }
         let (trimmed, now) = (url.trimmedWhitespace, now())
-        let outcome = cache.memory.entry(for: key.description) != nil
-            ? cache.served(key, url: trimmed, now: now)
+        let inMemory = cache.memory.entry(for: key.description)
+        let outcome = inMemory != nil || !cache.keepsPreviews
+            ? cache.served(key, url: trimmed, now: now, inMemory: inMemory)
             : await Self.servedFromStore(cache, key: key, url: trimmed, now: now)
         countUsage(hit: outcome != nil)
         return outcome
