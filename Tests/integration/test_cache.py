@@ -427,6 +427,8 @@ def test_two_daemons_and_a_cli_loop_share_one_directory(linkpeek_bin, daemon, se
         t.join(timeout=seconds + 60)
     assert not errors, errors[:5]
     assert len(fetched) > 20 and len(saved) > 5
+    said = [line for lp in daemons for line in lp.stderr_tail if "locked" in line or "cache:" in line]
+    assert not said, said[:5]
     checker = daemon(cache_dir=cache)
     missing = [url for url in fetched if checker.get_cached(url) is None]
     assert not missing, f"{len(missing)} of {len(fetched)} entries unreadable, e.g. {missing[:3]}"
