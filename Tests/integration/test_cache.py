@@ -11,6 +11,7 @@ import html.parser
 import json
 import os
 import random
+import shlex
 import subprocess
 import threading
 import time
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from linkpeek_client import LinkPeekError
+from linkpeek_client import LinkPeekClient, LinkPeekError
 
 
 def uniq() -> str:
@@ -466,3 +467,21 @@ def test_cache_stats_shows_a_running_daemons_hit_rate(daemon, run_cli, server, t
     lp.close()
     after = run_cli("cache", "stats", "--json", "--cache-dir", str(cache)).one
     assert not [d for d in after.get("daemons", []) if d["pid"] == lp.pid], "an exited daemon is still listed"
+
+
+def test_a_full_disk_keeps_the_daemon_serving_and_says_so_once(linkpeek_bin, server, tmp_path):
+    """The file-size limit (ulimit -f, with SIGXFSZ ignored) makes every write
+    past 512 KiB fail as a full disk does (EFBIG): fetches still succeed from
+    the network, answers stay in memory, and stderr says so once."""
+    cache = tmp_path / "full"
+    script = (f'trap "" XFSZ; ulimit -f 512; exec "$0" serve --cache-dir {shlex.quote(str(cache))} '
+              f'--allow-private-network')
+    u = uniq()
+    urls = [server.url(f"/page?title=full{i}&u={u}&pad={'p' * 3000}") for i in range(300)]
+    with LinkPeekClient(command=["bash", "-c", script, linkpeek_bin]) as lp:
+        for url in urls:
+            assert lp.fetch(url, fetch_subresources=False)["title"].startswith("full")
+        assert all(lp.get_cached(url) is not None for url in urls[-50:])
+        said = [line for line in lp.stderr_tail if "cannot write" in line]
+    assert len(said) == 1, list(lp.stderr_tail)
+    assert "serving from the network and memory" in said[0]
