@@ -3,7 +3,7 @@
     LINKPEEK_BIN=.build/release/linkpeek python3 Benchmarks/bench_fetch.py [--rounds 3] [--pages 500] [--hosts 1]
 
 Starts the fixture server with the pages of gen_pages.py, then per round runs
-  linkpeek fetch --stdin --concurrency 16 --no-subresources --allow-private-network   (all URLs)
+  linkpeek fetch --stdin --concurrency 16 --no-subresources --allow-private-network --no-cache   (all URLs)
   curl --parallel --parallel-max 16 (the same URLs, bodies to /dev/null)
 alternating which goes first, and prints medians: pages/s, the ratio, bytes
 read per page against head + 64 KiB, and linkpeek's peak RSS against 50 MB.
@@ -46,7 +46,10 @@ def measured(cmd: list, stdin: bytes | None, timeout: float) -> tuple[int, bytes
 
 
 def run_linkpeek(binary: str, urls: list[str], timeout: float, prefix: list[str]):
-    cmd = prefix + [binary, "fetch", "--stdin", "--concurrency", "16", "--no-subresources", "--allow-private-network"]
+    # --no-cache: every round measures the network, never answers from an earlier round's cache
+    # (nor writes to ~/.cache/linkpeek).
+    cmd = prefix + [binary, "fetch", "--stdin", "--concurrency", "16", "--no-subresources", "--allow-private-network",
+                    "--no-cache"]
     rc, out, wall, rss = measured(cmd, ("\n".join(urls) + "\n").encode(), timeout)
     results = [json.loads(line) for line in out.splitlines() if line.strip()]
     return rc, results, wall, rss

@@ -24,6 +24,42 @@ public enum CacheCall: Int32, Sendable {
     case storeBlob
     /// nothing → `bool` (true when the store fell back to memory)
     case isInMemory
+    /// `DaemonUsage` → `bool`
+    case usage
+}
+
+/// What one running daemon reports of its cache use since it started.
+public struct DaemonUsage: Sendable, Codable, Equatable {
+    public var pid: Int
+    /// Seconds since 1970.
+    public var startedAt: Double
+    /// Requests answered from the cache, and those that were not.
+    public var hits: Int
+    public var misses: Int
+    public var updatedAt: Double
+
+    public init(pid: Int, startedAt: Double, hits: Int, misses: Int, updatedAt: Double) {
+        self.pid = pid
+        self.startedAt = startedAt
+        self.hits = hits
+        self.misses = misses
+        self.updatedAt = updatedAt
+    }
+
+    public func write(to writer: inout ByteWriter) {
+        writer.int(pid)
+        writer.double(startedAt)
+        writer.int(hits)
+        writer.int(misses)
+        writer.double(updatedAt)
+    }
+
+    public init?(from reader: inout ByteReader) {
+        guard let pid = reader.int(), let startedAt = reader.double(), let hits = reader.int(),
+            let misses = reader.int(), let updatedAt = reader.double()
+        else { return nil }
+        self.init(pid: pid, startedAt: startedAt, hits: hits, misses: misses, updatedAt: updatedAt)
+    }
 }
 
 /// One `entry` row as the store reads it back.
@@ -123,6 +159,8 @@ public struct CacheStats: Sendable, Codable, Equatable {
     /// When the oldest and newest entries were stored (ISO 8601).
     public var oldest: String?
     public var newest: String?
+    /// The daemons running on this cache that report their use (`linkpeek serve`).
+    public var daemons: [DaemonUsage]?
 
     public init(
         location: String, entries: Int = 0, failures: Int = 0, saved: Int = 0, blobs: Int = 0, fileBytes: Int = 0,

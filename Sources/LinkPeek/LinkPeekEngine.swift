@@ -25,6 +25,7 @@ public final class LinkPeekEngine: MetadataService {
     /// `--record` / `--replay` tapes, and the fixed `--clock` (checked at the edge).
     let recordTape: Tape?, replayTape: Tape?
     let clock: Date?
+    let usage = UsageCounter()
 
     /// - Parameter store: the second cache level; by default the one the
     ///   settings name (`cacheDir`, `cacheEnabled`, `cacheSizeLimit`),
@@ -68,9 +69,20 @@ public final class LinkPeekEngine: MetadataService {
         }
         if Task.isCancelled { throw .cancelled }
         let revalidating: CacheEntry?
-        switch try cachedAnswer(key: key, url: url, options: options) {
-        case .serve(let metadata): return await withThumbnails(metadata, options: options)
-        case .fetch(let stale): revalidating = stale
+        let answer: CachedAnswer
+        do {
+            answer = try cachedAnswer(key: key, url: url, options: options)
+        } catch {
+            countUsage(hit: error.fromCache)
+            throw error
+        }
+        switch answer {
+        case .serve(let metadata):
+            countUsage(hit: true)
+            return await withThumbnails(metadata, options: options)
+        case .fetch(let stale):
+            countUsage(hit: false)
+            revalidating = stale
         }
 
         // Clamped: the library takes any Double, and a Duration from 1e20 s traps.
@@ -115,14 +127,40 @@ public final class LinkPeekEngine: MetadataService {
         return json
     }
 
-    /// A read of the store runs on the caller's thread: in WAL mode it never
-    /// waits for a writer, and a hop to another executor would cost more
-    /// than the read (tens of microseconds).
+    /// A hit in memory is answered on the caller's executor (a hop would cost
+    /// more than the lookup); a read of the store runs on the global pool
+    /// (`@concurrent`), so that a daemon's lookups use the other cores while
+    /// its actor reads the next request.
     nonisolated(nonsending) public func cachedOutcome(url: String, acceptLanguage: String? = nil) async
         -> CachedOutcome?
     {
         guard let key = CacheKey(rawURL: url, language: acceptLanguage) else { return nil }
-        return cache.served(key, url: url.trimmedWhitespace, now: now())
+        let (trimmed, now) = (url.trimmedWhitespace, now())
+        let inMemory = cache.memory.entry(for: key.description)
+        let outcome = inMemory != nil || !cache.keepsPreviews
+            ? cache.served(key, url: trimmed, now: now, inMemory: inMemory)
+            : await Self.servedFromStore(cache, key: key, url: trimmed, now: now)
+        countUsage(hit: outcome != nil)
+        return outcome
+    }
+
+    @concurrent
+    private static func servedFromStore(_ cache: PreviewCache, key: CacheKey, url: String, now: Date) async
+        -> CachedOutcome?
+    {
+        cache.served(key, url: url, now: now)
+    }
+
+    /// A fresh cached preview's JSON, as `fetch` would answer with it, for
+    /// the daemon's fast path: no decoding and encoding of the preview.
+    nonisolated(nonsending) public func freshCachedJSON(url: String, options: FetchOptions) async -> [UInt8]? {
+        // Bytes (`includeData`) and thumbnails are not in the stored JSON: those take the full path.
+        guard options.cachePolicy != .reload, !options.includeData, options.thumbnail == nil,
+            let key = CacheKey(rawURL: url, language: options.acceptLanguage),
+            case .preview(let json)? = cache.served(key, url: url.trimmedWhitespace, now: now(), freshOnly: true)
+        else { return nil }
+        countUsage(hit: true)
+        return json
     }
 
     /// A GET with this engine's settings.

@@ -31,6 +31,10 @@ public protocol MetadataService: Sendable {
     /// lifetime) or a cached failure (`fromCache`); nil when nothing is.
     nonisolated(nonsending) func cachedOutcome(url: String, acceptLanguage: String?) async -> CachedOutcome?
 
+    /// `fetch`'s answer as JSON when it is a fresh cache hit (nil otherwise),
+    /// so the daemon can answer it without decoding and encoding it.
+    nonisolated(nonsending) func freshCachedJSON(url: String, options: FetchOptions) async -> [UInt8]?
+
     /// Saves `url` (fetching it when nothing is cached) with `tags` (nil
     /// keeps a saved link's tags); the preview with `savedAt` and `tags`.
     func save(url: String, tags: [String]?) async throws(FetchError) -> LinkMetadata
@@ -49,6 +53,10 @@ public protocol MetadataService: Sendable {
 extension MetadataService {
     nonisolated(nonsending) public func cachedOutcome(url: String, acceptLanguage: String?) async -> CachedOutcome? {
         await cachedJSON(url: url).map(CachedOutcome.preview)
+    }
+
+    nonisolated(nonsending) public func freshCachedJSON(url: String, options: FetchOptions) async -> [UInt8]? {
+        nil
     }
 
     public func save(url: String, tags: [String]?) async throws(FetchError) -> LinkMetadata {

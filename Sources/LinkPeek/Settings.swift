@@ -20,6 +20,9 @@ public struct Settings: Sendable, Equatable, Codable {
     /// Seconds added to the clock for cache freshness: a test seam
     /// (`--clock-offset`), so a test can look a day ahead without waiting.
     public var clockOffset: Double = 0
+    /// Write this process's cache hits and misses to the store now and then,
+    /// for `linkpeek cache stats` (the daemon does).
+    public var reportsUsage: Bool = false
     /// Transfers running at once, in all (64) and per host (6).
     public var maxConcurrency: Int = 64
     public var perHostConcurrency: Int = 6

@@ -60,6 +60,19 @@ enum CacheSchema {
                 CREATE INDEX blob_lastUsed ON blob(lastUsed);
                 """)
         }
+        migrator.registerMigration("v2-usage") { db in
+            // What each daemon reports of its cache use, for `linkpeek cache stats`.
+            try db.execute(sql: """
+                CREATE TABLE usage (
+                    pid INTEGER NOT NULL,
+                    startedAt DOUBLE NOT NULL,
+                    hits INTEGER NOT NULL,
+                    misses INTEGER NOT NULL,
+                    updatedAt DOUBLE NOT NULL,
+                    PRIMARY KEY (pid, startedAt)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

@@ -4,10 +4,14 @@ import GRDB
 extension SQLiteStore {
     /// Runs `body` on a reader connection; nil when the read failed (the
     /// failure is handled as `handle(_:from:)` says).
-    func read<T>(_ body: (Database) throws -> T) -> T? {
+    ///
+    /// With `isolated: false` the statements run outside a transaction: for
+    /// a lookup whose statements need no common snapshot, which saves the
+    /// `BEGIN`/`COMMIT` pair on the hot path (a third of a lookup's time).
+    func read<T>(isolated: Bool = true, _ body: (Database) throws -> T) -> T? {
         let database = writer()
         do {
-            return try database.read(body)
+            return isolated ? try database.read(body) : try database.unsafeRead(body)
         } catch {
             handle(error, from: database)
             return nil

@@ -13,7 +13,7 @@ import GRDB
 extension SQLiteStore {
     /// The bytes stored under `key` when they have not expired; nil otherwise.
     public func blob(_ key: String, now: Double) -> [UInt8]? {
-        let found = read { db -> Data? in
+        let found = read(isolated: false) { db -> Data? in
             try Data.fetchOne(
                 db.cachedStatement(sql: "SELECT bytes FROM blob WHERE key = ? AND expiresAt > ?"),
                 arguments: [key, now])

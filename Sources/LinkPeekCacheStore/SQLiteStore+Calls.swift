@@ -50,6 +50,9 @@ extension SQLiteStore {
             out.bool(storeBlob(bytes, for: key, expiresAt: expiresAt, now: now))
         case .isInMemory:
             out.bool(isInMemory)
+        case .usage:
+            guard let usage = DaemonUsage(from: &input) else { return nil }
+            out.bool(report(usage))
         }
         return out
     }

@@ -6,7 +6,9 @@ extension SQLiteStore {
     /// The row stored under `key`, or under the entry `key` is an alias of
     /// (a redirect's target); nil when there is none.
     func entry(_ key: String) -> StoredRow? {
-        let found = read { db -> StoredRow? in
+        // Not isolated: an alias and its target read at two instants can only
+        // miss (an entry replaced in between), which a lookup tolerates.
+        let found = read(isolated: false) { db -> StoredRow? in
             if let row = try Self.fetchEntry(db, key) { return row }
             guard let target = try String.fetchOne(
                 db.cachedStatement(sql: "SELECT target FROM alias WHERE key = ?"), arguments: [key])

@@ -3,6 +3,10 @@ import Dispatch
 import FoundationEssentials
 import GRDB
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension SQLiteStore {
     public func stats() -> CacheStats {
         let counts = read { db -> (Int, Int, Int, Int, Int, Double?, Double?) in
@@ -22,9 +26,34 @@ extension SQLiteStore {
             }
         } ?? 0
         func iso(_ time: Double?) -> String? { time.map { Date(timeIntervalSince1970: $0).formatted(.iso8601) } }
-        return CacheStats(
+        var stats = CacheStats(
             location: onDisk ?? "memory", entries: entries, failures: failures, saved: saved, blobs: blobs,
             fileBytes: fileBytes, usedBytes: used, sizeLimit: sizeLimit, oldest: iso(oldest), newest: iso(newest))
+        stats.daemons = runningDaemons()
+        return stats
+    }
+
+    /// Usage rows of daemons still running (by pid, and updated in the last day).
+    private func runningDaemons() -> [DaemonUsage] {
+        let since = Date().timeIntervalSince1970 - 86400
+        let rows = read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT pid, startedAt, hits, misses, updatedAt FROM usage WHERE updatedAt > ? ORDER BY startedAt",
+                arguments: [since])
+        } ?? []
+        return rows.map { DaemonUsage(pid: $0[0], startedAt: $0[1], hits: $0[2], misses: $0[3], updatedAt: $0[4]) }
+            .filter { kill(pid_t(truncatingIfNeeded: $0.pid), 0) == 0 }
+    }
+
+    /// Records a daemon's use; rows a day old go.
+    func report(_ usage: DaemonUsage) -> Bool {
+        write { db -> Bool in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO usage (pid, startedAt, hits, misses, updatedAt) VALUES (?, ?, ?, ?, ?)",
+                arguments: [usage.pid, usage.startedAt, usage.hits, usage.misses, usage.updatedAt])
+            try db.execute(sql: "DELETE FROM usage WHERE updatedAt < ?", arguments: [usage.updatedAt - 86400])
+            return true
+        } ?? false
     }
 
     static func usedBytes(_ db: Database) throws -> Int {

@@ -28,13 +28,20 @@ extension Server {
             thumbnail: params.thumbnail?.mediaParams.transform)
         let service = currentService()
         let url = params.url
-        let task = Task {
+        // In the table first: the task below may complete the request before it returns.
+        let tokens = claimTokens([params.workDoneToken, params.partialResultToken], for: id)
+        requests[id] = InFlight(task: nil, provider: provider, reporter: reporter, responder: responder, tokens: tokens)
+        // `Task.immediate`, as in `getCached`: a fresh cache hit is answered
+        // here and now with the stored bytes; anything else suspends and
+        // goes on as a fetch.
+        let task = Task.immediate {
+            if let json = await service.freshCachedJSON(url: url, options: options) {
+                return self.complete(id, with: .success(.raw(RawJSON(trusted: json))))
+            }
             let result = await Self.runFetch(service: service, url: url, options: options, reporter: reporter)
-            // The task inherits the actor, so this runs after `fetch` has put it in the table.
             self.complete(id, with: result)
         }
-        let tokens = claimTokens([params.workDoneToken, params.partialResultToken], for: id)
-        requests[id] = InFlight(task: task, provider: provider, reporter: reporter, responder: responder, tokens: tokens)
+        requests[id]?.task = task
     }
 }
 

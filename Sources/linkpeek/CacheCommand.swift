@@ -36,9 +36,19 @@ struct CacheCommand: AsyncParsableCommand {
                 "size:     \(mebibytes(stats.fileBytes)) on disk, \(mebibytes(stats.usedBytes)) in use, limit \(mebibytes(stats.sizeLimit))",
                 "oldest:   \(stats.oldest ?? "-")",
                 "newest:   \(stats.newest ?? "-")",
+                "hit rate: \(CacheCommand.hitRate(stats.daemons ?? []))",
             ]
             StandardIO.write(lines.joined(separator: "\n") + "\n", to: STDOUT_FILENO)
         }
+    }
+
+    /// The running daemons' hit rate since each started, or why there is none.
+    static func hitRate(_ daemons: [DaemonUsage]) -> String {
+        let hits = daemons.reduce(0) { $0 + $1.hits }
+        let total = daemons.reduce(0) { $0 + $1.hits + $1.misses }
+        guard total > 0 else { return "- (no running daemon has reported yet)" }
+        let percent = Double(hits * 1000 / total) / 10
+        return "\(percent)% (\(hits) of \(total) requests, \(daemons.count) running daemon\(daemons.count == 1 ? "" : "s"))"
     }
 
     struct Get: AsyncParsableCommand {

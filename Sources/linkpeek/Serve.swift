@@ -43,6 +43,7 @@ struct Serve: AsyncParsableCommand {
         var settings = network.settings
         settings.maxConcurrency = maxConcurrency
         cacheOptions.apply(to: &settings)
+        settings.reportsUsage = true
         let code = await Server.serve(settings: settings, makeService: { LinkPeekEngine(settings: $0) }, logLevel: logLevel)
         Glibc.exit(code)
     }

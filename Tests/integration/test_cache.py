@@ -11,6 +11,7 @@ import html.parser
 import json
 import os
 import random
+import shlex
 import subprocess
 import threading
 import time
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from linkpeek_client import LinkPeekError
+from linkpeek_client import LinkPeekClient, LinkPeekError
 
 
 def uniq() -> str:
@@ -427,6 +428,8 @@ def test_two_daemons_and_a_cli_loop_share_one_directory(linkpeek_bin, daemon, se
         t.join(timeout=seconds + 60)
     assert not errors, errors[:5]
     assert len(fetched) > 20 and len(saved) > 5
+    said = [line for lp in daemons for line in lp.stderr_tail if "locked" in line or "cache:" in line]
+    assert not said, said[:5]
     checker = daemon(cache_dir=cache)
     missing = [url for url in fetched if checker.get_cached(url) is None]
     assert not missing, f"{len(missing)} of {len(fetched)} entries unreadable, e.g. {missing[:3]}"
@@ -444,3 +447,41 @@ def test_huge_urls_are_refused_by_name(daemon, run_cli):
         assert e.code == -32602 and e.message == "url must be at most 65536 bytes"
     res = run_cli("fetch", "--no-cache", url)
     assert res.returncode == 1 and res.one["error"]["reason"] == "invalidURL"
+
+
+def test_cache_stats_shows_a_running_daemons_hit_rate(daemon, run_cli, server, tmp_path):
+    cache = tmp_path / "rate"
+    lp = daemon(cache_dir=cache)
+    url = server.url(f"/page?title=rate&u={uniq()}")
+    lp.fetch(url, fetch_subresources=False)           # a miss
+    for _ in range(3):
+        assert lp.get_cached(url)["title"] == "rate"  # hits
+    deadline = time.monotonic() + 10                  # reports are written at most every 2 s
+    while time.monotonic() < deadline:
+        stats = run_cli("cache", "stats", "--json", "--cache-dir", str(cache)).one
+        mine = [d for d in stats.get("daemons", []) if d["pid"] == lp.pid]
+        if mine and mine[0]["hits"] == 3:
+            break
+        time.sleep(0.3)
+    assert mine and (mine[0]["hits"], mine[0]["misses"]) == (3, 1), stats
+    lp.close()
+    after = run_cli("cache", "stats", "--json", "--cache-dir", str(cache)).one
+    assert not [d for d in after.get("daemons", []) if d["pid"] == lp.pid], "an exited daemon is still listed"
+
+
+def test_a_full_disk_keeps_the_daemon_serving_and_says_so_once(linkpeek_bin, server, tmp_path):
+    """The file-size limit (ulimit -f, with SIGXFSZ ignored) makes every write
+    past 512 KiB fail as a full disk does (EFBIG): fetches still succeed from
+    the network, answers stay in memory, and stderr says so once."""
+    cache = tmp_path / "full"
+    script = (f'trap "" XFSZ; ulimit -f 512; exec "$0" serve --cache-dir {shlex.quote(str(cache))} '
+              f'--allow-private-network')
+    u = uniq()
+    urls = [server.url(f"/page?title=full{i}&u={u}&pad={'p' * 3000}") for i in range(300)]
+    with LinkPeekClient(command=["bash", "-c", script, linkpeek_bin]) as lp:
+        for url in urls:
+            assert lp.fetch(url, fetch_subresources=False)["title"].startswith("full")
+        assert all(lp.get_cached(url) is not None for url in urls[-50:])
+        said = [line for line in lp.stderr_tail if "cannot write" in line]
+    assert len(said) == 1, list(lp.stderr_tail)
+    assert "serving from the network and memory" in said[0]

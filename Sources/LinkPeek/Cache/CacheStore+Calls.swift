@@ -42,6 +42,13 @@ extension CacheStore {
         _ = await performWriting(.remove, input)
     }
 
+    /// Records this daemon's cache use, for `linkpeek cache stats`.
+    func report(_ usage: DaemonUsage) async {
+        var input = ByteWriter()
+        usage.write(to: &input)
+        _ = await performWriting(.usage, input)
+    }
+
     public func stats() -> CacheStats {
         guard var output = perform(.stats), let json = output.data(),
             let stats = try? JSONDecoder().decode(CacheStats.self, from: Data(json))

@@ -9,6 +9,7 @@ import Glibc
 
 public typealias CacheStats = CacheABI.CacheStats
 public typealias SavedRecord = CacheABI.SavedRecord
+public typealias DaemonUsage = CacheABI.DaemonUsage
 
 /// The second cache level and the saved links: one SQLite database
 /// (`cache.sqlite` in the cache directory) through GRDB, a `DatabasePool` in

@@ -8,21 +8,26 @@ public enum CachedOutcome: Sendable, Equatable {
 
 /// The two cache levels the engine uses: previews in memory (`MemoryCache`)
 /// in front of the SQLite store (`CacheStore`), by `CacheKey`. A hit in the
-/// store is copied into memory for the next use.
+/// store is copied into memory for the next use. A store without a
+/// directory (`--no-cache`) keeps no previews: memory alone does that, and
+/// the cache library is loaded only for saved links.
 public final class PreviewCache: Sendable {
     public let memory: any MetadataCache
     public let store: CacheStore
+    /// False for a memory-only store: previews stay in `memory` only.
+    let keepsPreviews: Bool
 
     public init(memory: any MetadataCache = MemoryCache(), store: CacheStore) {
         self.memory = memory
         self.store = store
+        keepsPreviews = store.directory != nil
     }
 
     /// The entry for `key`, fresh or stale, from either level.
     func lookup(_ key: CacheKey) -> CacheEntry? {
         let name = key.description
         if let entry = memory.entry(for: name) { return entry }
-        guard let entry = store.entry(name)?.cacheEntry else { return nil }
+        guard keepsPreviews, let entry = store.entry(name)?.cacheEntry else { return nil }
         memory.store(entry, for: name)
         return entry
     }
@@ -30,10 +35,18 @@ public final class PreviewCache: Sendable {
     /// `getCached`: what is stored for `key`, as served to a client that
     /// asked with `url`. The common case — fresh, asked as it was stored —
     /// is the stored bytes, neither decoded nor encoded again.
-    func served(_ key: CacheKey, url: String, now: Date) -> CachedOutcome? {
+    /// With `freshOnly`, only a fresh preview: what a `fetch` may answer with
+    /// at once.
+    /// `inMemory` is the memory level's entry when the caller looked already.
+    func served(
+        _ key: CacheKey, url: String, now: Date, freshOnly: Bool = false, inMemory: CacheEntry? = nil
+    ) -> CachedOutcome? {
         let name = key.description
-        var entry = memory.entry(for: name)
-        if entry == nil, let row = store.entry(name) {
+        var entry = inMemory ?? memory.entry(for: name)
+        if entry == nil, keepsPreviews, let row = store.entry(name) {
+            if freshOnly, row.isFailure || row.mustRevalidate || row.expiresAt <= now.timeIntervalSince1970 {
+                return nil
+            }
             if !row.isFailure, !row.mustRevalidate, row.expiresAt > now.timeIntervalSince1970, row.originalURL == url {
                 return .preview(row.body)
             }
@@ -41,8 +54,10 @@ public final class PreviewCache: Sendable {
         }
         guard let entry else { return nil }
         let stale = !entry.isFresh(at: now)
+        if freshOnly, stale { return nil }
         switch entry.value {
         case .failure(var error):
+            if freshOnly { return nil }
             error.fromCache = true
             error.stale = stale
             return .failure(error)
@@ -58,6 +73,7 @@ public final class PreviewCache: Sendable {
     /// Stores `entry` in both levels; `aliases` (redirect targets) answer with it too.
     func put(_ entry: CacheEntry, key: CacheKey, originalURL: String, aliases: [CacheKey], now: Date) async {
         memory.store(entry, for: key.description)
+        guard keepsPreviews else { return }
         await store.put(
             entry, key: key.description, originalURL: originalURL, aliases: aliases.map(\.description), now: now)
     }
@@ -65,6 +81,6 @@ public final class PreviewCache: Sendable {
     /// Forgets `key` in both levels.
     func remove(_ key: CacheKey) async {
         memory.remove(key.description)
-        await store.remove(key.description)
+        if keepsPreviews { await store.remove(key.description) }
     }
 }
