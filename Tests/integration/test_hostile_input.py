@@ -17,6 +17,7 @@ import os
 import select
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -104,18 +105,39 @@ def requests_with_numbers():
             yield method, schema, path, bounds, integral
 
 
-def run_lines(linkpeek_bin, tmp_path, lines: list[str], timeout: float = 60.0):
-    """Send ndjson lines, close stdin, return (exit code, answers by raw id text)."""
+def run_lines(linkpeek_bin, tmp_path, lines: list[str], timeout: float = 60.0, expect: int | None = None,
+              args: tuple = ("--allow-private-network",)):
+    """Send ndjson lines and read answers until `expect` came (default: one per line that has an id), keeping
+    stdin open meanwhile (end of input cancels what still runs); then close it. Returns (exit code, answers
+    by id as JSON text, raw output lines, stderr)."""
     cache = tmp_path / f"cache-{time.monotonic_ns()}"
     cache.mkdir()
-    proc = subprocess.run([linkpeek_bin, "serve", "--allow-private-network", "--cache-dir", str(cache)],
-                          input="".join(line + "\n" for line in lines).encode(), capture_output=True,
-                          timeout=timeout)
-    answers = {}
-    for raw in proc.stdout.decode().splitlines():
-        message = json.loads(raw)
-        answers[json.dumps(message.get("id"))] = message
-    return proc.returncode, answers, proc.stderr.decode("utf-8", "replace")
+    if expect is None:
+        expect = sum('"id"' in line for line in lines)
+    proc = subprocess.Popen([linkpeek_bin, "serve", *args, "--cache-dir", str(cache)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out_lines: list[str] = []
+    errors: list[bytes] = []
+    reader = threading.Thread(target=lambda: out_lines.extend(l.decode() for l in proc.stdout), daemon=True)
+    err_reader = threading.Thread(target=lambda: errors.append(proc.stderr.read()), daemon=True)
+    reader.start()
+    err_reader.start()
+    try:
+        proc.stdin.write("".join(line + "\n" for line in lines).encode())
+        proc.stdin.flush()
+        deadline = time.monotonic() + timeout
+        while len(out_lines) < expect and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.01)
+        proc.stdin.close()
+        code = proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+    reader.join(10)
+    err_reader.join(10)
+    answers = {json.dumps(json.loads(raw).get("id")): json.loads(raw) for raw in out_lines}
+    return code, answers, out_lines, b"".join(errors).decode("utf-8", "replace")
 
 
 def check_answer(answer: dict, field: str, literal: str, expect_valid: bool):
@@ -141,7 +163,7 @@ def test_every_numeric_param_of_every_method(linkpeek_bin, tmp_path):
                          f'"params":{params_text(schema, path, literal)}}}')
             expected[json.dumps(rid)] = (path, literal, in_range(literal, bounds, integral))
     lines.append('{"jsonrpc":"2.0","id":"last","method":"getCached","params":{"url":"https://example.com/"}}')
-    code, answers, stderr = run_lines(linkpeek_bin, tmp_path, lines, timeout=120)
+    code, answers, _, stderr = run_lines(linkpeek_bin, tmp_path, lines, timeout=120)
     assert code == 0, f"daemon exited with {code}\n{stderr[-2000:]}"
     for rid, (path, literal, valid) in expected.items():
         check_answer(answers.get(rid), path, literal, valid)
@@ -157,7 +179,7 @@ def test_every_numeric_initialization_option(linkpeek_bin, tmp_path):
             init = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":%s}' % params_text(schema, path, literal)
             # A fetch after it must be served with the options in effect, without a trap.
             follow = '{"jsonrpc":"2.0","id":2,"method":"fetch","params":{"url":"%s","timeout":5}}' % UNREACHABLE
-            code, answers, stderr = run_lines(linkpeek_bin, tmp_path, [init, follow])
+            code, answers, _, stderr = run_lines(linkpeek_bin, tmp_path, [init, follow])
             assert code == 0, f"{path}={literal}: daemon exited with {code}\n{stderr[-2000:]}"
             check_answer(answers.get("1"), path, literal, in_range(literal, bounds, integral))
             assert "2" in answers, f"{path}={literal}: the fetch after initialize got no answer"
@@ -179,12 +201,9 @@ def test_ids_are_echoed_exactly_as_written(linkpeek_bin, tmp_path):
            "1e2", "100", "1.0", "1", "1e-400", "1e400", "1.5", "-0", '"1e2"', '""']
     lines = ['{"jsonrpc":"2.0","id":%s,"method":"getCached","params":{"url":"https://example.com/"}}' % i
              for i in ids]
-    cache = tmp_path / "ids"
-    cache.mkdir()
-    proc = subprocess.run([linkpeek_bin, "serve", "--cache-dir", str(cache)], capture_output=True, timeout=30,
-                          input="".join(line + "\n" for line in lines).encode())
-    assert proc.returncode == 0
-    out = proc.stdout.decode().splitlines()
+    code, _, out, _ = run_lines(linkpeek_bin, tmp_path, lines, timeout=30, args=())
+    assert code == 0
+    assert all(line.startswith('{"id":') and '"result":null' in line for line in out), out
     echoed = sorted(line[len('{"id":'):line.index(',"jsonrpc"')] for line in out)
     # `-0` is the integer 0 by the grammar's reading, written back as 0.
     assert echoed == sorted(i if i != "-0" else "0" for i in ids), out
