@@ -4,7 +4,7 @@ public struct Settings: Sendable, Equatable, Codable {
     public var allowPrivateNetwork: Bool = false
     /// Non-public networks allowed all the same, in CIDR notation (`10.1.2.3/32`).
     public var allowedNetworks: [String] = []
-    /// The default names linkpeek, its version and where to learn more, and
+    /// The default names linkpeek and its version, and
     /// says it is a bot (some sites, X/Twitter among them, serve Open Graph only to bots).
     public var userAgent: String = Settings.defaultUserAgent
     /// Seconds for a whole fetch (default 30).
@@ -62,12 +62,12 @@ public struct Settings: Sendable, Equatable, Codable {
 
     /// linkpeek's version, as the user agent and `serverInfo` state it.
     public static let version = "0.1.0"
-    /// Where a site operator who sees linkpeek in a log can read what it is.
-    public static let projectURL = "https://github.com/linkpeek/linkpeek"
     /// Honest: names linkpeek and no other product's crawler
     /// (`facebookexternalhit`, `Twitterbot`); `--user-agent` chooses otherwise.
+    /// It carries no URL until the project has a public address to point a
+    /// site operator to (an invented one would be a false statement).
     public static let defaultUserAgent =
-        "Mozilla/5.0 (compatible; linkpeek/\(version); link preview bot; +\(projectURL))"
+        "Mozilla/5.0 (compatible; linkpeek/\(version); link preview bot)"
 
     public init() {}
 }
