@@ -63,7 +63,7 @@ def private_cache_home(tmp_path_factory, monkeypatch):
 @pytest.fixture
 def make_client(linkpeek_bin, tmp_path):
     """make_client(framing="lsp", private=True, init_options=None, args=(), initialize=True, timeout=30,
-    cache_dir=None, capabilities=None, own_cache=True) -> started client.
+    cache_dir=None, capabilities=None, own_cache=True, env=None) -> started client.
 
     Each client gets its own empty cache dir (or `cache_dir`, to share one; or, with `own_cache=False`, the
     test's XDG_CACHE_HOME, which a restarted daemon of the same test finds again); at teardown it is shut
@@ -72,14 +72,14 @@ def make_client(linkpeek_bin, tmp_path):
     clients = []
 
     def make(framing="lsp", private=True, init_options=None, args=(), initialize=True, timeout=30, cache_dir=None,
-             capabilities=None, own_cache=True):
+             capabilities=None, own_cache=True, env=None):
         argv = [*(["--allow-private-network"] if private else []), *args]
         if own_cache:
             cache = Path(cache_dir) if cache_dir else tmp_path / f"cache{len(clients)}"
             cache.mkdir(exist_ok=True)
             argv = ["--cache-dir", str(cache), *argv]
         c = LinkPeekClient(linkpeek_bin, args=argv, init_options=init_options, framing=framing,
-                           initialize=initialize, timeout=timeout, capabilities=capabilities)
+                           initialize=initialize, timeout=timeout, capabilities=capabilities, env=env)
         c.__enter__()
         clients.append(c)
         return c

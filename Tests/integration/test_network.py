@@ -12,31 +12,14 @@ import pytest
 
 from conftest import assert_error
 from fixture_server import FixtureServer
-from linkpeek_client import LinkPeekClient, LinkPeekError
-import protocol_schema
+from linkpeek_client import LinkPeekError
 
 
 @pytest.fixture
-def daemon(linkpeek_bin, tmp_path):
+def daemon(make_client):
     """daemon(args=(), init_options=None, env=None) -> a started, initialised client; closed and schema-checked after."""
-    clients = []
-
-    def make(args=(), init_options=None, env=None, initialize=True):
-        c = LinkPeekClient(linkpeek_bin, args=["--cache-dir", str(tmp_path / f"c{len(clients)}"), *args],
-                           init_options=init_options, env=env, initialize=initialize, timeout=30)
-        clients.append(c)
-        c.__enter__()
-        return c
-
-    yield make
-    problems = []
-    for c in clients:
-        try:
-            c.close(timeout=10)
-        finally:
-            c.kill()
-        problems += protocol_schema.check_messages(c)
-    assert not problems, "\n".join(problems[:20])
+    return lambda args=(), init_options=None, env=None, initialize=True: make_client(
+        private=False, args=args, init_options=init_options, env=env, initialize=initialize)
 
 
 # ------------------------------------------------------------------ user agent (part 6)
