@@ -20,7 +20,7 @@ extension MetadataRules {
             }
         }
         for name in ["image", "thumbnailurl"] {
-            for property in page.properties where property.name == name {
+            for property in page.properties(named: name) {
                 candidates += plainMedia([property.value], source: "microdata:\(name)",
                                          order: property.order, resolver: page.resolver)
             }

@@ -99,7 +99,7 @@ extension MetadataRules {
                 if let date = dateText(node[key] as? String) { return Picked(value: date, source: "json-ld:\(key)") }
             }
         }
-        for property in page.properties where property.name == "datepublished" {
+        for property in page.properties(named: "datepublished") {
             if let date = dateText(property.value) { return Picked(value: date, source: "microdata:datepublished") }
         }
         return timeElementDate(in: page)

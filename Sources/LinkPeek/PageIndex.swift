@@ -34,10 +34,15 @@ struct PageIndex {
     }
 
     var metas: [Meta] = []
+    /// Positions in `metas` by key, in document order: a page with thousands
+    /// of metas would otherwise be scanned whole for every key a rule asks.
+    private var metasByKey: [String: [Int]] = [:]
     var links: [Link] = []
     var titles: [(text: String, inBody: Bool)] = []
     var jsonLD: JSONLDGraph
     var properties: [Property] = []
+    /// Positions in `properties` by name, in document order (as `metasByKey`).
+    private var propertiesByName: [String: [Int]] = [:]
     /// Body elements the scanner kept as fallbacks (`HTMLElement.isFallback`),
     /// in document order; the rules use them only when nothing is declared.
     var fallbacks: [(element: HTMLElement, order: Int)] = []
@@ -71,7 +76,9 @@ struct PageIndex {
                     keys.append("http-equiv:" + equiv.trimmedWhitespace.lowercased())
                 }
                 if let content = element["content"] ?? element["value"], !keys.isEmpty {
-                    metas.append(Meta(keys: Array(Set(keys)).sorted(), content: content, order: order))
+                    let unique = Array(Set(keys)).sorted()
+                    for key in unique { metasByKey[key, default: []].append(metas.count) }
+                    metas.append(Meta(keys: unique, content: content, order: order))
                 }
             default:
                 break
@@ -79,6 +86,7 @@ struct PageIndex {
             if let prop = element["itemprop"], let value = PageIndex.microdataValue(element) {
                 // itemprop may list several names ("image thumbnailUrl").
                 for name in prop.lowercased().split(whereSeparator: \.isWhitespace) {
+                    propertiesByName[String(name), default: []].append(properties.count)
                     properties.append(Property(name: String(name), value: value, order: order))
                 }
             }
@@ -102,13 +110,13 @@ struct PageIndex {
 
     /// Every `<meta>` content for `key`, in document order.
     func metaValues(_ key: String) -> [Meta] {
-        metas.filter { $0.keys.contains(key) }
+        (metasByKey[key] ?? []).map { metas[$0] }
     }
 
     /// The first non-empty cleaned text among `keys`, tried in priority order.
     func metaText(_ keys: [String]) -> Picked<String>? {
         for key in keys {
-            for meta in metas where meta.keys.contains(key) {
+            for meta in metaValues(key) {
                 if let text = MetadataRules.cleanText(meta.content) { return Picked(value: text, source: key) }
             }
         }
@@ -118,7 +126,7 @@ struct PageIndex {
     /// The first non-empty raw (trimmed) content among `keys`, for URLs, dates and codes.
     func metaRaw(_ keys: [String]) -> Picked<String>? {
         for key in keys {
-            for meta in metas where meta.keys.contains(key) {
+            for meta in metaValues(key) {
                 let value = meta.content.trimmedWhitespace
                 if !value.isEmpty { return Picked(value: value, source: key) }
             }
@@ -126,10 +134,15 @@ struct PageIndex {
         return nil
     }
 
+    /// The microdata properties called `name`, in document order.
+    func properties(named name: String) -> [Property] {
+        (propertiesByName[name] ?? []).map { properties[$0] }
+    }
+
     /// The first non-empty microdata value among `names`, tried in priority order.
     func microdataText(_ names: [String]) -> Picked<String>? {
         for name in names {
-            for property in properties where property.name == name {
+            for property in properties(named: name) {
                 if let text = MetadataRules.cleanText(property.value) {
                     return Picked(value: text, source: "microdata:\(name)")
                 }
