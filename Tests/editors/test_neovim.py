@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 
 import pytest
@@ -11,7 +12,7 @@ from editor_support import EDITORS, assert_passed, run_bounded
 NVIM_DIR = EDITORS / "neovim"
 
 
-@pytest.mark.skipif(shutil.which("nvim") is None, reason="nvim not installed (apt-get install neovim)")
+@pytest.mark.skipif(shutil.which("nvim") is None and not os.environ.get("CI"), reason="nvim not installed (apt-get install neovim)")
 def test_neovim_plugin(linkpeek_bin, editor_server, tmp_path):
     env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url,
            "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_STATE_HOME": str(tmp_path / "state"),
@@ -25,7 +26,7 @@ def test_neovim_plugin(linkpeek_bin, editor_server, tmp_path):
     assert "not ok" not in res.stdout
 
 
-@pytest.mark.skipif(shutil.which("nvim") is None, reason="nvim not installed (apt-get install neovim)")
+@pytest.mark.skipif(shutil.which("nvim") is None and not os.environ.get("CI"), reason="nvim not installed (apt-get install neovim)")
 def test_neovim_help_tags(tmp_path):
     """doc/linkpeek.txt builds its tags with no duplicate or error."""
     doc = tmp_path / "doc"

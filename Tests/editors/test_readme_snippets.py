@@ -61,7 +61,7 @@ def test_json_snippets_parse():
     assert sublime["clients"]["linkpeek"]["command"] == ["linkpeek", "serve"]
 
 
-@pytest.mark.skipif(shutil.which("nvim") is None, reason="nvim not installed")
+@pytest.mark.skipif(shutil.which("nvim") is None and not os.environ.get("CI"), reason="nvim not installed")
 def test_lua_snippets_run_in_neovim(linkpeek_bin, tmp_path):
     for i, body in enumerate(snippets("lua")):
         script = tmp_path / f"snippet{i}.lua"
@@ -73,7 +73,7 @@ def test_lua_snippets_run_in_neovim(linkpeek_bin, tmp_path):
         assert res.returncode == 0, f"snippet {i}: {res.stderr}"
 
 
-@pytest.mark.skipif(shutil.which("nvim") is None, reason="nvim not installed")
+@pytest.mark.skipif(shutil.which("nvim") is None and not os.environ.get("CI"), reason="nvim not installed")
 def test_vim_lsp_snippet_registers_linkpeek(linkpeek_bin, tmp_path):
     (body,) = snippets("vim")
     script = tmp_path / "snippet.vim"
@@ -96,7 +96,7 @@ def test_vim_lsp_snippet_registers_linkpeek(linkpeek_bin, tmp_path):
     assert info["initialization_options"] == {"hoverTimeout": 1.5}
 
 
-@pytest.mark.skipif(shutil.which("emacs") is None, reason="emacs not installed")
+@pytest.mark.skipif(shutil.which("emacs") is None and not os.environ.get("CI"), reason="emacs not installed")
 def test_elisp_snippets_load_in_emacs(tmp_path):
     (plugin,) = snippets("elisp")
     plugin = plugin.replace("/path/to/linkpeek/editors/emacs", str(EDITORS / "emacs"))

@@ -455,6 +455,9 @@ def h2_page(title: str, body_bytes: int = 0) -> bytes:
 def h2(tls, tmp_path_factory):
     import nginx_fixture
     if not nginx_fixture.available():
+        # Under CI the tool must be there (make deps installs it): a missing one is a failure, not a skip.
+        if os.environ.get("CI"):
+            pytest.fail("nginx is not installed (make deps installs it)")
         pytest.skip("nginx is not installed (make deps installs it)")
     ca, _ = tls
     cert, key = ca.issue(["example.test"])
