@@ -48,7 +48,7 @@ struct NetworkOptions: ParsableArguments {
     var noProxy: String?
 
     @Option(name: .customLong("record"), help: ArgumentHelp(
-        "Save every response read (page, redirects, icon, image) into DIR: index.json plus body files.",
+        "Save every response read (page, redirects, icon, image) into DIR: index.json plus body files. The cache stays in memory while recording or replaying.",
         valueName: "dir"))
     var record: String?
 
