@@ -51,6 +51,18 @@ final class ElementCollector {
 
     var headComplete: Bool { document.headComplete }
 
+    /// Nothing more can be recorded (the element or byte cap was reached,
+    /// and no element is capturing text): from here on only the end of the
+    /// head matters. The caps never go down, so this stays true.
+    var isFull: Bool {
+        captures.isEmpty && (document.elements.count >= limits.elements || recordedBytes >= limits.totalBytes)
+    }
+
+    /// `<body>`/`<frameset>` started or `</head>` ended, for a full collector.
+    func bodyStarted() {
+        document.headComplete = true
+    }
+
     func setEncoding(_ name: String) {
         document.encoding = name
     }

@@ -33,11 +33,22 @@ final class PushParser {
         handler.startElement = { userData, name, attributes in
             guard let userData, let name else { return }
             let collector = Unmanaged<ElementCollector>.fromOpaque(userData).takeUnretainedValue()
+            // A full collector only needs to hear where the body starts: no
+            // Swift string is made for the rest (100,000 metas cost ~60 ms so).
+            if collector.isFull {
+                if PushParser.named(name, "body") || PushParser.named(name, "frameset") { collector.bodyStarted() }
+                return
+            }
             collector.start(String(cString: name), AttributeList(pairs: attributes))
         }
         handler.endElement = { userData, name in
             guard let userData, let name else { return }
-            Unmanaged<ElementCollector>.fromOpaque(userData).takeUnretainedValue().end(String(cString: name))
+            let collector = Unmanaged<ElementCollector>.fromOpaque(userData).takeUnretainedValue()
+            if collector.isFull {
+                if PushParser.named(name, "head") { collector.bodyStarted() }
+                return
+            }
+            collector.end(String(cString: name))
         }
         // Text, whitespace-only text and script bodies (libxml2 reports the
         // content of <script> and <style> as CDATA) all go the same way.
@@ -63,6 +74,13 @@ final class PushParser {
         htmlCtxtUseOptions(context, Int32(options))
         self.context = context
         self.collector = collector
+    }
+
+    /// Whether libxml2's element name `name` is `expected` (ASCII, as libxml2 lowercases HTML names).
+    static func named(_ name: UnsafePointer<xmlChar>, _ expected: StaticString) -> Bool {
+        let count = expected.utf8CodeUnitCount
+        for offset in 0..<count where name[offset] != expected.utf8Start[offset] { return false }
+        return name[count] == 0
     }
 
     deinit {
