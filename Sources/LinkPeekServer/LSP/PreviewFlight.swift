@@ -20,7 +20,9 @@ final class PreviewFlight: Sendable {
         var outcome: Outcome?
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var listeners: [UInt64: @Sendable (ProviderEvent) -> Void] = [:]
-        /// Waits released (budget over, or cancelled) before they were registered.
+        /// Waits under way, and those released (budget over, or cancelled)
+        /// before they registered: a release after a wait ended is forgotten.
+        var active: Set<UInt64> = []
         var released: Set<UInt64> = []
         var nextID: UInt64 = 0
         var task: Task<Void, Never>?
@@ -73,6 +75,7 @@ final class PreviewFlight: Sendable {
     func wait(atMost budget: Duration, listener: (@Sendable (ProviderEvent) -> Void)?) async {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
+            state.active.insert(state.nextID)
             if let listener, state.outcome == nil { state.listeners[state.nextID] = listener }
             return state.nextID
         }
@@ -80,6 +83,7 @@ final class PreviewFlight: Sendable {
             state.withLock { state in
                 state.listeners[id] = nil
                 state.released.remove(id)
+                state.active.remove(id)
             }
         }
         let timer = Task { [weak self] in
@@ -107,7 +111,7 @@ final class PreviewFlight: Sendable {
     private func release(_ id: UInt64) {
         let waiter = state.withLock { state in
             guard let waiter = state.waiters.removeValue(forKey: id) else {
-                state.released.insert(id)
+                if state.active.contains(id) { state.released.insert(id) }
                 return nil as CheckedContinuation<Void, Never>?
             }
             return waiter
