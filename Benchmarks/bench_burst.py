@@ -13,7 +13,6 @@ given back. It builds nothing.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 import time
@@ -23,7 +22,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "Tests" / "integration"))
 
-from bench_daemon import RawDaemon, fetch_many, pipelined  # noqa: E402
+from bench_daemon import RawDaemon, fetch_many, pipelined, release_binary  # noqa: E402
 from fixture_server import FixtureServer  # noqa: E402
 from procinfo import vm_hwm_kb  # noqa: E402
 
@@ -34,7 +33,9 @@ def main() -> int:
     parser.add_argument("--pipelined", type=int, default=100_000)
     parser.add_argument("--fetches", type=int, default=10_000)
     args = parser.parse_args()
-    binary = os.environ.get("LINKPEEK_BIN") or str(HERE.parent / ".build" / "release" / "linkpeek")
+    binary = release_binary()
+    if binary is None:
+        return 2
     with FixtureServer() as server, tempfile.TemporaryDirectory() as cache:
         d = RawDaemon(binary, cache)
         try:

@@ -40,7 +40,7 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO / "Tests" / "integration"))
 sys.path.insert(0, str(HERE))
 
-from bench_daemon import RawDaemon, pipelined  # noqa: E402
+from bench_daemon import RawDaemon, pipelined, release_binary  # noqa: E402
 from fixture_server import FixtureServer  # noqa: E402
 
 
@@ -149,9 +149,8 @@ def main() -> int:
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     print(f"seed {seed}")
     rng = random.Random(seed)
-    binary = os.environ.get("LINKPEEK_BIN") or str(REPO / ".build" / "release" / "linkpeek")
-    if not os.access(binary, os.X_OK):
-        print(f"no linkpeek binary at {binary}; build it (swift build -c release) or set LINKPEEK_BIN", file=sys.stderr)
+    binary = release_binary()
+    if binary is None:
         return 2
     server = FixtureServer().start()
     rounds = []

@@ -215,15 +215,24 @@ def one_round(binary: str, server: FixtureServer, n_pipelined: int, n_latency: i
     return res
 
 
+def release_binary() -> str | None:
+    """`$LINKPEEK_BIN`, else the release build; None (after saying why on
+    stderr) when it is not an executable file. Every benchmark starts here."""
+    binary = os.environ.get("LINKPEEK_BIN") or str(REPO / ".build" / "release" / "linkpeek")
+    if not os.access(binary, os.X_OK):
+        print(f"no linkpeek binary at {binary}; build it (swift build -c release) or set LINKPEEK_BIN", file=sys.stderr)
+        return None
+    return binary
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--pipelined", type=int, default=50_000)
     ap.add_argument("--latency", type=int, default=5_000)
     args = ap.parse_args()
-    binary = os.environ.get("LINKPEEK_BIN") or str(REPO / ".build" / "release" / "linkpeek")
-    if not os.access(binary, os.X_OK):
-        print(f"no linkpeek binary at {binary}; build it (swift build -c release) or set LINKPEEK_BIN", file=sys.stderr)
+    binary = release_binary()
+    if binary is None:
         return 2
 
     server = FixtureServer().start()

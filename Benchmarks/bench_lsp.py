@@ -29,7 +29,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from bench_daemon import HEADER, REPO, FixtureServer, RawDaemon  # noqa: E402
+from bench_daemon import HEADER, REPO, FixtureServer, RawDaemon, release_binary  # noqa: E402
 
 URI = "file:///bench/links.md"
 
@@ -181,9 +181,8 @@ def main() -> int:
     ap.add_argument("--keystrokes", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=8)
     args = ap.parse_args()
-    binary = os.environ.get("LINKPEEK_BIN") or str(REPO / ".build" / "release" / "linkpeek")
-    if not os.access(binary, os.X_OK):
-        print(f"no linkpeek binary at {binary}; build it (swift build -c release) or set LINKPEEK_BIN", file=sys.stderr)
+    binary = release_binary()
+    if binary is None:
         return 2
     print(f"seed {args.seed}")
 

@@ -25,7 +25,10 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
 MIB = 1 << 20
+
+from bench_daemon import release_binary  # noqa: E402
 
 
 def shapes(size: int = 2 * MIB) -> dict[str, str]:
@@ -69,7 +72,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
-    binary = os.environ.get("LINKPEEK_BIN") or str(HERE.parent / ".build" / "release" / "linkpeek")
+    binary = release_binary()
+    if binary is None:
+        return 2
     with tempfile.TemporaryDirectory() as folder:
         tiny = Path(folder, "tiny.html")
         tiny.write_text("<html><head><title>t</title></head>")
