@@ -7,6 +7,7 @@
 // loader.c). Swift cannot call dlsym'd functions by name, and libvips's
 // headers need GLib's include paths, so this file declares the handful of
 // libvips functions shim.c calls itself, with opaque pointers.
+#define _GNU_SOURCE // dladdr
 #include "loader.h"
 
 #include <dlfcn.h>
@@ -22,6 +23,7 @@
 LPVipsFunctions lp_vips;
 
 static char load_error[512];
+static char library_directory[4096];
 
 static int resolve(void *library, void **slot, const char *name) {
     *slot = dlsym(library, name);
@@ -72,7 +74,23 @@ int lp_vips_load(void) {
     LP_RESOLVE(g_signal_connect_data, "g_signal_connect_data")
     LP_RESOLVE(g_log_set_handler, "g_log_set_handler")
     LP_RESOLVE(g_signal_handler_disconnect, "g_signal_handler_disconnect")
+    LP_RESOLVE(version, "vips_version")
+    // GModule too (libvips loads its own modules with it): see lp_vips_load_module.
+    LP_RESOLVE(g_module_open, "g_module_open")
+    LP_RESOLVE(g_module_make_resident, "g_module_make_resident")
+    LP_RESOLVE(g_module_error, "g_module_error")
+    Dl_info info;
+    if (dladdr((void *)lp_vips.init, &info) != 0 && info.dli_fname != NULL) {
+        snprintf(library_directory, sizeof library_directory, "%s", info.dli_fname);
+        char *slash = strrchr(library_directory, '/');
+        if (slash != NULL) *slash = '\0';
+        else library_directory[0] = '\0';
+    }
     return 0;
+}
+
+const char *lp_vips_library_directory(void) {
+    return library_directory[0] != '\0' ? library_directory : NULL;
 }
 
 const char *lp_vips_load_error(void) {

@@ -3,8 +3,10 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static pthread_once_t start_once = PTHREAD_ONCE_INIT;
 static int start_result = -1;
@@ -25,6 +27,16 @@ static void start(void) {
         snprintf(start_error, sizeof start_error, "%s", lp_vips_load_error());
         return;
     }
+    // No libvips modules at start-up. vips_init loads every module in
+    // $libdir/vips-modules-X.Y (Debian: HEIF, JPEG XL, ImageMagick, PDF,
+    // OpenSlide), each with its codec libraries: some 20 ms and 5 MiB for
+    // a process that wants a JPEG, and loaders linkpeek blocks anyway.
+    // libvips finds that directory from $VIPSHOME, and /dev/null cannot
+    // hold one (it is not a directory), so none loads; HEIF, the one module
+    // linkpeek reads and writes, is loaded when an image needs it
+    // (lp_vips_load_module). libvips itself sets VIPSHOME when it is unset,
+    // so this is no new write to the environment, and it happens once.
+    setenv("VIPSHOME", "/dev/null", 1);
     if (lp_vips.init("linkpeek") != 0) {
         snprintf(start_error, sizeof start_error, "vips_init failed: %s", lp_vips.error_buffer());
         lp_vips.error_clear();
@@ -46,6 +58,47 @@ static void start(void) {
 int lp_vips_start(void) {
     pthread_once(&start_once, start);
     return start_result;
+}
+
+static pthread_once_t heif_once = PTHREAD_ONCE_INIT;
+static int heif_result = -1;
+static char heif_error[512];
+
+// What vips_init does for each module, for one: g_module_open runs the
+// module's g_module_check_init, which registers its loaders and savers;
+// kept resident, as libvips keeps its modules.
+static void load_heif(void) {
+    const char *directory = lp_vips_library_directory();
+    if (directory == NULL) {
+        snprintf(heif_error, sizeof heif_error, "cannot tell where libvips is installed");
+        return;
+    }
+    char path[4200];
+    snprintf(path, sizeof path, "%s/vips-modules-%d.%d/vips-heif.so", directory, lp_vips.version(0), lp_vips.version(1));
+    if (access(path, R_OK) != 0) {
+        // A libvips built without modules has HEIF built in, or lacks it:
+        // either way there is nothing to load, and libvips says which.
+        heif_result = 0;
+        return;
+    }
+    void *module = lp_vips.g_module_open(path, 1 /* G_MODULE_BIND_LAZY */);
+    if (module == NULL) {
+        const char *why = lp_vips.g_module_error();
+        snprintf(heif_error, sizeof heif_error, "cannot load %s: %s", path, why ? why : "unknown error");
+        return;
+    }
+    lp_vips.g_module_make_resident(module);
+    heif_result = 0;
+}
+
+int lp_vips_load_heif(void) {
+    if (lp_vips_start() != 0) return -1;
+    pthread_once(&heif_once, load_heif);
+    return heif_result;
+}
+
+const char *lp_vips_heif_error(void) {
+    return heif_error;
 }
 
 LPVipsImage *lp_vips_thumbnail_buffer(const void *buffer, size_t length, const char *load_options,

@@ -34,6 +34,9 @@ public enum ImagePipeline {
         }
         if let problem = checkPixels(info.width, info.height, pages: 1, maxPixels: maxPixels) { return .failure(problem) }
         let output = OutputFormat.choose(for: info.mimeType, requested: transform.format)
+        if OutputFormat.needsHEIF(info.mimeType) || output.needsHEIF, case .failure(let error) = Vips.loadHEIF() {
+            return .failure(failure(error))
+        }
         let background = output.hasAlpha ? nil : transform.background
         switch info.mimeType {
         case "image/x-icon":

@@ -34,6 +34,7 @@ extension LinkPeekEngine {
         if let known = images.alias(aliasKey) {
             sourceURL = known
         } else {
+            images.worker.warmUp()
             sourceURL = try await resolveSource(url: url, kind: transform.kind, timeout: timeout, allowNetwork: allowNetwork)
         }
         let variantKey = sourceURL + " " + transform.variantKey
@@ -42,6 +43,7 @@ extension LinkPeekEngine {
             return MediaImage(url: url, sourceURL: sourceURL, type: variant.type, width: variant.width, height: variant.height, bytes: variant.bytes)
         }
         if let failure = images.failure("source " + sourceURL) ?? images.failure(variantKey) { throw failure }
+        images.worker.warmUp()
         let source: ImageBlob
         do {
             source = try await sourceImage(url: sourceURL, timeout: timeout, allowNetwork: allowNetwork)

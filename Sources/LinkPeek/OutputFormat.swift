@@ -35,6 +35,13 @@ struct OutputFormat: Equatable {
         }
     }
 
+    /// libvips reads and writes these through its HEIF module, loaded on first use.
+    static func needsHEIF(_ mimeType: String) -> Bool {
+        ["image/avif", "image/heic", "image/heif"].contains(mimeType)
+    }
+
+    var needsHEIF: Bool { Self.needsHEIF(mimeType) }
+
     private static func with(_ format: OutputFormat, allPages: Bool) -> OutputFormat {
         var format = format
         format.allPages = allPages

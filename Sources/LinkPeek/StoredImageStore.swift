@@ -15,16 +15,22 @@ final class StoredImageStore: ImageStore {
         self.memory = memory
     }
 
+    /// A store without a directory (`--no-cache`) is an in-memory database:
+    /// copying images into it would only keep them twice in this process
+    /// (and load SQLite for a one-shot `linkpeek image`), so the memory
+    /// store is all there is.
+    private var persistent: Bool { store.directory != nil }
+
     func blob(for key: String) -> ImageBlob? {
         if let hit = memory.blob(for: key) { return hit }
-        guard let bytes = store.blob(Self.prefix + key), let blob = Self.decode(bytes) else { return nil }
+        guard persistent, let bytes = store.blob(Self.prefix + key), let blob = Self.decode(bytes) else { return nil }
         memory.store(blob, for: key)
         return blob
     }
 
     func store(_ blob: ImageBlob, for key: String) {
         memory.store(blob, for: key)
-        guard let bytes = Self.encode(blob) else { return }
+        guard persistent, let bytes = Self.encode(blob) else { return }
         let store = self.store
         // Written behind the answer: a failed write only costs a later remake.
         Task.detached(priority: .background) {

@@ -21,6 +21,15 @@ typedef struct LPVipsImage LPVipsImage;
 /// cannot be loaded (`lp_vips_take_error` says why).
 int lp_vips_start(void);
 
+/// Loads libvips's HEIF module (HEIF and AVIF, read and write), once:
+/// `lp_vips_start` loads no module, and this is the one linkpeek uses.
+/// 0 when it is loaded or there is no module file (HEIF built into
+/// libvips, or not there at all: decoding then fails with libvips's
+/// reason); -1 when the file is there but cannot be loaded
+/// (`lp_vips_heif_error` says why).
+int lp_vips_load_heif(void);
+const char *lp_vips_heif_error(void);
+
 /// How `lp_vips_thumbnail_*` sizes its result (vips_thumbnail's options).
 typedef struct {
     /// Target box, pixels.
