@@ -48,13 +48,15 @@ final class StoredImageStore: ImageStore {
         var height: Int
         var sourceURL: String
         var expiresAt: Double
+        /// Absent in blobs written before it existed.
+        var sourceType: String?
     }
 
     /// The header as one line of JSON, a newline, then the bytes.
     static func encode(_ blob: ImageBlob) -> [UInt8]? {
         let header = Header(
             type: blob.type, width: blob.width, height: blob.height, sourceURL: blob.sourceURL,
-            expiresAt: blob.expiresAt.timeIntervalSince1970)
+            expiresAt: blob.expiresAt.timeIntervalSince1970, sourceType: blob.sourceType)
         guard let json = try? JSONEncoder().encode(header) else { return nil }
         return Array(json) + [0x0A] + blob.bytes
     }
@@ -67,6 +69,7 @@ final class StoredImageStore: ImageStore {
         else { return nil }
         return ImageBlob(
             bytes: Array(bytes[(newline + 1)...]), type: header.type, width: header.width, height: header.height,
-            sourceURL: header.sourceURL, expiresAt: Date(timeIntervalSince1970: header.expiresAt))
+            sourceURL: header.sourceURL, expiresAt: Date(timeIntervalSince1970: header.expiresAt),
+            sourceType: header.sourceType ?? "")
     }
 }
