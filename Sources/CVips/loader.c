@@ -54,6 +54,9 @@ int lp_vips_load(void) {
     LP_RESOLVE(image_new_from_memory_copy, "vips_image_new_from_memory_copy")
     LP_RESOLVE(image_write_to_buffer, "vips_image_write_to_buffer")
     LP_RESOLVE(flatten, "vips_flatten")
+    LP_RESOLVE(copy, "vips_copy")
+    LP_RESOLVE(image_get_fields, "vips_image_get_fields")
+    LP_RESOLVE(image_remove, "vips_image_remove")
     LP_RESOLVE(array_double_new, "vips_array_double_new")
     LP_RESOLVE(area_unref, "vips_area_unref")
     LP_RESOLVE(image_get_width, "vips_image_get_width")
@@ -71,6 +74,7 @@ int lp_vips_load(void) {
     // GLib and GObject come with libvips; dlsym on its handle searches its dependencies too.
     LP_RESOLVE(g_object_unref, "g_object_unref")
     LP_RESOLVE(g_free, "g_free")
+    LP_RESOLVE(g_strfreev, "g_strfreev")
     LP_RESOLVE(g_signal_connect_data, "g_signal_connect_data")
     LP_RESOLVE(g_log_set_handler, "g_log_set_handler")
     LP_RESOLVE(g_signal_handler_disconnect, "g_signal_handler_disconnect")

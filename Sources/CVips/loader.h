@@ -17,6 +17,10 @@ typedef struct {
     void *(*image_new_from_memory_copy)(const void *data, size_t size, int width, int height, int bands, int format);
     int (*image_write_to_buffer)(void *in, const char *suffix, void **buffer, size_t *size, ...);
     int (*flatten)(void *in, void **out, ...);
+    int (*copy)(void *in, void **out, ...);
+    char **(*image_get_fields)(void *image);
+    int (*image_remove)(void *image, const char *name);
+    void (*g_strfreev)(char **strings);
     void *(*array_double_new)(const double *array, int n);
     void (*area_unref)(void *area);
     int (*image_get_width)(const void *image);

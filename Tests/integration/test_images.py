@@ -191,6 +191,28 @@ def test_jpeg_orientation_applied_and_metadata_stripped(images, img_server, imag
     assert b"Exif" not in out
 
 
+def webp_chunks(data: bytes) -> dict[bytes, bytes]:
+    chunks, i = {}, 12
+    while i + 8 <= len(data):
+        kind, size = data[i:i + 4], struct.unpack("<I", data[i + 4:i + 8])[0]
+        chunks[kind] = data[i + 8:i + 8 + size]
+        i += 8 + size + (size & 1)
+    return chunks
+
+
+def test_no_gps_in_webp(images, img_server, image_cli):
+    """libvips 8.14's WebP saver rebuilds EXIF from the decoded fields
+    whatever `strip` says: the fields are removed before saving."""
+    source = images.routes["/photo.jpg"][0]
+    assert b"\x88\x25" in source, "fixture lacks its GPS IFD pointer"
+    res, out = image_cli(img_server.url("/photo.jpg"), "--width", "40", "--format", "webp")
+    assert res.returncode == 0, res.describe()
+    assert is_webp(out)
+    exif = webp_chunks(out).get(b"EXIF", b"")
+    # Whatever EXIF libvips writes of its own (resolution), no GPS IFD pointer (tag 0x8825) in either byte order.
+    assert b"\x88\x25" not in exif and b"\x25\x88" not in exif, exif
+
+
 def test_colour_profile_converted_to_srgb(images, img_server, image_cli, tmp_path):
     source = images.routes["/p3.jpg"][0]
     r, g, b = pixel(tmp_path, source, 5, 5)
