@@ -58,7 +58,13 @@ final class StoredImageStore: ImageStore {
             type: blob.type, width: blob.width, height: blob.height, sourceURL: blob.sourceURL,
             expiresAt: blob.expiresAt.timeIntervalSince1970, sourceType: blob.sourceType)
         guard let json = try? JSONEncoder().encode(header) else { return nil }
-        return Array(json) + [0x0A] + blob.bytes
+        // One allocation: a source can be megabytes.
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(json.count + 1 + blob.bytes.count)
+        bytes.append(contentsOf: json)
+        bytes.append(0x0A)
+        bytes.append(contentsOf: blob.bytes)
+        return bytes
     }
 
     /// The image `encode` wrote, or nil for anything else (a damaged blob is a miss).
