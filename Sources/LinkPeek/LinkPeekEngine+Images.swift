@@ -47,7 +47,6 @@ extension LinkPeekEngine {
         if let known = images.alias(aliasKey) {
             sourceURL = known
         } else {
-            images.worker.warmUp()
             sourceURL = try await resolveSource(
                 url: url, kind: transform.kind, timeout: timeout, allowNetwork: allowNetwork, events: events)
         }
@@ -59,6 +58,7 @@ extension LinkPeekEngine {
                 bytes: variant.bytes, sourceType: variant.sourceType)
         }
         if let failure = images.failure("source " + sourceURL) ?? images.failure(variantKey) { throw failure }
+        // A render follows (unless the source fails): libvips opens while the source is read.
         images.worker.warmUp()
         let source: ImageBlob
         do {
@@ -103,6 +103,8 @@ extension LinkPeekEngine {
             guard allowNetwork else { throw Self.notCachedImage }
             let fetched: FetchedSource
             events(.progress(stage: .downloading, bytes: 0))
+            // Most likely an image is on its way: libvips opens while it downloads.
+            images.worker.warmUp()
             do {
                 fetched = try await fetchSource(url: url, timeout: timeout)
             } catch {
