@@ -550,6 +550,26 @@ def test_cli_refuses_binary_to_a_terminal(linkpeek_bin, img_server):
     assert b"stdout is a terminal: give -o FILE or --base64" in proc.stderr
 
 
+def test_cli_cache_flags(run_cli, img_server, tmp_path):
+    """linkpeek image keeps its sources and variants in --cache-dir (a repeat
+    is served from there); --no-cache keeps nothing on disk."""
+    url, route = img_server.url("/wide.webp"), "/wide.webp"
+    cache, out = tmp_path / "cache", tmp_path / "out.png"
+    hits = img_server.hits(route)
+    for _ in range(2):
+        res = run_cli("image", "--allow-private-network", "--cache-dir", str(cache), url, "--width", "10",
+                      "-o", str(out), parse=False)
+        assert res.returncode == 0, res.describe()
+        assert out.read_bytes()[:8] == PNG
+    assert img_server.hits(route) == hits + 1, "the repeat was not served from the cache directory"
+    assert (cache / "cache.sqlite").exists()
+    unused = tmp_path / "unused"
+    res = run_cli("image", "--allow-private-network", "--no-cache", "--cache-dir", str(unused), url, "--width", "10",
+                  "-o", str(out), parse=False)
+    assert res.returncode == 0, res.describe()
+    assert img_server.hits(route) == hits + 2 and not unused.exists()
+
+
 def test_cli_base64_and_stdout(run_cli, img_server, linkpeek_bin):
     res = run_cli("image", "--allow-private-network", img_server.url("/wide.png"), "--width", "10", "--base64")
     assert res.returncode == 0, res.describe()
