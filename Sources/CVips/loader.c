@@ -7,6 +7,7 @@
 // loader.c). Swift cannot call dlsym'd functions by name, and libvips's
 // headers need GLib's include paths, so this file declares the handful of
 // libvips functions shim.c calls itself, with opaque pointers.
+#define _GNU_SOURCE // dladdr
 #include "loader.h"
 
 #include <dlfcn.h>
@@ -22,6 +23,7 @@
 LPVipsFunctions lp_vips;
 
 static char load_error[512];
+static char library_directory[4096];
 
 static int resolve(void *library, void **slot, const char *name) {
     *slot = dlsym(library, name);
@@ -52,6 +54,9 @@ int lp_vips_load(void) {
     LP_RESOLVE(image_new_from_memory_copy, "vips_image_new_from_memory_copy")
     LP_RESOLVE(image_write_to_buffer, "vips_image_write_to_buffer")
     LP_RESOLVE(flatten, "vips_flatten")
+    LP_RESOLVE(copy, "vips_copy")
+    LP_RESOLVE(image_get_fields, "vips_image_get_fields")
+    LP_RESOLVE(image_remove, "vips_image_remove")
     LP_RESOLVE(array_double_new, "vips_array_double_new")
     LP_RESOLVE(area_unref, "vips_area_unref")
     LP_RESOLVE(image_get_width, "vips_image_get_width")
@@ -69,10 +74,27 @@ int lp_vips_load(void) {
     // GLib and GObject come with libvips; dlsym on its handle searches its dependencies too.
     LP_RESOLVE(g_object_unref, "g_object_unref")
     LP_RESOLVE(g_free, "g_free")
+    LP_RESOLVE(g_strfreev, "g_strfreev")
     LP_RESOLVE(g_signal_connect_data, "g_signal_connect_data")
     LP_RESOLVE(g_log_set_handler, "g_log_set_handler")
     LP_RESOLVE(g_signal_handler_disconnect, "g_signal_handler_disconnect")
+    LP_RESOLVE(version, "vips_version")
+    // GModule too (libvips loads its own modules with it): see lp_vips_load_module.
+    LP_RESOLVE(g_module_open, "g_module_open")
+    LP_RESOLVE(g_module_make_resident, "g_module_make_resident")
+    LP_RESOLVE(g_module_error, "g_module_error")
+    Dl_info info;
+    if (dladdr((void *)lp_vips.init, &info) != 0 && info.dli_fname != NULL) {
+        snprintf(library_directory, sizeof library_directory, "%s", info.dli_fname);
+        char *slash = strrchr(library_directory, '/');
+        if (slash != NULL) *slash = '\0';
+        else library_directory[0] = '\0';
+    }
     return 0;
+}
+
+const char *lp_vips_library_directory(void) {
+    return library_directory[0] != '\0' ? library_directory : NULL;
 }
 
 const char *lp_vips_load_error(void) {

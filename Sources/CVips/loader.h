@@ -17,6 +17,10 @@ typedef struct {
     void *(*image_new_from_memory_copy)(const void *data, size_t size, int width, int height, int bands, int format);
     int (*image_write_to_buffer)(void *in, const char *suffix, void **buffer, size_t *size, ...);
     int (*flatten)(void *in, void **out, ...);
+    int (*copy)(void *in, void **out, ...);
+    char **(*image_get_fields)(void *image);
+    int (*image_remove)(void *image, const char *name);
+    void (*g_strfreev)(char **strings);
     void *(*array_double_new)(const double *array, int n);
     void (*area_unref)(void *area);
     int (*image_get_width)(const void *image);
@@ -38,6 +42,10 @@ typedef struct {
                                   void (*handler)(const char *, int, const char *, void *), void *data);
     void (*g_object_unref)(void *object);
     void (*g_free)(void *memory);
+    int (*version)(int flag);
+    void *(*g_module_open)(const char *path, int flags);
+    void (*g_module_make_resident)(void *module);
+    const char *(*g_module_error)(void);
 } LPVipsFunctions;
 
 extern LPVipsFunctions lp_vips;
@@ -45,5 +53,9 @@ extern LPVipsFunctions lp_vips;
 /// Opens libvips and fills `lp_vips`; 0 on success, else -1 and `lp_vips_load_error()`.
 int lp_vips_load(void);
 const char *lp_vips_load_error(void);
+
+/// The directory libvips was loaded from ("/usr/lib/x86_64-linux-gnu"), or
+/// NULL when it cannot be told; valid after `lp_vips_load`.
+const char *lp_vips_library_directory(void);
 
 #endif

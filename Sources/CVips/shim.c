@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -25,6 +26,16 @@ static void start(void) {
         snprintf(start_error, sizeof start_error, "%s", lp_vips_load_error());
         return;
     }
+    // No libvips modules at start-up. vips_init loads every module in
+    // $libdir/vips-modules-X.Y (Debian: HEIF, JPEG XL, ImageMagick, PDF,
+    // OpenSlide), each with its codec libraries: some 20 ms and 5 MiB for
+    // a process that wants a JPEG, and loaders linkpeek blocks anyway.
+    // libvips finds that directory from $VIPSHOME, and /dev/null cannot
+    // hold one (it is not a directory), so none loads; HEIF, the one module
+    // linkpeek reads and writes, is loaded when an image needs it
+    // (lp_vips_load_module). libvips itself sets VIPSHOME when it is unset,
+    // so this is no new write to the environment, and it happens once.
+    setenv("VIPSHOME", "/dev/null", 1);
     if (lp_vips.init("linkpeek") != 0) {
         snprintf(start_error, sizeof start_error, "vips_init failed: %s", lp_vips.error_buffer());
         lp_vips.error_clear();
@@ -128,8 +139,33 @@ static void on_eval(void *image, void *progress, void *data) {
     }
 }
 
-int lp_vips_write(LPVipsImage *image, const char *suffix, double seconds, void **bytes, size_t *length,
+// Metadata a saver could write: EXIF (the blob and libvips's exif-ifd*
+// fields, from which savers rebuild it), XMP, IPTC, the ICC profile.
+static int is_metadata(const char *name) {
+    return strncmp(name, "exif-", 5) == 0 || strcmp(name, "xmp-data") == 0 || strcmp(name, "iptc-data") == 0
+        || strcmp(name, "icc-profile-data") == 0;
+}
+
+// `image` with its metadata removed, on a copy (libvips images are not
+// changed once made). Why not only the savers' `strip`: libvips 8.14's
+// WebP saver rebuilds EXIF from the exif-ifd* fields whatever `strip`
+// says, and would hand a photo's GPS position on.
+static void *without_metadata(void *image) {
+    void *copy = NULL;
+    if (lp_vips.copy(image, &copy, NULL) != 0) return NULL;
+    char **fields = lp_vips.image_get_fields(copy);
+    for (char **field = fields; field != NULL && *field != NULL; field++) {
+        if (is_metadata(*field)) lp_vips.image_remove(copy, *field);
+    }
+    lp_vips.g_strfreev(fields);
+    return copy;
+}
+
+int lp_vips_write(LPVipsImage *input, const char *suffix, double seconds, void **bytes, size_t *length,
                   int *timed_out) {
+    *timed_out = 0;
+    void *image = without_metadata(input);
+    if (image == NULL) return -1;
     LPWatch watch = {monotonic_seconds() + seconds, 0};
     unsigned long handler = 0;
     if (seconds > 0) {
@@ -139,6 +175,7 @@ int lp_vips_write(LPVipsImage *image, const char *suffix, double seconds, void *
     int status = lp_vips.image_write_to_buffer(image, suffix, bytes, length, NULL);
     // `watch` lives on this stack frame: no signal may reach it after this.
     if (handler != 0) lp_vips.g_signal_handler_disconnect(image, handler);
+    lp_vips.g_object_unref(image);
     *timed_out = watch.timed_out;
     if (watch.timed_out && status == 0) {
         lp_vips.g_free(*bytes);

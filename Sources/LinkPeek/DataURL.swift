@@ -26,6 +26,6 @@ enum DataURL {
         let name = "data:" + (ImageProbe.probe(bytes)?.mimeType ?? "")
         return MediaImage(
             url: name, sourceURL: name, type: rendered.type, width: rendered.width, height: rendered.height,
-            bytes: rendered.bytes)
+            bytes: rendered.bytes, sourceType: rendered.sourceType)
     }
 }

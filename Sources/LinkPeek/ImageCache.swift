@@ -1,5 +1,6 @@
 import Dispatch
 import FoundationEssentials
+import Images
 import Synchronization
 
 /// The engine's image state, Kingfisher's two levels: a memory LRU of
@@ -86,6 +87,17 @@ struct FetchedSource: Sendable {
 final class ImageWorker: Sendable {
     private let queue = DispatchQueue(label: "linkpeek.images", qos: .userInitiated)
     private let backgroundQueue = DispatchQueue(label: "linkpeek.images.background", qos: .utility)
+    private let warming = Atomic<Bool>(false)
+
+    /// Opens libvips on the image lane now, so that loading it (some 25 ms:
+    /// GLib, the codec libraries, `vips_init`) overlaps the fetch of the
+    /// source rather than following it; the first render queues behind it.
+    /// Call it when a render is likely (a variant not cached); only the
+    /// first call does anything, and an idle process never calls it.
+    func warmUp() {
+        guard !warming.exchange(true, ordering: .relaxed) else { return }
+        queue.async { _ = Vips.start() }
+    }
 
     func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         let lane = Task.currentPriority <= .background ? backgroundQueue : queue

@@ -7,6 +7,8 @@ public struct RenderedImage: Sendable, Equatable {
     public var type: String
     public var width: Int
     public var height: Int
+    /// The MIME type the source's bytes show ("image/bmp" for a BMP made PNG).
+    public var sourceType: String
 }
 
 /// Turns a source image's bytes into the variant a transform asks for.
@@ -29,17 +31,32 @@ public enum ImagePipeline {
         _ source: [UInt8], transform: ImageTransform, maxPixels: Int = defaultMaxPixels,
         timeLimit: Double = defaultTimeLimit
     ) -> Result<RenderedImage, FetchError> {
+        let sourceType = ImageProbe.probe(source)?.mimeType ?? ""
+        return renderAny(source, transform: transform, maxPixels: maxPixels, timeLimit: timeLimit).map { image in
+            var image = image
+            image.sourceType = sourceType
+            return image
+        }
+    }
+
+    /// `render` but for `sourceType` (an ICO's PNG entry comes back here).
+    private static func renderAny(
+        _ source: [UInt8], transform: ImageTransform, maxPixels: Int, timeLimit: Double
+    ) -> Result<RenderedImage, FetchError> {
         guard let info = ImageProbe.probe(source) else {
             return .failure(.image(.unsupportedImage, "the bytes are not an image (whatever the Content-Type said)."))
         }
         if let problem = checkPixels(info.width, info.height, pages: 1, maxPixels: maxPixels) { return .failure(problem) }
         let output = OutputFormat.choose(for: info.mimeType, requested: transform.format)
+        if OutputFormat.needsHEIF(info.mimeType) || output.needsHEIF, case .failure(let error) = Vips.loadHEIF() {
+            return .failure(failure(error))
+        }
         let background = output.hasAlpha ? nil : transform.background
         switch info.mimeType {
         case "image/x-icon":
             switch IconFile.largestEntry(source) {
             case .png(let png)?:
-                return render(png, transform: transform, maxPixels: maxPixels, timeLimit: timeLimit)
+                return renderAny(png, transform: transform, maxPixels: maxPixels, timeLimit: timeLimit)
             case .dib(let dib)?:
                 return renderDIB(dib, isIcon: true, transform: transform, output: output, maxPixels: maxPixels, timeLimit: timeLimit)
             case nil:
@@ -51,6 +68,8 @@ public enum ImagePipeline {
                 timeLimit: timeLimit)
         case "image/svg+xml":
             switch SVGSanitizer.sanitize(source) {
+            case .success(let svg) where transform.format == .original && transform.width == nil && transform.height == nil:
+                return sanitizedSVG(svg)
             case .success(let svg):
                 return thumbnail(
                     svg, loadOptions: "fail_on=truncated", toSRGB: false, transform: transform, output: output,
@@ -92,7 +111,7 @@ public enum ImagePipeline {
     ) -> Result<RenderedImage, FetchError> {
         Vips.thumbnail(bytes, loadOptions: loadOptions, box: transform.box, toSRGB: toSRGB, background: background,
                        suffix: output.suffix(quality: transform.quality), timeLimit: timeLimit)
-            .map { RenderedImage(bytes: $0.bytes, type: output.mimeType, width: $0.width, height: $0.height) }
+            .map { RenderedImage(bytes: $0.bytes, type: output.mimeType, width: $0.width, height: $0.height, sourceType: "") }
             .mapError(failure)
     }
 
@@ -107,7 +126,16 @@ public enum ImagePipeline {
             rgba: pixels.rgba, width: pixels.width, height: pixels.height, box: transform.box,
             background: output.hasAlpha ? nil : transform.background, suffix: output.suffix(quality: transform.quality),
             timeLimit: timeLimit)
-            .map { RenderedImage(bytes: $0.bytes, type: output.mimeType, width: $0.width, height: $0.height) }
+            .map { RenderedImage(bytes: $0.bytes, type: output.mimeType, width: $0.width, height: $0.height, sourceType: "") }
+            .mapError(failure)
+    }
+
+    /// `format: "original"` with no size for an SVG: the sanitised SVG
+    /// itself (libvips writes no SVG, and a vector image needs no resizing),
+    /// its size as librsvg reads it (its width and height, else its viewBox).
+    private static func sanitizedSVG(_ svg: [UInt8]) -> Result<RenderedImage, FetchError> {
+        Vips.header(svg)
+            .map { RenderedImage(bytes: svg, type: "image/svg+xml", width: $0.width, height: $0.height, sourceType: "") }
             .mapError(failure)
     }
 

@@ -13,14 +13,20 @@ public struct ImageBlob: Sendable, Equatable {
     public var sourceURL: String
     /// The source's HTTP freshness; a variant inherits it.
     public var expiresAt: Date
+    /// For a variant, the MIME type of the source it was made from ("" when unknown).
+    public var sourceType: String
 
-    public init(bytes: [UInt8], type: String, width: Int = 0, height: Int = 0, sourceURL: String, expiresAt: Date) {
+    public init(
+        bytes: [UInt8], type: String, width: Int = 0, height: Int = 0, sourceURL: String, expiresAt: Date,
+        sourceType: String = ""
+    ) {
         self.bytes = bytes
         self.type = type
         self.width = width
         self.height = height
         self.sourceURL = sourceURL
         self.expiresAt = expiresAt
+        self.sourceType = sourceType
     }
 
     public func isFresh(at now: Date = Date()) -> Bool { now < expiresAt }

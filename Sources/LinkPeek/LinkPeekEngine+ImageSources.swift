@@ -4,8 +4,11 @@ import FoundationEssentials
 /// Source images: read from the image cache, or fetched through the transfer
 /// engine (address policy, redirects, byte cap), one fetch per URL at a time.
 extension LinkPeekEngine {
-    /// A source's bytes: from the image cache while fresh, else fetched.
-    func sourceImage(url: String, timeout: Double, allowNetwork: Bool) async throws(FetchError) -> ImageBlob {
+    /// A source's bytes: from the image cache while fresh, else fetched
+    /// (`willFetch` is called first, for progress).
+    func sourceImage(
+        url: String, timeout: Double, allowNetwork: Bool, willFetch: () -> Void = {}
+    ) async throws(FetchError) -> ImageBlob {
         if let cached = images.source(url) { return cached }
         if DataURL.isDataURL(url) {
             // A page's icon or image given inline.
@@ -13,6 +16,7 @@ extension LinkPeekEngine {
             return ImageBlob(bytes: bytes, type: "", sourceURL: url, expiresAt: Date().addingTimeInterval(CacheLifetime.maximum))
         }
         guard allowNetwork else { throw Self.notCachedImage }
+        willFetch()
         let fetched = try await fetchSource(url: url, timeout: timeout)
         if fetched.isPage {
             throw .image(.unsupportedImage, "the image URL serves an HTML page.")

@@ -48,6 +48,13 @@ public protocol MetadataService: Sendable {
     /// `url`'s image, or a page's preview image or icon, transformed
     /// (`getMedia`, `linkpeek image`). Cancelling the calling task ends it.
     func media(url: String, transform: ImageTransform, timeout: Double?) async throws(FetchError) -> MediaImage
+
+    /// The same, reporting its stages through `events` (`.progress` only:
+    /// the page's stages when a page is fetched, `image` while the source
+    /// image is fetched, `transforming`), called as `fetch` calls it.
+    func media(
+        url: String, transform: ImageTransform, timeout: Double?, events: @escaping @Sendable (ProviderEvent) -> Void
+    ) async throws(FetchError) -> MediaImage
 }
 
 extension MetadataService {
@@ -71,6 +78,13 @@ extension MetadataService {
     public func media(url: String, transform: ImageTransform, timeout: Double?) async throws(FetchError) -> MediaImage {
         guard DataURL.isDataURL(url) else { throw .image(.unsupportedImage, "this service transforms data: URLs only.") }
         return try await DataURL.media(url, transform: transform, worker: DataURL.worker)
+    }
+
+    /// Without progress: a service that reports none.
+    public func media(
+        url: String, transform: ImageTransform, timeout: Double?, events: @escaping @Sendable (ProviderEvent) -> Void
+    ) async throws(FetchError) -> MediaImage {
+        try await media(url: url, transform: transform, timeout: timeout)
     }
 
     /// Encodes `cached(url:)`; an implementation that keeps the bytes does better.

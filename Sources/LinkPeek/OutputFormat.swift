@@ -16,7 +16,9 @@ struct OutputFormat: Equatable {
 
     /// Nil asks for the default: a JPEG stays JPEG, anything else becomes
     /// PNG. `original` keeps the source's format (and an animation's
-    /// frames) where libvips writes it; SVG, ICO and BMP become PNG.
+    /// frames) where libvips writes it; ICO (its chosen entry), BMP, HEIC
+    /// and an SVG that is resized become PNG (an SVG that is not resized
+    /// stays the sanitised SVG: `ImagePipeline`).
     static func choose(for sourceType: String, requested: ImageTransform.Format?) -> OutputFormat {
         switch requested {
         case .png: return .png
@@ -34,6 +36,13 @@ struct OutputFormat: Equatable {
             }
         }
     }
+
+    /// libvips reads and writes these through its HEIF module, loaded on first use.
+    static func needsHEIF(_ mimeType: String) -> Bool {
+        ["image/avif", "image/heic", "image/heif"].contains(mimeType)
+    }
+
+    var needsHEIF: Bool { Self.needsHEIF(mimeType) }
 
     private static func with(_ format: OutputFormat, allPages: Bool) -> OutputFormat {
         var format = format

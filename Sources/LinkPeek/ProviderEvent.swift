@@ -8,6 +8,7 @@ public enum ProviderEvent: Sendable, Equatable {
 }
 
 /// The stages of a fetch, in order (icon and image only with subresources).
+/// `getMedia` reports them too, then `transforming` (decode, resize, encode).
 public enum FetchStage: String, Sendable, Codable, CaseIterable {
-    case resolving, connecting, downloading, parsing, icon, image
+    case resolving, connecting, downloading, parsing, icon, image, transforming
 }

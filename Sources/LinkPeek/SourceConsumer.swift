@@ -32,9 +32,14 @@ final class SourceConsumer: TransferConsumer {
             output.isPage = true
             return .stop
         }
-        if let length = head["content-length"].flatMap({ Int($0) }), length > maxBytes {
-            output.tooLarge = true
-            return .stop
+        if let length = head["content-length"].flatMap({ Int($0) }) {
+            if length > maxBytes {
+                output.tooLarge = true
+                return .stop
+            }
+            // One allocation rather than a doubling series of copies (a
+            // 3 MB photo); a length that lies costs at most the cap.
+            if length > 0 { output.bytes.reserveCapacity(length) }
         }
         return .proceed
     }

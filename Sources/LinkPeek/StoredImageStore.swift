@@ -15,16 +15,22 @@ final class StoredImageStore: ImageStore {
         self.memory = memory
     }
 
+    /// A store without a directory (`--no-cache`) is an in-memory database:
+    /// copying images into it would only keep them twice in this process
+    /// (and load SQLite for a one-shot `linkpeek image`), so the memory
+    /// store is all there is.
+    private var persistent: Bool { store.directory != nil }
+
     func blob(for key: String) -> ImageBlob? {
         if let hit = memory.blob(for: key) { return hit }
-        guard let bytes = store.blob(Self.prefix + key), let blob = Self.decode(bytes) else { return nil }
+        guard persistent, let bytes = store.blob(Self.prefix + key), let blob = Self.decode(bytes) else { return nil }
         memory.store(blob, for: key)
         return blob
     }
 
     func store(_ blob: ImageBlob, for key: String) {
         memory.store(blob, for: key)
-        guard let bytes = Self.encode(blob) else { return }
+        guard persistent, let bytes = Self.encode(blob) else { return }
         let store = self.store
         // Written behind the answer: a failed write only costs a later remake.
         Task.detached(priority: .background) {
@@ -42,15 +48,23 @@ final class StoredImageStore: ImageStore {
         var height: Int
         var sourceURL: String
         var expiresAt: Double
+        /// Absent in blobs written before it existed.
+        var sourceType: String?
     }
 
     /// The header as one line of JSON, a newline, then the bytes.
     static func encode(_ blob: ImageBlob) -> [UInt8]? {
         let header = Header(
             type: blob.type, width: blob.width, height: blob.height, sourceURL: blob.sourceURL,
-            expiresAt: blob.expiresAt.timeIntervalSince1970)
+            expiresAt: blob.expiresAt.timeIntervalSince1970, sourceType: blob.sourceType)
         guard let json = try? JSONEncoder().encode(header) else { return nil }
-        return Array(json) + [0x0A] + blob.bytes
+        // One allocation: a source can be megabytes.
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(json.count + 1 + blob.bytes.count)
+        bytes.append(contentsOf: json)
+        bytes.append(0x0A)
+        bytes.append(contentsOf: blob.bytes)
+        return bytes
     }
 
     /// The image `encode` wrote, or nil for anything else (a damaged blob is a miss).
@@ -61,6 +75,7 @@ final class StoredImageStore: ImageStore {
         else { return nil }
         return ImageBlob(
             bytes: Array(bytes[(newline + 1)...]), type: header.type, width: header.width, height: header.height,
-            sourceURL: header.sourceURL, expiresAt: Date(timeIntervalSince1970: header.expiresAt))
+            sourceURL: header.sourceURL, expiresAt: Date(timeIntervalSince1970: header.expiresAt),
+            sourceType: header.sourceType ?? "")
     }
 }

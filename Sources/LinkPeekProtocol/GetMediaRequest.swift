@@ -21,10 +21,15 @@ public struct GetMediaParams: Codable, Sendable, Equatable {
     public var background: String?
     /// Seconds (`ParamRanges.timeout`).
     public var timeout: Double?
+    /// Work-done progress: `downloading`, the page's stages, `image`, `transforming`.
+    public var workDoneToken: ProgressToken?
+    /// Refused: the result is one image, there is nothing partial to send.
+    public var partialResultToken: ProgressToken?
 
     public init(
         url: String, kind: String? = nil, width: Double? = nil, height: Double? = nil, fit: String? = nil,
-        dpr: Double? = nil, format: String? = nil, quality: Double? = nil, background: String? = nil, timeout: Double? = nil
+        dpr: Double? = nil, format: String? = nil, quality: Double? = nil, background: String? = nil, timeout: Double? = nil,
+        workDoneToken: ProgressToken? = nil
     ) {
         self.url = url
         self.kind = kind
@@ -36,6 +41,7 @@ public struct GetMediaParams: Codable, Sendable, Equatable {
         self.quality = quality
         self.background = background
         self.timeout = timeout
+        self.workDoneToken = workDoneToken
     }
 
     public static let kinds = ["image", "icon", "auto"]
@@ -53,7 +59,16 @@ public struct GetMediaParams: Codable, Sendable, Equatable {
             ?? Self.checkChoice(fit, Self.fits, field: "fit")
             ?? Self.checkChoice(format, Self.formats, field: "format")
             ?? Self.checkColour(background, field: "background")
+            ?? tokenError()
     }
+
+    private func tokenError() -> String? {
+        partialResultToken == nil ? nil : Self.noPartialResults
+    }
+
+    static let noPartialResults =
+        "partialResultToken is not supported by getMedia: its result is one image (workDoneToken reports progress)"
+
 
     static func checkChoice(_ value: String?, _ choices: [String], field: String) -> String? {
         guard let value, !choices.contains(value) else { return nil }
@@ -77,6 +92,9 @@ public struct GetMediaResult: Codable, Sendable, Equatable {
     public var sourceURL: String
     /// MIME type of the result.
     public var type: String
+    /// MIME type of the source, as its bytes show it: says what `type` was
+    /// made from (`image/bmp` for a BMP given as PNG, `image/svg+xml` …).
+    public var sourceType: String
     public var width: Int
     public var height: Int
     /// Size of the result in bytes.
@@ -84,10 +102,13 @@ public struct GetMediaResult: Codable, Sendable, Equatable {
     /// The result, base64.
     public var data: String
 
-    public init(url: String, sourceURL: String, type: String, width: Int, height: Int, bytes: Int, data: String) {
+    public init(
+        url: String, sourceURL: String, type: String, sourceType: String, width: Int, height: Int, bytes: Int, data: String
+    ) {
         self.url = url
         self.sourceURL = sourceURL
         self.type = type
+        self.sourceType = sourceType
         self.width = width
         self.height = height
         self.bytes = bytes

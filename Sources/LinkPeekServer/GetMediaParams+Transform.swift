@@ -22,7 +22,8 @@ extension GetMediaParams {
 extension GetMediaResult {
     public init(_ image: MediaImage) {
         self.init(
-            url: image.url, sourceURL: image.sourceURL, type: image.type, width: image.width, height: image.height,
-            bytes: image.bytes.count, data: Data(image.bytes).base64EncodedString())
+            url: image.url, sourceURL: image.sourceURL, type: image.type, sourceType: image.sourceType,
+            width: image.width, height: image.height, bytes: image.bytes.count,
+            data: Data(image.bytes).base64EncodedString())
     }
 }

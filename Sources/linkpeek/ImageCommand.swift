@@ -56,6 +56,8 @@ struct ImageCommand: AsyncParsableCommand {
 
     @OptionGroup var network: NetworkOptions
 
+    @OptionGroup var cacheOptions: CacheOptions
+
     var params: GetMediaParams {
         GetMediaParams(
             url: url, kind: kind, width: width, height: height, fit: fit, dpr: dpr, format: format,
@@ -72,7 +74,9 @@ struct ImageCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let engine = LinkPeekEngine(settings: network.settings)
+        var settings = network.settings
+        cacheOptions.apply(to: &settings)
+        let engine = LinkPeekEngine(settings: settings)
         defer { engine.shutdown() }
         let image: MediaImage
         do {

@@ -17,6 +17,7 @@ import Testing
         #expect(result["type"] == "image/webp")
         #expect(result["width"] == 8 && result["height"] == 4)
         #expect(result["sourceURL"] == "data:image/png")
+        #expect(result["sourceType"] == "image/png")
         guard case .string(let data)? = result["data"], let bytes = Data(base64Encoded: data) else {
             Issue.record("no base64 data in \(result)")
             return
@@ -36,6 +37,8 @@ import Testing
             (["url": .string(Self.redPNG), "format": "bmp"], "format must be one of png, webp, jpeg, avif, original"),
             (["url": .string(Self.redPNG), "background": "#12345"], "background must be a colour like #ffffff"),
             (["width": 10], "url is required"),
+            (["url": .string(Self.redPNG), "partialResultToken": "p"],
+             "partialResultToken is not supported by getMedia: its result is one image (workDoneToken reports progress)"),
         ]
         for (index, (params, message)) in cases.enumerated() {
             let answer = try await client.request(.int(index), "getMedia", params)

@@ -33,6 +33,16 @@ import Testing
         #expect(elapsed < unbounded)
     }
 
+    @Test func originalSVGWithoutASizeIsTheSanitisedSVG() throws {
+        let svg = Array(##"<svg xmlns="http://www.w3.org/2000/svg" width="30" height="12"><image href="http://x.example/a.png"/></svg>"##.utf8)
+        let image = try ImagePipeline.render(svg, transform: ImageTransform(dpr: 2, format: .original)).get()
+        #expect((image.type, image.sourceType, image.width, image.height) == ("image/svg+xml", "image/svg+xml", 30, 12))
+        let text = String(decoding: image.bytes, as: UTF8.self)
+        #expect(!text.contains("x.example") && text.contains("href=\"#\""), "\(text)")
+        let sized = try ImagePipeline.render(svg, transform: ImageTransform(height: 24, format: .original)).get()
+        #expect((sized.type, sized.sourceType, sized.width, sized.height) == ("image/png", "image/svg+xml", 60, 24))
+    }
+
     @Test func aSmallImageWellWithinTheLimit() throws {
         let svg = Array(##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 5"><rect width="10" height="5" fill="red"/></svg>"##.utf8)
         let image = try ImagePipeline.render(svg, transform: ImageTransform(width: 40), timeLimit: 5).get()

@@ -126,6 +126,16 @@ def img_server(images):
         h.send(200, wide, "image/png", headers={"Cache-Control": "max-age=3600"})
 
     server.add_route("/slow-wide.png", slow_wide)
+    server.add_route("/slow-wide-2.png", slow_wide)
+
+    def slow_html(h, path, q):
+        time.sleep(0.5)
+        h.send(200, images.routes["/html.png"][0], "image/png", headers={"Cache-Control": "max-age=3600"})
+
+    server.add_route("/slow-html.png", slow_html)
+    server.add_route("/slow-article", serve(f"""<!DOCTYPE html><html><head><title>Slow image</title>
+<meta property="og:image" content="{base}/slow-wide-2.png"></head><body>x</body></html>""".encode(),
+                                            "text/html; charset=utf-8"))
     server.add_route("/external.svg", serve(fx.svg_external(base, str(images.secret)), "image/svg+xml"))
     server.add_route("/xxe.svg", serve(fx.svg_xxe(str(images.secret)), "image/svg+xml"))
     for name in ("pi.css", "import.css", "paint.svg", "href.png", "xlink.png", "use.svg", "style.svg"):
@@ -179,6 +189,28 @@ def test_jpeg_orientation_applied_and_metadata_stripped(images, img_server, imag
     # No EXIF (so no GPS), no XMP, no ICC: only JFIF, tables, frame, scan.
     assert 0xE1 not in jpeg_segments(out) and 0xE2 not in jpeg_segments(out)
     assert b"Exif" not in out
+
+
+def webp_chunks(data: bytes) -> dict[bytes, bytes]:
+    chunks, i = {}, 12
+    while i + 8 <= len(data):
+        kind, size = data[i:i + 4], struct.unpack("<I", data[i + 4:i + 8])[0]
+        chunks[kind] = data[i + 8:i + 8 + size]
+        i += 8 + size + (size & 1)
+    return chunks
+
+
+def test_no_gps_in_webp(images, img_server, image_cli):
+    """libvips 8.14's WebP saver rebuilds EXIF from the decoded fields
+    whatever `strip` says: the fields are removed before saving."""
+    source = images.routes["/photo.jpg"][0]
+    assert b"\x88\x25" in source, "fixture lacks its GPS IFD pointer"
+    res, out = image_cli(img_server.url("/photo.jpg"), "--width", "40", "--format", "webp")
+    assert res.returncode == 0, res.describe()
+    assert is_webp(out)
+    exif = webp_chunks(out).get(b"EXIF", b"")
+    # Whatever EXIF libvips writes of its own (resolution), no GPS IFD pointer (tag 0x8825) in either byte order.
+    assert b"\x88\x25" not in exif and b"\x25\x88" not in exif, exif
 
 
 def test_colour_profile_converted_to_srgb(images, img_server, image_cli, tmp_path):
@@ -266,6 +298,34 @@ def test_bmp_decoded_without_imagemagick(img_server, image_cli, tmp_path):
     assert pixel(tmp_path, out, 30, 35)[:3] == [0, 0, 255]
 
 
+def test_original_for_formats_libvips_cannot_write(daemon, images, img_server):
+    """format original: an unresized SVG is the sanitised SVG itself; a resized
+    one, an ICO and a BMP become PNG, and sourceType says what they were."""
+    c = daemon()
+    svg = c.get_media(img_server.url("/sized.svg"), format="original")
+    assert (svg["type"], svg["sourceType"], svg["width"], svg["height"]) == ("image/svg+xml", "image/svg+xml", 100, 50)
+    assert decoded(svg) == images.routes["/sized.svg"][0], "a clean SVG comes back as it was"
+    boxed = c.get_media(img_server.url("/logo.svg"), format="original", dpr=2)
+    assert (boxed["type"], boxed["width"], boxed["height"]) == ("image/svg+xml", 100, 50), "dpr alone sizes nothing"
+    hostile = c.get_media(img_server.url("/external.svg"), format="original")
+    text = decoded(hostile)
+    assert hostile["type"] == "image/svg+xml" and text.startswith(b"<?xml")
+    for named in (img_server.url("/ext/").encode(), str(images.secret).encode()):
+        assert named not in text, f"{named!r} left in the SVG handed out"
+    assert b'href="#"' in text
+    resized = c.get_media(img_server.url("/sized.svg"), format="original", width=50)
+    assert (resized["type"], resized["sourceType"], resized["width"], resized["height"]) == (
+        "image/png", "image/svg+xml", 50, 25)
+    assert decoded(resized)[:8] == PNG
+    icon = c.get_media(img_server.url("/icons.ico"), format="original")
+    assert (icon["type"], icon["sourceType"], icon["width"]) == ("image/png", "image/x-icon", 48)
+    bmp = c.get_media(img_server.url("/top-red.bmp"), format="original")
+    assert (bmp["type"], bmp["sourceType"], bmp["width"], bmp["height"]) == ("image/png", "image/bmp", 30, 20)
+    assert decoded(bmp)[:8] == PNG
+    jpeg = c.get_media(img_server.url("/photo.jpg"), format="original", width=40)
+    assert (jpeg["type"], jpeg["sourceType"]) == ("image/jpeg", "image/jpeg")
+
+
 @pytest.mark.parametrize("route", ["/logo.svg", "/sized.svg"])
 def test_svg_rasterised_at_requested_size(img_server, image_cli, tmp_path, route):
     res, out = image_cli(img_server.url(route), "--width", "320")
@@ -351,6 +411,78 @@ def test_get_media_cancelled(daemon, img_server):
     assert time.monotonic() - started < 2
 
 
+# ---------------------------------------------------------------- progress
+
+def progress_of(c, url, **params):
+    values = []
+    result = c.get_media(url, on_progress=values.append, **params)
+    return result, values
+
+
+def test_get_media_progress_for_an_image(daemon, images, img_server):
+    c = daemon()
+    result, values = progress_of(c, img_server.url("/slow-wide.png"), width=40)
+    assert result["width"] == 40
+    # begin at once (the URL is being downloaded); the download takes 0.5 s, so
+    # the transform's report is not merged into it; end before the response.
+    assert [(v["kind"], v.get("stage")) for v in values] == [
+        ("begin", "downloading"), ("report", "transforming"), ("end", "transforming")], values
+    assert values[0]["title"] == f"Fetching image for {img_server.url('/slow-wide.png')}"
+    assert values[1]["bytes"] == len(images.routes["/wide.png"][0])
+    assert values[2]["message"] == "done"
+    # The variant is cached now: a repeat needs no work and reports nothing.
+    again, values = progress_of(c, img_server.url("/slow-wide.png"), width=40)
+    assert again["data"] == result["data"] and values == []
+
+
+def test_get_media_progress_for_a_page(daemon, img_server):
+    c = daemon()
+    result, values = progress_of(c, img_server.url("/slow-article"), width=40)
+    assert result["sourceURL"] == img_server.url("/slow-wide-2.png")
+    kinds = [v["kind"] for v in values]
+    stages = [v.get("stage") for v in values]
+    assert kinds[0] == "begin" and kinds[-1] == "end" and set(kinds[1:-1]) == {"report"}, values
+    assert stages[0] == "downloading"
+    # The page fetch's own stages come through (merged: the page is quick,
+    # and its subresources start together), then the page's image is
+    # fetched (0.5 s, after the page fetch's own 0.5 s look at it) and
+    # transformed: those two reports come last, unmerged.
+    page_stages = stages[1:-3]
+    assert page_stages and set(page_stages) <= {"resolving", "connecting", "downloading", "parsing", "icon", "image"}, values
+    assert stages[-3:] == ["image", "transforming", "transforming"], values
+    assert values[-1]["message"] == "done"
+
+
+def test_get_media_progress_ends_on_failure(daemon, img_server):
+    c = daemon()
+    values = []
+    with pytest.raises(LinkPeekError) as err:
+        c.get_media(img_server.url("/slow-html.png"), width=40, on_progress=values.append)
+    assert err.value.data["reason"] == "unsupportedImage"
+    assert [(v["kind"], v.get("stage")) for v in values] == [
+        ("begin", "downloading"), ("report", "transforming"), ("end", "transforming")], values
+    assert values[-1]["message"] == err.value.message
+
+
+def test_get_media_cancelled_by_its_progress_token(daemon, img_server):
+    c = daemon()
+    values = []
+    c._token_handlers["media-cancel"] = values.append
+    fut = c.request_async("getMedia", {"url": img_server.url("/slow?ms=20000"), "width": 32,
+                                       "workDoneToken": "media-cancel"}, id="media-cancel-id")
+    deadline = time.monotonic() + 5
+    while not values and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert values and values[0]["kind"] == "begin" and values[0]["cancellable"] is True, values
+    started = time.monotonic()
+    c.notify("window/workDoneProgress/cancel", {"token": "media-cancel"})
+    with pytest.raises(LinkPeekError) as err:
+        fut.result(timeout=10)
+    assert err.value.code == -32800 and time.monotonic() - started < 2
+    # The end was handled before the answer was (one reader thread, in order).
+    assert [v["kind"] for v in values] == ["begin", "end"], values
+
+
 # ---------------------------------------------------------------- pages, cache, protocol
 
 def test_page_image_and_icon(daemon, img_server):
@@ -416,6 +548,26 @@ def test_cli_refuses_binary_to_a_terminal(linkpeek_bin, img_server):
         os.close(master)
     assert proc.returncode == 2
     assert b"stdout is a terminal: give -o FILE or --base64" in proc.stderr
+
+
+def test_cli_cache_flags(run_cli, img_server, tmp_path):
+    """linkpeek image keeps its sources and variants in --cache-dir (a repeat
+    is served from there); --no-cache keeps nothing on disk."""
+    url, route = img_server.url("/wide.webp"), "/wide.webp"
+    cache, out = tmp_path / "cache", tmp_path / "out.png"
+    hits = img_server.hits(route)
+    for _ in range(2):
+        res = run_cli("image", "--allow-private-network", "--cache-dir", str(cache), url, "--width", "10",
+                      "-o", str(out), parse=False)
+        assert res.returncode == 0, res.describe()
+        assert out.read_bytes()[:8] == PNG
+    assert img_server.hits(route) == hits + 1, "the repeat was not served from the cache directory"
+    assert (cache / "cache.sqlite").exists()
+    unused = tmp_path / "unused"
+    res = run_cli("image", "--allow-private-network", "--no-cache", "--cache-dir", str(unused), url, "--width", "10",
+                  "-o", str(out), parse=False)
+    assert res.returncode == 0, res.describe()
+    assert img_server.hits(route) == hits + 2 and not unused.exists()
 
 
 def test_cli_base64_and_stdout(run_cli, img_server, linkpeek_bin):

@@ -347,17 +347,25 @@ class LinkPeekClient:
     def get_media(self, url: str, kind: Optional[str] = None, width: Optional[float] = None,
                   height: Optional[float] = None, fit: Optional[str] = None, dpr: Optional[float] = None,
                   format: Optional[str] = None, quality: Optional[float] = None, background: Optional[str] = None,
-                  timeout: Optional[float] = None, id: Any = None, wait: Optional[float] = None) -> dict:
+                  timeout: Optional[float] = None, id: Any = None, wait: Optional[float] = None,
+                  on_progress: Optional[Callable] = None) -> dict:
         """getMedia: an image, or a page's image or icon, transformed. Returns
-        ``{url, sourceURL, type, width, height, bytes, data}`` (``data`` is
-        base64: ``base64.b64decode(result["data"])``) or raises LinkPeekError."""
+        ``{url, sourceURL, type, sourceType, width, height, bytes, data}``
+        (``data`` is base64: ``base64.b64decode(result["data"])``) or raises
+        LinkPeekError. ``on_progress`` gets each work-done value (stages
+        downloading, the page's, image, transforming)."""
+        rid = self.next_id() if id is None else id
         params: dict = {"url": url}
         for key, value in (("kind", kind), ("width", width), ("height", height), ("fit", fit), ("dpr", dpr),
                            ("format", format), ("quality", quality), ("background", background),
                            ("timeout", timeout)):
             if value is not None:
                 params[key] = value
-        return self.request_async("getMedia", params, id=id).result(timeout=self.timeout if wait is None else wait)
+        if on_progress is not None:
+            token = f"media-{rid}"
+            params["workDoneToken"] = token
+            self._token_handlers[token] = on_progress
+        return self.request_async("getMedia", params, id=rid).result(timeout=self.timeout if wait is None else wait)
 
     def prefetch_async(self, urls: list, thumbnail: Optional[dict] = None, provider_id: Any = None,
                        on_progress: Optional[Callable] = None, id: Any = None) -> Future:

@@ -16,10 +16,20 @@
 typedef struct LPVipsImage LPVipsImage;
 
 /// Opens libvips and runs `vips_init` once (later calls return the first
-/// outcome). Untrusted loaders (ImageMagick, PDF, …) are blocked except
+/// outcome), loading none of libvips's modules (`lp_vips_load_heif` loads
+/// the one linkpeek uses). Untrusted loaders built in are blocked except
 /// SVG, and the operation cache is off. 0 on success; -1 when libvips
 /// cannot be loaded (`lp_vips_take_error` says why).
 int lp_vips_start(void);
+
+/// Loads libvips's HEIF module (HEIF and AVIF, read and write), once:
+/// `lp_vips_start` loads no module, and this is the one linkpeek uses.
+/// 0 when it is loaded or there is no module file (HEIF built into
+/// libvips, or not there at all: decoding then fails with libvips's
+/// reason); -1 when the file is there but cannot be loaded
+/// (`lp_vips_heif_error` says why).
+int lp_vips_load_heif(void);
+const char *lp_vips_heif_error(void);
 
 /// How `lp_vips_thumbnail_*` sizes its result (vips_thumbnail's options).
 typedef struct {
@@ -57,7 +67,8 @@ LPVipsImage *lp_vips_image_from_rgba(const void *pixels, size_t length, int widt
 LPVipsImage *lp_vips_flatten(LPVipsImage *image, double red, double green, double blue);
 
 /// Encodes `image` in the format `suffix` names, with options (".png[strip]",
-/// ".jpg[Q=80,strip]"). On success `*bytes` (free with `lp_vips_free`) and
+/// ".jpg[Q=80,strip]"), its metadata (EXIF, XMP, IPTC, ICC) removed first
+/// on a copy: `strip` alone does not keep EXIF out of WebP in libvips 8.14. On success `*bytes` (free with `lp_vips_free`) and
 /// `*length` are set and 0 is returned. libvips decodes lazily, so this is
 /// where the work happens: when it takes longer than `seconds` (> 0) the
 /// computation is stopped and -1 returned, with *timed_out set to 1.
