@@ -36,6 +36,9 @@ public enum MetadataRules {
         var metadata = LinkMetadata(originalURL: pageURL)
         metadata.url = pageURL
         var sources: [String: String] = [:]
+        if let declared = document.declaredEncodingThatDidNotFit {
+            sources["encoding"] = "utf-8 (declared \(declared.lowercased()) did not fit)"
+        }
 
         func record<Value>(_ field: String, _ picked: Picked<Value>?) -> Value? {
             guard let picked else { return nil }
