@@ -7,13 +7,19 @@ import Synchronization
 /// is cancelled only when its last waiter is gone. Events from the work reach
 /// every current waiter; one that joins late first gets the latest partial
 /// result, so it does not miss the head.
-final class Coalescer: Sendable {
+///
+/// What only some waiters want (partial results, the subresources' bytes)
+/// does not split the work: each waiter states its `FlightDemand`, and the
+/// work asks for the union of the current waiters' demands when it gets to
+/// the step that needs it.
+final class Coalescer<Key: Hashable & Sendable>: Sendable {
     typealias Outcome = Result<LinkMetadata, FetchError>
-    typealias Work = @Sendable (_ events: @escaping @Sendable (ProviderEvent) -> Void) async -> Outcome
+    typealias Work = @Sendable (_ flight: FlightContext) async -> Outcome
 
     private struct Waiter {
         let continuation: CheckedContinuation<Outcome, Never>
         let events: @Sendable (ProviderEvent) -> Void
+        let demand: FlightDemand
     }
 
     private final class Flight: Sendable {
@@ -27,8 +33,8 @@ final class Coalescer: Sendable {
     }
 
     private struct State {
-        var flights: [String: FlightState] = [:]
-        var owner: [UInt64: String] = [:]
+        var flights: [Key: FlightState] = [:]
+        var owner: [UInt64: Key] = [:]
         var nextID: UInt64 = 1
     }
 
@@ -44,11 +50,13 @@ final class Coalescer: Sendable {
 
     /// Joins the work for `key`, starting it when nobody runs it yet.
     func run(
-        key: String, waiter id: UInt64, events: @escaping @Sendable (ProviderEvent) -> Void, work: @escaping Work
+        key: Key, waiter id: UInt64, demand: FlightDemand = FlightDemand(),
+        events: @escaping @Sendable (ProviderEvent) -> Void, work: @escaping Work
     ) async -> Outcome {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                join(key: key, id: id, waiter: Waiter(continuation: continuation, events: events), work: work)
+                let waiter = Waiter(continuation: continuation, events: events, demand: demand)
+                join(key: key, id: id, waiter: waiter, work: work)
                 // A cancel that came before the join found nothing to end: end it now.
                 if Task.isCancelled { leave(waiter: id, with: .cancelled) }
             }
@@ -71,7 +79,7 @@ final class Coalescer: Sendable {
         orphan?.task.withLock { $0 }?.cancel()
     }
 
-    private func join(key: String, id: UInt64, waiter: Waiter, work: @escaping Work) {
+    private func join(key: Key, id: UInt64, waiter: Waiter, work: @escaping Work) {
         let (flight, isNew, partial) = state.withLock { state -> (Flight, Bool, LinkMetadata?) in
             state.owner[id] = key
             if var existing = state.flights[key] {
@@ -84,16 +92,27 @@ final class Coalescer: Sendable {
             state.flights[key] = fresh
             return (fresh.flight, true, nil)
         }
-        if let partial { waiter.events(.partial(partial)) }
+        if let partial, waiter.demand.partials { waiter.events(.partial(partial)) }
         guard isNew else { return }
+        let context = FlightContext(
+            send: { [weak self] event in self?.broadcast(event, key: key, flight: flight) },
+            demand: { [weak self] in self?.demand(key: key, flight: flight) ?? FlightDemand() })
         let task = Task {
-            let outcome = await work { [weak self] event in self?.broadcast(event, key: key, flight: flight) }
+            let outcome = await work(context)
             self.finish(key: key, flight: flight, with: outcome)
         }
         flight.task.withLock { $0 = task }
     }
 
-    private func broadcast(_ event: ProviderEvent, key: String, flight: Flight) {
+    /// The union of what the flight's current waiters want.
+    private func demand(key: Key, flight: Flight) -> FlightDemand {
+        state.withLock { state in
+            guard let current = state.flights[key], current.flight === flight else { return FlightDemand() }
+            return current.waiters.values.reduce(FlightDemand()) { $0.union($1.demand) }
+        }
+    }
+
+    private func broadcast(_ event: ProviderEvent, key: Key, flight: Flight) {
         let waiters = state.withLock { state -> [Waiter] in
             guard var current = state.flights[key], current.flight === flight else { return [] }
             if case .partial(let metadata) = event {
@@ -102,10 +121,13 @@ final class Coalescer: Sendable {
             }
             return Array(current.waiters.values)
         }
-        for waiter in waiters { waiter.events(event) }
+        for waiter in waiters {
+            if case .partial = event, !waiter.demand.partials { continue }
+            waiter.events(event)
+        }
     }
 
-    private func finish(key: String, flight: Flight, with outcome: Outcome) {
+    private func finish(key: Key, flight: Flight, with outcome: Outcome) {
         let waiters = state.withLock { state -> [Waiter] in
             guard let current = state.flights[key], current.flight === flight else { return [] }
             state.flights[key] = nil
@@ -114,4 +136,25 @@ final class Coalescer: Sendable {
         }
         for waiter in waiters { waiter.continuation.resume(returning: outcome) }
     }
+}
+
+/// What one waiter wants from a shared fetch besides its result.
+struct FlightDemand: Sendable, Equatable {
+    /// Send `.partial` events (a run of the rules on the head).
+    var partials = false
+    /// Keep the subresources' bytes (`includeData`).
+    var data = false
+
+    func union(_ other: FlightDemand) -> FlightDemand {
+        FlightDemand(partials: partials || other.partials, data: data || other.data)
+    }
+}
+
+/// What the shared work of a flight is handed: where its events go, and what
+/// the flight's waiters want at the moment it asks.
+struct FlightContext: Sendable {
+    /// Sends an event to every current waiter (a partial only to those that want it).
+    let send: @Sendable (ProviderEvent) -> Void
+    /// The union of the current waiters' demands.
+    let demand: @Sendable () -> FlightDemand
 }

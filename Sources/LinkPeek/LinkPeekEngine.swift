@@ -10,7 +10,7 @@ public final class LinkPeekEngine: MetadataService {
     let transfers: TransferEngine
     public let cache: PreviewCache
     let policy: AddressPolicy
-    let coalescer = Coalescer()
+    let coalescer = Coalescer<FlightKey>()
     /// Keys with a `staleWhileRevalidate` refresh running, so a hover storm starts one.
     let refreshing = Mutex<Set<String>>([])
     /// Sources and variants for `media(url:transform:timeout:)`: a memory
@@ -95,17 +95,34 @@ public final class LinkPeekEngine: MetadataService {
             coalescer.leave(waiter: waiter, with: .timedOut)
         }
         defer { timer.cancel() }
-        // Fetches share a flight only when they want the same work done.
-        let flags = [options.fetchSubresources, options.includeData, options.reportsPartialResults]
-        let flight = flags.map { $0 ? "1" : "0" }.joined() + " " + key.description
-        let outcome = await coalescer.run(key: flight, waiter: waiter, events: events) { events in
+        let flight = FlightKey(page: key, fetchSubresources: options.fetchSubresources)
+        let demand = FlightDemand(partials: options.reportsPartialResults, data: options.includeData)
+        let outcome = await coalescer.run(key: flight, waiter: waiter, demand: demand, events: events) { flight in
             await self.load(
-                url: url, key: key, options: options, revalidating: revalidating, timeout: timeout, events: events)
+                url: url, key: key, options: options, revalidating: revalidating, timeout: timeout, flight: flight)
         }
         // A shared flight answers each caller as it asked.
         var metadata = try outcome.get()
         metadata.originalURL = url
+        metadata = await withData(metadata, options: options, events: events)
         return await withThumbnails(metadata, options: options)
+    }
+
+    /// The subresources' bytes for a caller that asked for them, and none for
+    /// one that did not. A caller that joined a shared flight after its
+    /// subresources were fetched without bytes has them fetched again.
+    private func withData(
+        _ metadata: LinkMetadata, options: FetchOptions, events: @escaping @Sendable (ProviderEvent) -> Void
+    ) async -> LinkMetadata {
+        var metadata = metadata
+        guard options.includeData else {
+            metadata.icon?.data = nil
+            metadata.image?.data = nil
+            return metadata
+        }
+        let missing = [metadata.icon, metadata.image].contains { $0?.bytes != nil && $0?.data == nil }
+        guard options.fetchSubresources, missing else { return metadata }
+        return await loadSubresources(of: metadata, options: options, events: events)
     }
 
     /// Timeouts the engine works with: NaN, negatives and zero become the
@@ -179,4 +196,13 @@ public final class LinkPeekEngine: MetadataService {
     static func iso8601(_ date: Date) -> String {
         date.formatted(.iso8601)
     }
+}
+
+/// Which fetches share one flight: those that want the same work done, the
+/// same page (its cache key) with or without its subresources. How each
+/// caller wants the answer shown (partial results, bytes, thumbnails) is
+/// not part of it: that is a `FlightDemand`.
+struct FlightKey: Hashable, Sendable {
+    let page: CacheKey
+    let fetchSubresources: Bool
 }

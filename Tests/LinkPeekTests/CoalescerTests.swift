@@ -8,7 +8,7 @@ final class GatedWork: Sendable {
         let starts = Mutex(0)
         let cancelled = Mutex(false)
 
-        func run(title: String) async -> Coalescer.Outcome {
+        func run(title: String) async -> Coalescer<String>.Outcome {
             starts.withLock { $0 += 1 }
             do {
                 try await Task.sleep(for: .seconds(30))
@@ -43,7 +43,7 @@ final class Counter: Sendable {
 struct CoalescerTests {
     @Test
     func twoWaitersShareOneRunAndLeaveIndependently() async throws {
-        let coalescer = Coalescer()
+        let coalescer = Coalescer<String>()
         let work = GatedWork()
         let first = coalescer.makeWaiterID()
         let second = coalescer.makeWaiterID()
@@ -66,11 +66,11 @@ struct CoalescerTests {
 
     @Test
     func eventsReachEveryWaiterAndResultsAreShared() async {
-        let coalescer = Coalescer()
+        let coalescer = Coalescer<String>()
         let seen = Counter()
-        let work: Coalescer.Work = { events in
+        let work: Coalescer<String>.Work = { flight in
             try? await Task.sleep(for: .milliseconds(100))
-            events(.progress(stage: .downloading, bytes: 10))
+            flight.send(.progress(stage: .downloading, bytes: 10))
             return .success(LinkMetadata(originalURL: "u"))
         }
         async let a = coalescer.run(key: "k", waiter: coalescer.makeWaiterID(), events: { _ in seen.bump() }, work: work)
@@ -81,8 +81,34 @@ struct CoalescerTests {
     }
 
     @Test
+    func demandsDoNotSplitTheWorkAndPartialsReachOnlyThoseWhoAsked() async {
+        let coalescer = Coalescer<String>()
+        let (starts, partialsAsked, partialsUnasked) = (Counter(), Counter(), Counter())
+        let seenDemand = Mutex(FlightDemand())
+        let work: Coalescer<String>.Work = { flight in
+            starts.bump()
+            try? await Task.sleep(for: .milliseconds(100))
+            seenDemand.withLock { $0 = flight.demand() }
+            flight.send(.partial(LinkMetadata(originalURL: "u")))
+            return .success(LinkMetadata(originalURL: "u"))
+        }
+        async let a = coalescer.run(
+            key: "k", waiter: coalescer.makeWaiterID(), demand: FlightDemand(partials: true),
+            events: { if case .partial = $0 { partialsAsked.bump() } }, work: work)
+        async let b = coalescer.run(
+            key: "k", waiter: coalescer.makeWaiterID(), demand: FlightDemand(data: true),
+            events: { if case .partial = $0 { partialsUnasked.bump() } }, work: work)
+        let (ra, rb) = await (a, b)
+        #expect(ra == rb)
+        #expect(starts.count == 1)
+        #expect(partialsAsked.count == 1)
+        #expect(partialsUnasked.count == 0)
+        #expect(seenDemand.withLock { $0 } == FlightDemand(partials: true, data: true))
+    }
+
+    @Test
     func taskCancellationEndsTheWaiterPromptly() async {
-        let coalescer = Coalescer()
+        let coalescer = Coalescer<String>()
         let work = GatedWork()
         let task = Task {
             await coalescer.run(key: "k", waiter: coalescer.makeWaiterID(), events: { _ in }) { _ in

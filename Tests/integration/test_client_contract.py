@@ -1,0 +1,112 @@
+"""What a client written from protocol/README.md alone relies on (issue 10 §4): partial results resolved
+against the final URL and free of guesses, the stage sequence, and shared transfers that presentation
+flags do not split. Everything runs against a fixture server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from urllib.parse import quote
+
+import pytest
+
+STAGES = ["resolving", "connecting", "downloading", "parsing", "icon", "image"]
+
+
+def uniq() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+@pytest.fixture
+def lp(make_client):
+    return make_client()
+
+
+def token_values(client, token) -> list:
+    with client._cond:
+        return [m["params"]["value"] for _, _, m in client.received
+                if isinstance(m, dict) and m.get("method") == "$/progress" and m["params"].get("token") == token]
+
+
+def check_stage_sequence(values: list) -> list:
+    """The documented sequence: begin … end, stages never backwards, bytes never backwards."""
+    kinds = [v["kind"] for v in values]
+    assert kinds[0] == "begin" and kinds[-1] == "end" and set(kinds[1:-1]) <= {"report"}, kinds
+    stages = [v["stage"] for v in values]
+    assert all(s in STAGES for s in stages), stages
+    ranks = [STAGES.index(s) for s in stages]
+    assert ranks == sorted(ranks), f"stages went backwards: {stages}"
+    nbytes = [v["bytes"] for v in values]
+    assert nbytes == sorted(nbytes), f"bytes went backwards: {nbytes}"
+    return stages
+
+
+def test_partial_after_a_redirect_is_resolved_against_the_final_url(lp, server):
+    u = uniq()
+    final = server.url(f"/dir/sub/rel?u={u}")
+    start = server.url(f"/redirect?status=302&to={quote(f'/dir/sub/rel?u={u}', safe='')}")
+    fut = lp.fetch_async(start, work_done_token=f"wd-{u}", partial_result_token=f"pr-{u}")
+    m = fut.result(timeout=30)
+    time.sleep(0.2)  # anything sent on a token after the answer would arrive by now
+    partials = token_values(lp, f"pr-{u}")
+    assert len(partials) == 1, partials
+    p = partials[0]
+    # `../pic.png` from /dir/sub/rel is /dir/pic.png; from /redirect it would be /pic.png.
+    assert p["url"] == final, p
+    assert p["image"]["url"] == server.url("/dir/pic.png?w=8&h=4"), p
+    assert p["originalURL"] == start
+    # The page declares no icon: the /favicon.ico guess is not in the partial …
+    assert "icon" not in p and "icon" not in p.get("sources", {}), p
+    assert p["richness"] == "image"
+    assert not {"redirects", "bytesRead", "fetchedAt", "fromCache"} & p.keys(), p
+    # … and the final answer has it only because it was fetched.
+    assert m["url"] == final and m["image"]["url"] == p["image"]["url"]
+    assert m["icon"]["url"] == server.url("/favicon.ico") and m["icon"]["bytes"] > 0, m["icon"]
+    assert m["redirects"] == [{"url": start, "status": 302}]
+    stages = check_stage_sequence(token_values(lp, f"wd-{u}"))
+    assert stages[0] == "resolving", stages
+    assert stages[-1] in ("icon", "image"), stages
+
+
+def test_a_partial_leaves_out_the_favicon_guess_even_without_subresources(lp, server):
+    """The guess may 404 later, so the partial never shows it; a final answer without subresources marks it."""
+    u = uniq()
+    url = server.url(f"/dir/sub/rel?u={u}")
+    fut = lp.fetch_async(url, partial_result_token=f"pr-{u}", fetch_subresources=False)
+    m = fut.result(timeout=30)
+    time.sleep(0.2)
+    [p] = token_values(lp, f"pr-{u}")
+    assert "icon" not in p, p
+    # Without subresources the final answer keeps the guess, marked as one.
+    assert m["icon"]["url"] == server.url("/favicon.ico")
+    assert m["sources"]["icon"] == "favicon.ico fallback"
+
+
+def test_stage_sequence_of_a_slow_page(lp, server):
+    """A page that arrives in three parts 250 ms apart: every stage up to downloading is seen, in order."""
+    u = uniq()
+    fut = lp.fetch_async(server.url(f"/trickle?ms=250&title=t&u={u}"), work_done_token=f"wd-{u}")
+    assert fut.result(timeout=30)["title"] == "t"
+    time.sleep(0.2)
+    stages = check_stage_sequence(token_values(lp, f"wd-{u}"))
+    assert stages[0] == "resolving", stages
+    assert "downloading" in stages, stages
+
+
+def test_presentation_flags_do_not_split_a_shared_transfer(lp, server):
+    """Two fetches of one slow page, one with includeData and a partial token, one with neither: one page
+    transfer, one image transfer, and each answer as it asked."""
+    u = uniq()
+    url = server.url(f"/slow?ms=800&title=shared&u={u}")
+    images_before = server.hits("/img/og.png")
+    a = lp.fetch_async(url, include_data=True, partial_result_token=f"pr-a-{u}")
+    time.sleep(0.2)
+    b = lp.fetch_async(url)
+    ma, mb = a.result(timeout=30), b.result(timeout=30)
+    time.sleep(0.2)
+    assert server.hits(f"/slow?ms=800&title=shared&u={u}") == 1, "the page was fetched twice"
+    assert server.hits("/img/og.png") - images_before == 1, "the image was fetched twice"
+    assert ma["title"] == mb["title"] == "shared"
+    assert ma["image"]["data"] and ma["image"]["bytes"] > 0
+    assert "data" not in mb["image"] and mb["image"]["bytes"] == ma["image"]["bytes"]
+    assert len(token_values(lp, f"pr-a-{u}")) == 1
