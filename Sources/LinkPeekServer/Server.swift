@@ -38,7 +38,7 @@ public actor Server {
     var service: (any MetadataService)?
     var lifecycle = Lifecycle.running(initialized: false)
     var requests: [RequestID: InFlight] = [:]
-    var providers = ProviderRegistry()
+    var providers = ProviderRegistry<ProviderID, RequestID>()
     /// Progress tokens in use by running requests (`window/workDoneProgress/cancel`, one user per token).
     var progressTokens: [ProgressToken: RequestID] = [:]
     var lsp = LSPSettings()

@@ -121,29 +121,33 @@ struct CoalescerTests {
     }
 }
 
-struct FakeService: MetadataService {
-        func fetch(url: String, options: FetchOptions, events: @escaping @Sendable (ProviderEvent) -> Void)
-            async throws(FetchError) -> LinkMetadata
-        {
-            do { try await Task.sleep(for: .milliseconds(50)) } catch { throw .cancelled }
-            return LinkMetadata(originalURL: url)
-        }
-        func cached(url: String) async -> LinkMetadata? { nil }
-}
-
-struct ProviderTests {
+/// The one-shot rule, as the daemon and library callers use it.
+struct ProviderRegistryTests {
     @Test
-    func providerIsOneShot() async throws {
-        let provider = MetadataProvider(service: FakeService())
-        let metadata = try await provider.start(url: "https://example.com/")
-        #expect(metadata.originalURL == "https://example.com/")
-        await #expect(throws: FetchError.providerReused) { try await provider.start(url: "https://example.com/") }
+    func aProviderStartsOnceWhileRunningAndAfter() {
+        var registry = ProviderRegistry<String, Int>(window: 2)
+        let first = registry.start("a", for: 1)
+        let whileRunning = registry.start("a", for: 2)
+        #expect(first)
+        #expect(!whileRunning)
+        #expect(registry.running["a"] == 1)
+        registry.finish("a")
+        let afterwards = registry.start("a", for: 3)
+        #expect(registry.running["a"] == nil)
+        #expect(!afterwards)
     }
 
     @Test
-    func cancelBeforeStartCancels() async {
-        let provider = MetadataProvider(service: FakeService())
-        provider.cancel()
-        await #expect(throws: FetchError.cancelled) { try await provider.start(url: "https://example.com/") }
+    func onlyTheWindowOfFinishedIdsIsRemembered() {
+        var registry = ProviderRegistry<String, Int>(window: 2)
+        for id in ["a", "b", "c"] {
+            let started = registry.start(id, for: 0)
+            #expect(started)
+            registry.finish(id)
+        }
+        let (a, b, c) = (registry.start("a", for: 0), registry.start("b", for: 0), registry.start("c", for: 0))
+        #expect(a, "forgotten: older than the window")
+        #expect(!b)
+        #expect(!c)
     }
 }
