@@ -45,6 +45,12 @@ let package = Package(
             ]
         ),
 
+        // MARK: TextTrimming
+        // The one place `String`s are trimmed, for every target (no dependencies).
+        .target(
+            name: "TextTrimming"
+        ),
+
         // MARK: Threading
         // Named detached pthreads, so that no target needs full Foundation for `Thread`.
         .target(
@@ -56,6 +62,7 @@ let package = Package(
             name: "Curl",
             dependencies: [
                 "CCurl",
+                "TextTrimming",
                 "Threading",
             ]
         ),
@@ -71,6 +78,7 @@ let package = Package(
             name: "HTMLHead",
             dependencies: [
                 "CLibXML2",
+                "TextTrimming",
             ]
         ),
         .testTarget(
@@ -97,6 +105,7 @@ let package = Package(
                 "HTMLHead",
                 "CacheABI",
                 "Images",
+                "TextTrimming",
             ]
         ),
         .testTarget(
@@ -105,6 +114,7 @@ let package = Package(
                 "LinkPeek",
                 "HTMLHead",
                 "Images",
+                "TextTrimming",
             ]
         ),
 
@@ -177,6 +187,7 @@ let package = Package(
                 "LinkPeek",
                 "LinkPeekProtocol",
                 "LinkPeekServer",
+                "TextTrimming",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

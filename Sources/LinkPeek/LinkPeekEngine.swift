@@ -1,6 +1,7 @@
 import Curl
 import FoundationEssentials
 import Synchronization
+import TextTrimming
 
 /// The real `MetadataService`: fetches pages with the transfer engine,
 /// extracts metadata, fetches the icon and image, and caches the outcome

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TextTrimming
 
 /// One image, video or audio the page offers, before the rules choose.
 struct MediaCandidate {
@@ -92,7 +93,7 @@ private struct StructuredGroup {
                 type: (details["type"] ?? details["content_type"]).map { $0.lowercased() },
                 width: MetadataRules.pixels(details["width"]),
                 height: MetadataRules.pixels(details["height"]),
-                alt: MetadataRules.cleanText(details["alt"])
+                alt: TextCleaner.clean(details["alt"])
             )
             let candidate = MediaCandidate(resource: resource, source: source, order: order, isData: resolved.kind == .data)
             if !candidate.isData { return candidate }
