@@ -10,6 +10,11 @@ struct MediaCandidate {
     var order: Int
     /// A `data:` URL: used only when nothing else exists.
     var isData = false
+
+    /// The `order` of a candidate with no document position of its own
+    /// (JSON-LD): after every element of the page in the page-order lists,
+    /// with room to spare below `Int.max`.
+    static let afterThePage = Int.max / 2
 }
 
 extension MetadataRules {
