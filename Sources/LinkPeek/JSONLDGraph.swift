@@ -60,7 +60,7 @@ struct JSONLDGraph {
         "breadcrumblist", "listitem", "imageobject", "sitenavigationelement", "searchaction",
         "brand", "place", "postaladdress", "contactpoint", "entrypoint", "readaction",
         "wpheader", "wpfooter", "wpsidebar", "localbusiness", "educationalorganization",
-        "collegeoruniversity", "govermentorganization", "itemlist", "offer", "rating",
+        "collegeoruniversity", "governmentorganization", "itemlist", "offer", "rating",
         "aggregaterating", "thing", "speakable", "speakablespecification",
     ]
 

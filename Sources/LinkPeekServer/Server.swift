@@ -12,7 +12,6 @@ import LinkPeekProtocol
 /// a tier-2 test in `LinkPeekServerTests`, and its section in `protocol/`.
 public actor Server {
     public static let name = "linkpeek"
-    public static let version = Settings.version
 
     enum Lifecycle {
         case running(initialized: Bool)

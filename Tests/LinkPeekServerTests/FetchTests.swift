@@ -47,7 +47,7 @@ import Testing
         #expect(failed.errorMessage == "Metadata fetch failed: the server answered HTTP 404.")
         #expect(failed["error"]?["data"] == ["kind": "failed", "reason": "httpStatus", "status": 404])
         let timedOut = try await client.request(2, "fetch", ["url": "https://timeout/"])
-        #expect(timedOut.errorCode == -32001)
+        #expect(timedOut.errorCode == -32005)
         #expect(timedOut["error"]?["data"] == ["kind": "timedOut"])
         #expect(try await client.shutdownAndExit() == 0)
     }

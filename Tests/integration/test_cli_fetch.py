@@ -565,5 +565,8 @@ def test_parse_sniffs_encoding_from_bytes(run_cli, case):
 
 
 def test_parse_missing_file_is_an_error(run_cli, tmp_path):
-    res = run_cli("parse", "--url", "https://example.com/", str(tmp_path / "missing.html"), parse=False)
-    assert res.returncode in (1, 2), res.describe()
+    missing = tmp_path / "missing.html"
+    res = run_cli("parse", "--url", "https://example.com/", str(missing), parse=False)
+    assert res.returncode == 66, res.describe()
+    assert res.stdout == "", "stdout carries results only"
+    assert f"cannot read {missing}: No such file or directory" in res.stderr, res.describe()

@@ -143,7 +143,7 @@ def test_fetch_bad_url(lp):
 def test_fetch_timeout(lp, server):
     t0 = time.monotonic()
     e = error_of(lp.fetch_async(server.url(f"/never?u={uniq()}"), timeout=1))
-    assert (e.code, e.kind) == (-32001, "timedOut"), e.data
+    assert (e.code, e.kind) == (-32005, "timedOut"), e.data
     assert e.message == "Metadata fetch timed out."
     assert time.monotonic() - t0 < 1 + 2.0
 
