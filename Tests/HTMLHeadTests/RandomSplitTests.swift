@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import HTMLHead
 
@@ -23,7 +26,8 @@ import Testing
     ]
 
     @Test func randomDocumentsRandomCuts() {
-        var generator = SplitMix(seed: 0x5EED)
+        let seed = SplitMix.seed(default: 0x5EED)
+        var generator = SplitMix(seed: seed)
         var utf16 = false
         for _ in 0..<60 {
             var html = "<!DOCTYPE html><html><head><meta charset=utf-8>"
@@ -38,7 +42,7 @@ import Testing
             let bytes = utf16 ? [0xFF, 0xFE] + html.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } : utf8
             utf16.toggle()
             let whole = scan(bytes)
-            #expect(whole.elements == scan(utf8).elements)
+            #expect(whole.elements == scan(utf8).elements, "seed \(seed)")
             for _ in 0..<4 {
                 let scanner = HeadScanner(contentType: nil)
                 var offset = 0
@@ -48,7 +52,7 @@ import Testing
                     offset += length
                 }
                 let split = scanner.finish()
-                #expect(split == whole, "\(html)")
+                #expect(split == whole, "seed \(seed): \(html)")
                 if split != whole { return }
             }
         }
@@ -59,6 +63,14 @@ import Testing
 struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
+
+    /// `LINKPEEK_SEED` when set (to replay a failure), else `fallback`;
+    /// printed first, since a crash prints no expectation message.
+    static func seed(default fallback: UInt64, _ test: String = #function) -> UInt64 {
+        let seed = getenv("LINKPEEK_SEED").flatMap { UInt64(String(cString: $0)) } ?? fallback
+        print("\(test): seed \(seed) (replay with LINKPEEK_SEED=\(seed))")
+        return seed
+    }
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
