@@ -71,9 +71,18 @@ public struct MediaResource: Codable, Sendable, Equatable {
     /// known to exist, so a partial result leaves it out and a failed fetch
     /// of it drops it. Not part of the JSON.
     public var isUnverifiedFallback = false
+    /// Fetched without keeping its bytes (`includeData` was off), so a
+    /// caller that wants `data` has to fetch it again. Not part of the JSON.
+    public var dataLeftOut = false
 
     private enum CodingKeys: String, CodingKey {
         case url, type, width, height, alt, bytes, data, thumbnail
+    }
+
+    /// Equal when the JSON is: the two flags above are working notes.
+    public static func == (lhs: MediaResource, rhs: MediaResource) -> Bool {
+        lhs.url == rhs.url && lhs.type == rhs.type && lhs.width == rhs.width && lhs.height == rhs.height
+            && lhs.alt == rhs.alt && lhs.bytes == rhs.bytes && lhs.data == rhs.data && lhs.thumbnail == rhs.thumbnail
     }
 
     public init(

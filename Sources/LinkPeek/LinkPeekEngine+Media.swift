@@ -62,6 +62,7 @@ extension LinkPeekEngine {
         if includeData, output.complete, !result.truncated {
             resource.data = Data(output.bytes).base64EncodedString()
         }
+        resource.dataLeftOut = !includeData
         return (resource, true)
     }
 }

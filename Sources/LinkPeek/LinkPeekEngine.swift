@@ -121,7 +121,7 @@ public final class LinkPeekEngine: MetadataService {
             metadata.image?.data = nil
             return metadata
         }
-        let missing = [metadata.icon, metadata.image].contains { $0?.bytes != nil && $0?.data == nil }
+        let missing = [metadata.icon, metadata.image].contains { $0?.dataLeftOut == true }
         guard options.fetchSubresources, missing else { return metadata }
         return await loadSubresources(of: metadata, options: options, events: events)
     }

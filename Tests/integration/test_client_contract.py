@@ -5,40 +5,20 @@ flags do not split. Everything runs against a fixture server on 127.0.0.1."""
 from __future__ import annotations
 
 import time
-import uuid
 from urllib.parse import quote
 
-import pytest
-
-STAGES = ["resolving", "connecting", "downloading", "parsing", "icon", "image"]
-
-
-def uniq() -> str:
-    return uuid.uuid4().hex[:12]
-
-
-@pytest.fixture
-def lp(make_client):
-    return make_client()
+from test_daemon import check_work_done, lp, token_messages, uniq  # noqa: F401 (lp is a fixture)
 
 
 def token_values(client, token) -> list:
-    with client._cond:
-        return [m["params"]["value"] for _, _, m in client.received
-                if isinstance(m, dict) and m.get("method") == "$/progress" and m["params"].get("token") == token]
+    return [value for _, value in token_messages(client, token)]
 
 
-def check_stage_sequence(values: list) -> list:
-    """The documented sequence: begin … end, stages never backwards, bytes never backwards."""
-    kinds = [v["kind"] for v in values]
-    assert kinds[0] == "begin" and kinds[-1] == "end" and set(kinds[1:-1]) <= {"report"}, kinds
-    stages = [v["stage"] for v in values]
-    assert all(s in STAGES for s in stages), stages
-    ranks = [STAGES.index(s) for s in stages]
-    assert ranks == sorted(ranks), f"stages went backwards: {stages}"
-    nbytes = [v["bytes"] for v in values]
-    assert nbytes == sorted(nbytes), f"bytes went backwards: {nbytes}"
-    return stages
+def stages_of(client, token) -> list:
+    """The work-done values on `token`, checked against the documented sequence; their stages."""
+    values = token_values(client, token)
+    check_work_done(values)
+    return [v["stage"] for v in values]
 
 
 def test_partial_after_a_redirect_is_resolved_against_the_final_url(lp, server):
@@ -63,7 +43,7 @@ def test_partial_after_a_redirect_is_resolved_against_the_final_url(lp, server):
     assert m["url"] == final and m["image"]["url"] == p["image"]["url"]
     assert m["icon"]["url"] == server.url("/favicon.ico") and m["icon"]["bytes"] > 0, m["icon"]
     assert m["redirects"] == [{"url": start, "status": 302}]
-    stages = check_stage_sequence(token_values(lp, f"wd-{u}"))
+    stages = stages_of(lp, f"wd-{u}")
     assert stages[0] == "resolving", stages
     assert stages[-1] in ("icon", "image"), stages
 
@@ -88,7 +68,7 @@ def test_stage_sequence_of_a_slow_page(lp, server):
     fut = lp.fetch_async(server.url(f"/trickle?ms=250&title=t&u={u}"), work_done_token=f"wd-{u}")
     assert fut.result(timeout=30)["title"] == "t"
     time.sleep(0.2)
-    stages = check_stage_sequence(token_values(lp, f"wd-{u}"))
+    stages = stages_of(lp, f"wd-{u}")
     assert stages[0] == "resolving", stages
     assert "downloading" in stages, stages
 
@@ -110,3 +90,22 @@ def test_presentation_flags_do_not_split_a_shared_transfer(lp, server):
     assert ma["image"]["data"] and ma["image"]["bytes"] > 0
     assert "data" not in mb["image"] and mb["image"]["bytes"] == ma["image"]["bytes"]
     assert len(token_values(lp, f"pr-a-{u}")) == 1
+
+
+def test_a_caller_that_joins_after_the_bytes_were_left_out_gets_them(lp, server):
+    """B asks for includeData while A's image fetch (without bytes) is running: B still shares the page
+    transfer, and gets its bytes from a fetch of its own; A gets none."""
+    u = uniq()
+    url = server.url(f"/slow-image-page?ms=1500&u={u}")
+    images_before = server.hits("/img/slow.png")
+    a = lp.fetch_async(url, work_done_token=f"wd-a-{u}")
+    deadline = time.monotonic() + 10
+    while "image" not in [v.get("stage") for v in token_values(lp, f"wd-a-{u}")]:
+        assert time.monotonic() < deadline, "A never reached its image stage"
+        time.sleep(0.02)
+    b = lp.fetch_async(url, include_data=True)
+    ma, mb = a.result(timeout=30), b.result(timeout=30)
+    assert server.hits(f"/slow-image-page?ms=1500&u={u}") == 1, "the page was fetched twice"
+    assert server.hits("/img/slow.png") - images_before == 2, "B's bytes need a fetch of their own"
+    assert "data" not in ma["image"]
+    assert mb["image"]["data"] and mb["image"]["bytes"] == ma["image"]["bytes"]
