@@ -9,7 +9,8 @@ extension LinkPeekEngine {
     ) async -> Result<LinkMetadata, FetchError> {
         var headers: [String] = []
         if !key.language.isEmpty { headers.append("Accept-Language: \(key.language)") }
-        if let stale, stale.hasValidators {
+        let conditional = stale?.hasValidators == true
+        if let stale, conditional {
             var validators = Freshness()
             validators.etag = stale.etag
             validators.lastModified = stale.lastModified
@@ -20,7 +21,7 @@ extension LinkPeekEngine {
         do throws(FetchError) {
             switch try await loadPage(
                 url: url, timeout: timeout, partials: { flight.demand().partials }, headers: headers,
-                events: flight.send)
+                conditional: conditional, events: flight.send)
             {
             case .notModified(let fields):
                 guard let stale, case .metadata(let metadata) = stale.value else {

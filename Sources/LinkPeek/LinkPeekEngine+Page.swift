@@ -13,9 +13,11 @@ extension LinkPeekEngine {
     }
 
     /// Fetches the page itself (sending `headers` too) and turns it into metadata.
+    /// `conditional`: the headers revalidate a stored copy, so a `304` means "still good".
     /// `partials` is asked when the head is parsed: whether anyone wants a partial result.
     func loadPage(
         url: String, timeout: Double, partials: @escaping @Sendable () -> Bool, headers: [String],
+        conditional: Bool,
         events: @escaping @Sendable (ProviderEvent) -> Void
     ) async throws(FetchError) -> PageLoad {
         events(.progress(stage: .resolving, bytes: 0))
@@ -40,7 +42,7 @@ extension LinkPeekEngine {
         guard let head = result.head else {
             throw .failed(.network, "the server sent no response.")
         }
-        if head.status == 304, headers.contains(where: { $0.hasPrefix("If-") }) {
+        if head.status == 304, conditional {
             return .notModified(fields: head.fields)
         }
         guard (200..<300).contains(head.status) else { throw .httpStatus(head.status) }
