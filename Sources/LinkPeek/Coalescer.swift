@@ -5,8 +5,9 @@ import Synchronization
 /// Each caller (a "waiter") gets the shared result, or ends on its own when
 /// its task is cancelled or it calls `leave` (its timeout); the shared work
 /// is cancelled only when its last waiter is gone. Events from the work reach
-/// every current waiter; one that joins late first gets the latest partial
-/// result, so it does not miss the head.
+/// every current waiter; one that joins late first gets the latest progress
+/// (so its progress begins at the stage the work is in) and the latest
+/// partial result, so it does not miss the head.
 ///
 /// What only some waiters want (partial results, the subresources' bytes)
 /// does not split the work: each waiter states its `FlightDemand`, and the
@@ -29,6 +30,7 @@ final class Coalescer<Key: Hashable & Sendable>: Sendable {
     private struct FlightState {
         let flight: Flight
         var waiters: [UInt64: Waiter] = [:]
+        var lastProgress: ProviderEvent?
         var lastPartial: LinkMetadata?
     }
 
@@ -80,19 +82,23 @@ final class Coalescer<Key: Hashable & Sendable>: Sendable {
     }
 
     private func join(key: Key, id: UInt64, waiter: Waiter, work: @escaping Work) {
-        let (flight, isNew, partial) = state.withLock { state -> (Flight, Bool, LinkMetadata?) in
+        let (flight, isNew, caughtUp) = state.withLock { state -> (Flight, Bool, [ProviderEvent]) in
             state.owner[id] = key
             if var existing = state.flights[key] {
                 existing.waiters[id] = waiter
                 state.flights[key] = existing
-                return (existing.flight, false, existing.lastPartial)
+                let partial = existing.lastPartial.map { ProviderEvent.partial($0) }
+                return (existing.flight, false, [existing.lastProgress, partial].compactMap { $0 })
             }
             var fresh = FlightState(flight: Flight())
             fresh.waiters[id] = waiter
             state.flights[key] = fresh
-            return (fresh.flight, true, nil)
+            return (fresh.flight, true, [])
         }
-        if let partial, waiter.demand.partials { waiter.events(.partial(partial)) }
+        for event in caughtUp {
+            if case .partial = event, !waiter.demand.partials { continue }
+            waiter.events(event)
+        }
         guard isNew else { return }
         let context = FlightContext(
             send: { [weak self] event in self?.broadcast(event, key: key, flight: flight) },
@@ -114,10 +120,10 @@ final class Coalescer<Key: Hashable & Sendable>: Sendable {
 
     private func broadcast(_ event: ProviderEvent, key: Key, flight: Flight) {
         let waiters = state.withLock { state -> [Waiter] in
-            guard var current = state.flights[key], current.flight === flight else { return [] }
-            if case .partial(let metadata) = event {
-                current.lastPartial = metadata
-                state.flights[key] = current
+            guard let current = state.flights[key], current.flight === flight else { return [] }
+            switch event {
+            case .partial(let metadata): state.flights[key]?.lastPartial = metadata
+            case .progress: state.flights[key]?.lastProgress = event
             }
             return Array(current.waiters.values)
         }

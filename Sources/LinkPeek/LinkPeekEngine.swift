@@ -105,16 +105,14 @@ public final class LinkPeekEngine: MetadataService {
         // A shared flight answers each caller as it asked.
         var metadata = try outcome.get()
         metadata.originalURL = url
-        metadata = await withData(metadata, options: options, events: events)
+        metadata = await withData(metadata, options: options)
         return await withThumbnails(metadata, options: options)
     }
 
     /// The subresources' bytes for a caller that asked for them, and none for
     /// one that did not. A caller that joined a shared flight after its
     /// subresources were fetched without bytes has them fetched again.
-    private func withData(
-        _ metadata: LinkMetadata, options: FetchOptions, events: @escaping @Sendable (ProviderEvent) -> Void
-    ) async -> LinkMetadata {
+    private func withData(_ metadata: LinkMetadata, options: FetchOptions) async -> LinkMetadata {
         var metadata = metadata
         guard options.includeData else {
             metadata.icon?.data = nil
@@ -123,7 +121,9 @@ public final class LinkPeekEngine: MetadataService {
         }
         let missing = [metadata.icon, metadata.image].contains { $0?.dataLeftOut == true }
         guard options.fetchSubresources, missing else { return metadata }
-        return await loadSubresources(of: metadata, options: options, events: events)
+        // No progress from this second fetch: the caller has seen the shared
+        // one's `icon`/`image` stages, and stages never go backwards.
+        return await loadSubresources(of: metadata, options: options, events: { _ in })
     }
 
     /// Timeouts the engine works with: NaN, negatives and zero become the

@@ -107,6 +107,29 @@ struct CoalescerTests {
     }
 
     @Test
+    func aLateJoinerFirstGetsTheLatestProgress() async throws {
+        let coalescer = Coalescer<String>()
+        let firstSeen = Counter()
+        let release = Mutex(false)
+        let lateSeen = Mutex<[ProviderEvent]>([])
+        let work: Coalescer<String>.Work = { flight in
+            flight.send(.progress(stage: .resolving, bytes: 0))
+            flight.send(.progress(stage: .downloading, bytes: 10))
+            while !release.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
+            return .success(LinkMetadata(originalURL: "u"))
+        }
+        async let first = coalescer.run(key: "k", waiter: coalescer.makeWaiterID(), events: { _ in firstSeen.bump() }, work: work)
+        try await eventually { firstSeen.count == 2 }
+        async let late = coalescer.run(
+            key: "k", waiter: coalescer.makeWaiterID(), events: { event in lateSeen.withLock { $0.append(event) } },
+            work: work)
+        try await eventually { !lateSeen.withLock { $0 }.isEmpty }
+        release.withLock { $0 = true }
+        _ = await (first, late)
+        #expect(lateSeen.withLock { $0 } == [.progress(stage: .downloading, bytes: 10)])
+    }
+
+    @Test
     func taskCancellationEndsTheWaiterPromptly() async {
         let coalescer = Coalescer<String>()
         let work = GatedWork()

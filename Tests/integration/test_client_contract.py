@@ -103,8 +103,10 @@ def test_a_caller_that_joins_after_the_bytes_were_left_out_gets_them(lp, server)
     while "image" not in [v.get("stage") for v in token_values(lp, f"wd-a-{u}")]:
         assert time.monotonic() < deadline, "A never reached its image stage"
         time.sleep(0.02)
-    b = lp.fetch_async(url, include_data=True)
+    b = lp.fetch_async(url, include_data=True, work_done_token=f"wd-b-{u}")
     ma, mb = a.result(timeout=30), b.result(timeout=30)
+    time.sleep(0.2)
+    stages_of(lp, f"wd-b-{u}")  # B's own second image fetch does not send its stages backwards
     assert server.hits(f"/slow-image-page?ms=1500&u={u}") == 1, "the page was fetched twice"
     assert server.hits("/img/slow.png") - images_before == 2, "B's bytes need a fetch of their own"
     assert "data" not in ma["image"]
