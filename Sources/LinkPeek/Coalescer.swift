@@ -143,24 +143,3 @@ final class Coalescer<Key: Hashable & Sendable>: Sendable {
         for waiter in waiters { waiter.continuation.resume(returning: outcome) }
     }
 }
-
-/// What one waiter wants from a shared fetch besides its result.
-struct FlightDemand: Sendable, Equatable {
-    /// Send `.partial` events (a run of the rules on the head).
-    var partials = false
-    /// Keep the subresources' bytes (`includeData`).
-    var data = false
-
-    func union(_ other: FlightDemand) -> FlightDemand {
-        FlightDemand(partials: partials || other.partials, data: data || other.data)
-    }
-}
-
-/// What the shared work of a flight is handed: where its events go, and what
-/// the flight's waiters want at the moment it asks.
-struct FlightContext: Sendable {
-    /// Sends an event to every current waiter (a partial only to those that want it).
-    let send: @Sendable (ProviderEvent) -> Void
-    /// The union of the current waiters' demands.
-    let demand: @Sendable () -> FlightDemand
-}

@@ -109,23 +109,6 @@ public final class LinkPeekEngine: MetadataService {
         return await withThumbnails(metadata, options: options)
     }
 
-    /// The subresources' bytes for a caller that asked for them, and none for
-    /// one that did not. A caller that joined a shared flight after its
-    /// subresources were fetched without bytes has them fetched again.
-    private func withData(_ metadata: LinkMetadata, options: FetchOptions) async -> LinkMetadata {
-        var metadata = metadata
-        guard options.includeData else {
-            metadata.icon?.data = nil
-            metadata.image?.data = nil
-            return metadata
-        }
-        let missing = [metadata.icon, metadata.image].contains { $0?.dataLeftOut == true }
-        guard options.fetchSubresources, missing else { return metadata }
-        // No progress from this second fetch: the caller has seen the shared
-        // one's `icon`/`image` stages, and stages never go backwards.
-        return await loadSubresources(of: metadata, options: options, events: { _ in })
-    }
-
     /// Timeouts the engine works with: NaN, negatives and zero become the
     /// shortest, anything past `maximumTimeout` the longest.
     static func clampedTimeout(_ seconds: Double) -> Double {
@@ -197,13 +180,4 @@ public final class LinkPeekEngine: MetadataService {
     static func iso8601(_ date: Date) -> String {
         date.formatted(.iso8601)
     }
-}
-
-/// Which fetches share one flight: those that want the same work done, the
-/// same page (its cache key) with or without its subresources. How each
-/// caller wants the answer shown (partial results, bytes, thumbnails) is
-/// not part of it: that is a `FlightDemand`.
-struct FlightKey: Hashable, Sendable {
-    let page: CacheKey
-    let fetchSubresources: Bool
 }
