@@ -45,6 +45,13 @@ let package = Package(
             ]
         ),
 
+        // MARK: SeededRandom
+        // Test support: the seeded generator every random Swift test uses.
+        .target(
+            name: "SeededRandom",
+            path: "Tests/SeededRandom"
+        ),
+
         // MARK: TextTrimming
         // The one place `String`s are trimmed, for every target (no dependencies).
         .target(
@@ -85,6 +92,7 @@ let package = Package(
             name: "HTMLHeadTests",
             dependencies: [
                 "HTMLHead",
+                "SeededRandom",
             ]
         ),
 
@@ -105,6 +113,7 @@ let package = Package(
                 "HTMLHead",
                 "CacheABI",
                 "Images",
+                "SeededRandom",
                 "TextTrimming",
             ]
         ),
@@ -176,6 +185,7 @@ let package = Package(
             dependencies: [
                 "LinkPeekServer",
                 "JSONRPC",
+                "SeededRandom",
             ]
         ),
 

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SeededRandom
 import Testing
 @testable import HTMLHead
 
@@ -26,8 +24,8 @@ import Testing
     ]
 
     @Test func randomDocumentsRandomCuts() {
-        let seed = SplitMix.seed(default: 0x5EED)
-        var generator = SplitMix(seed: seed)
+        let seed = SeededGenerator.seed(default: 0x5EED)
+        var generator = SeededGenerator(seed: seed)
         var utf16 = false
         for _ in 0..<60 {
             var html = "<!DOCTYPE html><html><head><meta charset=utf-8>"
@@ -56,26 +54,5 @@ import Testing
                 if split != whole { return }
             }
         }
-    }
-}
-
-/// A small seeded generator, so a failure can be replayed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    /// `LINKPEEK_SEED` when set (to replay a failure), else `fallback`;
-    /// printed first, since a crash prints no expectation message.
-    static func seed(default fallback: UInt64, _ test: String = #function) -> UInt64 {
-        let seed = getenv("LINKPEEK_SEED").flatMap { UInt64(String(cString: $0)) } ?? fallback
-        print("\(test): seed \(seed) (replay with LINKPEEK_SEED=\(seed))")
-        return seed
-    }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
