@@ -45,6 +45,19 @@ let package = Package(
             ]
         ),
 
+        // MARK: SeededRandom
+        // Test support: the seeded generator every random Swift test uses.
+        .target(
+            name: "SeededRandom",
+            path: "Tests/SeededRandom"
+        ),
+
+        // MARK: TextTrimming
+        // The one place `String`s are trimmed, for every target (no dependencies).
+        .target(
+            name: "TextTrimming"
+        ),
+
         // MARK: Threading
         // Named detached pthreads, so that no target needs full Foundation for `Thread`.
         .target(
@@ -56,6 +69,7 @@ let package = Package(
             name: "Curl",
             dependencies: [
                 "CCurl",
+                "TextTrimming",
                 "Threading",
             ]
         ),
@@ -71,12 +85,14 @@ let package = Package(
             name: "HTMLHead",
             dependencies: [
                 "CLibXML2",
+                "TextTrimming",
             ]
         ),
         .testTarget(
             name: "HTMLHeadTests",
             dependencies: [
                 "HTMLHead",
+                "SeededRandom",
             ]
         ),
 
@@ -97,6 +113,8 @@ let package = Package(
                 "HTMLHead",
                 "CacheABI",
                 "Images",
+                "SeededRandom",
+                "TextTrimming",
             ]
         ),
         .testTarget(
@@ -105,6 +123,7 @@ let package = Package(
                 "LinkPeek",
                 "HTMLHead",
                 "Images",
+                "TextTrimming",
             ]
         ),
 
@@ -166,6 +185,7 @@ let package = Package(
             dependencies: [
                 "LinkPeekServer",
                 "JSONRPC",
+                "SeededRandom",
             ]
         ),
 
@@ -177,6 +197,7 @@ let package = Package(
                 "LinkPeek",
                 "LinkPeekProtocol",
                 "LinkPeekServer",
+                "TextTrimming",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

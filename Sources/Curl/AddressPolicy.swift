@@ -33,14 +33,14 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// forms that embed such an IPv4 address (mapped, compatible, NAT64, 6to4).
     public var isPubliclyRoutable: Bool {
         switch self {
-        case .v4(let address):
-            return !Self.blockedV4.contains { $0.contains(address) }
+        case .v4:
+            return !Self.blockedV4.contains { $0.contains(self) }
         case .v6(let bytes):
             guard bytes.count == 16 else { return false }
             if let embedded = Self.embeddedV4(bytes) {
                 return IPAddress.v4(embedded).isPubliclyRoutable
             }
-            return !Self.blockedV6.contains { $0.contains(bytes) }
+            return !Self.blockedV6.contains { $0.contains(self) }
         }
     }
 
@@ -71,58 +71,32 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
-    private struct V4Range: Sendable {
-        let base: UInt32, bits: UInt32
-        init(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ bits: UInt32) {
-            base = a << 24 | b << 16 | c << 8 | d
-            self.bits = bits
-        }
-        func contains(_ address: UInt32) -> Bool {
-            let mask: UInt32 = bits == 0 ? 0 : ~UInt32(0) << (32 - bits)
-            return address & mask == base & mask
-        }
-    }
-
-    private struct V6Range: Sendable {
-        let prefix: [UInt8], bits: Int
-        func contains(_ address: [UInt8]) -> Bool {
-            var remaining = bits
-            for i in 0..<16 where remaining > 0 {
-                let take = min(8, remaining)
-                let mask = UInt8(truncatingIfNeeded: 0xff << (8 - take))
-                if address[i] & mask != prefix[i] & mask { return false }
-                remaining -= take
-            }
-            return true
-        }
-    }
-
-    private static let blockedV4: [V4Range] = [
-        V4Range(0, 0, 0, 0, 8),  // "this network", 0.0.0.0
-        V4Range(10, 0, 0, 0, 8),  // private
-        V4Range(100, 64, 0, 0, 10),  // CGNAT
-        V4Range(127, 0, 0, 0, 8),  // loopback
-        V4Range(169, 254, 0, 0, 16),  // link-local (cloud metadata lives here)
-        V4Range(172, 16, 0, 0, 12),  // private
-        V4Range(192, 0, 0, 0, 24),  // IETF protocol assignments
-        V4Range(192, 0, 2, 0, 24),  // documentation
-        V4Range(192, 88, 99, 0, 24),  // 6to4 relay anycast
-        V4Range(192, 168, 0, 0, 16),  // private
-        V4Range(198, 18, 0, 0, 15),  // benchmarking
-        V4Range(198, 51, 100, 0, 24),  // documentation
-        V4Range(203, 0, 113, 0, 24),  // documentation
-        V4Range(224, 0, 0, 0, 4),  // multicast
-        V4Range(240, 0, 0, 0, 4),  // reserved, and 255.255.255.255
+    private static let blockedV4: [IPNetwork] = [
+        IPNetwork(v4: 0, 0, 0, 0, prefix: 8),  // "this network", 0.0.0.0
+        IPNetwork(v4: 10, 0, 0, 0, prefix: 8),  // private
+        IPNetwork(v4: 100, 64, 0, 0, prefix: 10),  // CGNAT
+        IPNetwork(v4: 127, 0, 0, 0, prefix: 8),  // loopback
+        IPNetwork(v4: 169, 254, 0, 0, prefix: 16),  // link-local (cloud metadata lives here)
+        IPNetwork(v4: 172, 16, 0, 0, prefix: 12),  // private
+        IPNetwork(v4: 192, 0, 0, 0, prefix: 24),  // IETF protocol assignments
+        IPNetwork(v4: 192, 0, 2, 0, prefix: 24),  // documentation
+        IPNetwork(v4: 192, 88, 99, 0, prefix: 24),  // 6to4 relay anycast
+        IPNetwork(v4: 192, 168, 0, 0, prefix: 16),  // private
+        IPNetwork(v4: 198, 18, 0, 0, prefix: 15),  // benchmarking
+        IPNetwork(v4: 198, 51, 100, 0, prefix: 24),  // documentation
+        IPNetwork(v4: 203, 0, 113, 0, prefix: 24),  // documentation
+        IPNetwork(v4: 224, 0, 0, 0, prefix: 4),  // multicast
+        IPNetwork(v4: 240, 0, 0, 0, prefix: 4),  // reserved, and 255.255.255.255
     ]
 
-    private static let blockedV6: [V6Range] = [
-        V6Range(prefix: [UInt8](repeating: 0, count: 16), bits: 128),  // ::
-        V6Range(prefix: [UInt8](repeating: 0, count: 15) + [1], bits: 128),  // ::1
-        V6Range(prefix: [0xfe, 0x80] + [UInt8](repeating: 0, count: 14), bits: 10),  // link-local
-        V6Range(prefix: [0xfc] + [UInt8](repeating: 0, count: 15), bits: 7),  // unique-local
-        V6Range(prefix: [0xfe, 0xc0] + [UInt8](repeating: 0, count: 14), bits: 10),  // site-local (deprecated)
-        V6Range(prefix: [0xff] + [UInt8](repeating: 0, count: 15), bits: 8),  // multicast
-        V6Range(prefix: [0x01, 0x00] + [UInt8](repeating: 0, count: 14), bits: 64),  // discard-only
-        V6Range(prefix: [0x20, 0x01, 0x0d, 0xb8] + [UInt8](repeating: 0, count: 12), bits: 32),  // documentation
+    private static let blockedV6: [IPNetwork] = [
+        IPNetwork(v6: [UInt8](repeating: 0, count: 16), prefix: 128),  // ::
+        IPNetwork(v6: [UInt8](repeating: 0, count: 15) + [1], prefix: 128),  // ::1
+        IPNetwork(v6: [0xfe, 0x80] + [UInt8](repeating: 0, count: 14), prefix: 10),  // link-local
+        IPNetwork(v6: [0xfc] + [UInt8](repeating: 0, count: 15), prefix: 7),  // unique-local
+        IPNetwork(v6: [0xfe, 0xc0] + [UInt8](repeating: 0, count: 14), prefix: 10),  // site-local (deprecated)
+        IPNetwork(v6: [0xff] + [UInt8](repeating: 0, count: 15), prefix: 8),  // multicast
+        IPNetwork(v6: [0x01, 0x00] + [UInt8](repeating: 0, count: 14), prefix: 64),  // discard-only
+        IPNetwork(v6: [0x20, 0x01, 0x0d, 0xb8] + [UInt8](repeating: 0, count: 12), prefix: 32),  // documentation
     ]
 }

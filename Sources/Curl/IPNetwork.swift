@@ -18,6 +18,21 @@ public struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
         self.address = address
     }
 
+    /// `a.b.c.d/prefix`, for ranges written in the code (`prefix` within 0...32).
+    init(v4 a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, prefix: Int) {
+        address = .v4(a << 24 | b << 16 | c << 8 | d)
+        prefixLength = min(max(prefix, 0), 32)
+    }
+
+    /// The 16 bytes of an IPv6 network, for ranges written in the code
+    /// (`prefix` within 0...128).
+    init(v6 bytes: [UInt8], prefix: Int) {
+        address = .v6(bytes)
+        prefixLength = min(max(prefix, 0), 128)
+    }
+
+    /// True when `other` is inside this network: the one CIDR masking in the
+    /// package (the address policy's blocked ranges are `IPNetwork`s too).
     public func contains(_ other: IPAddress) -> Bool {
         switch (address, other) {
         case (.v4(let base), .v4(let candidate)):

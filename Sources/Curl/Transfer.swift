@@ -97,7 +97,7 @@ final class Transfer: @unchecked Sendable {
         completion(outcome.map { summary })
     }
 
-    /// Seconds left before the deadline (at least 1 ms, so curl is never told "no timeout").
+    /// Milliseconds left before the deadline (at least 1, so curl is never told "no timeout").
     var remainingMilliseconds: Int {
         let left = deadline - .now
         let ms = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000

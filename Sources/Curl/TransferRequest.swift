@@ -1,3 +1,5 @@
+import TextTrimming
+
 /// One HTTP GET, described in plain values so it can cross to the curl thread.
 public struct TransferRequest: Sendable {
     public var url: String
@@ -79,12 +81,7 @@ public struct ResponseHead: Sendable, Equatable {
     public var mediaType: String? {
         guard let value = self["content-type"] else { return nil }
         let type = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value
-        // Spaces and tabs, as Foundation's `.whitespaces` (this module does not load Foundation).
-        let isSpace = { (scalar: Unicode.Scalar) in scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
-        let scalars = type.unicodeScalars
-        let start = scalars.firstIndex { !isSpace($0) } ?? scalars.endIndex
-        let end = scalars.lastIndex { !isSpace($0) }.map(scalars.index(after:)) ?? start
-        let trimmed = String(scalars[start..<end]).lowercased()
+        let trimmed = type.trimmedSpaces.lowercased()
         return trimmed.isEmpty ? nil : trimmed
     }
 }

@@ -1,3 +1,5 @@
+import TextTrimming
+
 /// Which elements to record, and turning captured bytes into text.
 extension ElementCollector {
     /// Elements that never have content, so never get an end tag's text.
@@ -16,7 +18,7 @@ extension ElementCollector {
     /// True for `application/ld+json`, ignoring case, whitespace and parameters.
     static func isJSONLD(_ type: String?) -> Bool {
         guard let type else { return false }
-        let essence = type.split(separator: ";", maxSplits: 1).first.map { $0.trimmingASCIIWhitespace() } ?? ""
+        let essence = type.split(separator: ";", maxSplits: 1).first.map { $0.trimmedASCIIWhitespace } ?? ""
         return essence.lowercased() == "application/ld+json"
     }
 
@@ -25,10 +27,7 @@ extension ElementCollector {
     static func text(of capture: Capture) -> String {
         let bytes = capture.bytes.count >= capture.limit ? droppingCutCharacter(capture.bytes[...]) : capture.bytes[...]
         let text = String(decoding: bytes, as: UTF8.self)
-        guard capture.kind == .trimmed else { return text }
-        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
-              let last = text.lastIndex(where: { !$0.isWhitespace }) else { return "" }
-        return String(text[first...last])
+        return capture.kind == .trimmed ? text.trimmedWhitespace : text
     }
 
     /// `bytes` without a last character that the cap cut short.

@@ -1,3 +1,5 @@
+import TextTrimming
+
 /// WHATWG encoding sniffing, as pure functions over raw bytes: byte order
 /// mark, then the HTTP charset, then a `<meta>` prescan of the first 1,024
 /// bytes (and, failing that, an XHTML page's `<?xml ... encoding=...?>`, as
@@ -67,8 +69,8 @@ public enum EncodingSniffer {
         for parameter in contentType.split(separator: ";").dropFirst() {
             let parts = parameter.split(separator: "=", maxSplits: 1)
             guard parts.count == 2,
-                  parts[0].trimmingASCIIWhitespace().lowercased() == "charset" else { continue }
-            var value = parts[1].trimmingASCIIWhitespace()
+                  parts[0].trimmedASCIIWhitespace.lowercased() == "charset" else { continue }
+            var value = parts[1].trimmedASCIIWhitespace
             if value.count >= 2, value.first == "\"", value.last == "\"" {
                 value = String(value.dropFirst().dropLast())
             }
@@ -90,15 +92,5 @@ public enum EncodingSniffer {
             }
             return true
         }
-    }
-}
-
-extension StringProtocol {
-    /// The string without leading and trailing ASCII whitespace.
-    func trimmingASCIIWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" }
-        guard let start = firstIndex(where: { !isSpace($0) }),
-              let end = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[start...end])
     }
 }

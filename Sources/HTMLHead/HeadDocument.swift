@@ -16,6 +16,9 @@ public struct HeadDocument: Sendable, Equatable {
     /// The WHATWG name of the encoding the bytes were decoded with
     /// (for example "UTF-8", "Shift_JIS", "GBK", "windows-1252").
     public var encoding: String
+    /// The encoding the page declared (HTTP charset or `<meta>`) when its
+    /// bytes proved to be UTF-8 instead (`encoding` is then "UTF-8").
+    public var declaredEncodingThatDidNotFit: String?
     /// True once the end of the head was seen (`</head>` or the body started).
     public var headComplete: Bool
 

@@ -41,7 +41,14 @@ public final class HeadScanner {
 
     /// What has been seen so far, including the partial text of a title
     /// (or other captured element) still open.
-    public var document: HeadDocument { collector.snapshot }
+    public var document: HeadDocument {
+        var document = collector.snapshot
+        if let declared = decoder?.declaredEncodingThatDidNotFit {
+            document.encoding = WHATWGEncoding.utf8.name
+            document.declaredEncodingThatDidNotFit = declared.name
+        }
+        return document
+    }
 
     /// Feeds the next chunk of the raw body.
     public func feed(_ bytes: UnsafeRawBufferPointer) {
@@ -95,7 +102,8 @@ public final class HeadScanner {
 
     private func start(with result: EncodingSniffer.Result) {
         collector.setEncoding(result.encoding.name)
-        decoder = StreamDecoder(encoding: result.encoding)
+        let declared = [EncodingSniffer.Source.httpHeader, .metaTag, .xmlDeclaration].contains(result.source)
+        decoder = StreamDecoder(encoding: result.encoding, declared: declared)
         parser = PushParser(collector: collector)
         let buffered = undecided
         undecided = []

@@ -1,3 +1,5 @@
+import TextTrimming
+
 /// An encoding from the WHATWG Encoding Standard, found from one of its
 /// labels the way browsers do it.
 ///
@@ -55,11 +57,7 @@ public struct WHATWGEncoding: Sendable, Hashable, CustomStringConvertible {
     /// Strips ASCII whitespace and lowercases ASCII letters, leaving other
     /// bytes alone, as the standard's "get an encoding" does.
     static func normalize(_ label: String) -> String {
-        let whitespace: Set<UInt8> = [0x09, 0x0A, 0x0C, 0x0D, 0x20]
-        var bytes = Array(label.utf8)
-        while let last = bytes.last, whitespace.contains(last) { bytes.removeLast() }
-        let start = bytes.firstIndex { !whitespace.contains($0) } ?? bytes.endIndex
-        let lowered = bytes[start...].map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+        let lowered = label.trimmedASCIIWhitespace.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
         return String(decoding: lowered, as: UTF8.self)
     }
 }

@@ -5,15 +5,22 @@ import Synchronization
 /// Each caller (a "waiter") gets the shared result, or ends on its own when
 /// its task is cancelled or it calls `leave` (its timeout); the shared work
 /// is cancelled only when its last waiter is gone. Events from the work reach
-/// every current waiter; one that joins late first gets the latest partial
-/// result, so it does not miss the head.
-final class Coalescer: Sendable {
+/// every current waiter; one that joins late first gets the latest progress
+/// (so its progress begins at the stage the work is in) and the latest
+/// partial result, so it does not miss the head.
+///
+/// What only some waiters want (partial results, the subresources' bytes)
+/// does not split the work: each waiter states its `FlightDemand`, and the
+/// work asks for the union of the current waiters' demands when it gets to
+/// the step that needs it.
+final class Coalescer<Key: Hashable & Sendable>: Sendable {
     typealias Outcome = Result<LinkMetadata, FetchError>
-    typealias Work = @Sendable (_ events: @escaping @Sendable (ProviderEvent) -> Void) async -> Outcome
+    typealias Work = @Sendable (_ flight: FlightContext) async -> Outcome
 
     private struct Waiter {
         let continuation: CheckedContinuation<Outcome, Never>
         let events: @Sendable (ProviderEvent) -> Void
+        let demand: FlightDemand
     }
 
     private final class Flight: Sendable {
@@ -23,12 +30,13 @@ final class Coalescer: Sendable {
     private struct FlightState {
         let flight: Flight
         var waiters: [UInt64: Waiter] = [:]
+        var lastProgress: ProviderEvent?
         var lastPartial: LinkMetadata?
     }
 
     private struct State {
-        var flights: [String: FlightState] = [:]
-        var owner: [UInt64: String] = [:]
+        var flights: [Key: FlightState] = [:]
+        var owner: [UInt64: Key] = [:]
         var nextID: UInt64 = 1
     }
 
@@ -44,11 +52,13 @@ final class Coalescer: Sendable {
 
     /// Joins the work for `key`, starting it when nobody runs it yet.
     func run(
-        key: String, waiter id: UInt64, events: @escaping @Sendable (ProviderEvent) -> Void, work: @escaping Work
+        key: Key, waiter id: UInt64, demand: FlightDemand = FlightDemand(),
+        events: @escaping @Sendable (ProviderEvent) -> Void, work: @escaping Work
     ) async -> Outcome {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                join(key: key, id: id, waiter: Waiter(continuation: continuation, events: events), work: work)
+                let waiter = Waiter(continuation: continuation, events: events, demand: demand)
+                join(key: key, id: id, waiter: waiter, work: work)
                 // A cancel that came before the join found nothing to end: end it now.
                 if Task.isCancelled { leave(waiter: id, with: .cancelled) }
             }
@@ -71,41 +81,59 @@ final class Coalescer: Sendable {
         orphan?.task.withLock { $0 }?.cancel()
     }
 
-    private func join(key: String, id: UInt64, waiter: Waiter, work: @escaping Work) {
-        let (flight, isNew, partial) = state.withLock { state -> (Flight, Bool, LinkMetadata?) in
+    private func join(key: Key, id: UInt64, waiter: Waiter, work: @escaping Work) {
+        let (flight, isNew, caughtUp) = state.withLock { state -> (Flight, Bool, [ProviderEvent]) in
             state.owner[id] = key
             if var existing = state.flights[key] {
                 existing.waiters[id] = waiter
                 state.flights[key] = existing
-                return (existing.flight, false, existing.lastPartial)
+                let partial = existing.lastPartial.map { ProviderEvent.partial($0) }
+                return (existing.flight, false, [existing.lastProgress, partial].compactMap { $0 })
             }
             var fresh = FlightState(flight: Flight())
             fresh.waiters[id] = waiter
             state.flights[key] = fresh
-            return (fresh.flight, true, nil)
+            return (fresh.flight, true, [])
         }
-        if let partial { waiter.events(.partial(partial)) }
+        for event in caughtUp {
+            if case .partial = event, !waiter.demand.partials { continue }
+            waiter.events(event)
+        }
         guard isNew else { return }
+        let context = FlightContext(
+            send: { [weak self] event in self?.broadcast(event, key: key, flight: flight) },
+            demand: { [weak self] in self?.demand(key: key, flight: flight) ?? FlightDemand() })
         let task = Task {
-            let outcome = await work { [weak self] event in self?.broadcast(event, key: key, flight: flight) }
+            let outcome = await work(context)
             self.finish(key: key, flight: flight, with: outcome)
         }
         flight.task.withLock { $0 = task }
     }
 
-    private func broadcast(_ event: ProviderEvent, key: String, flight: Flight) {
+    /// The union of what the flight's current waiters want.
+    private func demand(key: Key, flight: Flight) -> FlightDemand {
+        state.withLock { state in
+            guard let current = state.flights[key], current.flight === flight else { return FlightDemand() }
+            return current.waiters.values.reduce(FlightDemand()) { $0.union($1.demand) }
+        }
+    }
+
+    private func broadcast(_ event: ProviderEvent, key: Key, flight: Flight) {
         let waiters = state.withLock { state -> [Waiter] in
-            guard var current = state.flights[key], current.flight === flight else { return [] }
-            if case .partial(let metadata) = event {
-                current.lastPartial = metadata
-                state.flights[key] = current
+            guard let current = state.flights[key], current.flight === flight else { return [] }
+            switch event {
+            case .partial(let metadata): state.flights[key]?.lastPartial = metadata
+            case .progress: state.flights[key]?.lastProgress = event
             }
             return Array(current.waiters.values)
         }
-        for waiter in waiters { waiter.events(event) }
+        for waiter in waiters {
+            if case .partial = event, !waiter.demand.partials { continue }
+            waiter.events(event)
+        }
     }
 
-    private func finish(key: String, flight: Flight, with outcome: Outcome) {
+    private func finish(key: Key, flight: Flight, with outcome: Outcome) {
         let waiters = state.withLock { state -> [Waiter] in
             guard let current = state.flights[key], current.flight === flight else { return [] }
             state.flights[key] = nil

@@ -43,7 +43,6 @@ public struct FetchError: Error, Sendable, Equatable {
         public static let tls = Reason(rawValue: "tls")
         public static let httpStatus = Reason(rawValue: "httpStatus")
         public static let tooManyRedirects = Reason(rawValue: "tooManyRedirects")
-        public static let tooLarge = Reason(rawValue: "tooLarge")
         public static let unsupportedContentType = Reason(rawValue: "unsupportedContentType")
         public static let emptyBody = Reason(rawValue: "emptyBody")
         public static let network = Reason(rawValue: "network")

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TextTrimming
 
 /// The schema.org nodes of a page's `application/ld+json` blocks, flattened:
 /// top-level arrays, `@graph` arrays and `mainEntity` objects all become
@@ -59,7 +60,7 @@ struct JSONLDGraph {
         "breadcrumblist", "listitem", "imageobject", "sitenavigationelement", "searchaction",
         "brand", "place", "postaladdress", "contactpoint", "entrypoint", "readaction",
         "wpheader", "wpfooter", "wpsidebar", "localbusiness", "educationalorganization",
-        "collegeoruniversity", "govermentorganization", "itemlist", "offer", "rating",
+        "collegeoruniversity", "governmentorganization", "itemlist", "offer", "rating",
         "aggregaterating", "thing", "speakable", "speakablespecification",
     ]
 
@@ -92,7 +93,7 @@ struct JSONLDGraph {
     /// The first non-empty text under `key` in `nodes`.
     static func text(_ key: String, in nodes: [Node]) -> String? {
         for node in nodes {
-            if let text = MetadataRules.cleanText(node[key] as? String) { return text }
+            if let text = TextCleaner.clean(node[key] as? String) { return text }
         }
         return nil
     }
@@ -106,7 +107,7 @@ struct JSONLDGraph {
 
     /// Names from a string, an object with `name`, or an array of either.
     func names(_ value: Any?) -> [String] {
-        if let string = value as? String { return MetadataRules.cleanText(string).map { [$0] } ?? [] }
+        if let string = value as? String { return TextCleaner.clean(string).map { [$0] } ?? [] }
         if let node = value as? Node { return names(dereference(node)["name"]) }
         if let array = value as? [Any] { return array.flatMap { names($0) } }
         return []

@@ -67,13 +67,34 @@ public struct MediaResource: Codable, Sendable, Equatable {
     public var data: String?
     /// A ready-to-show variant, only when the fetch asked for one (`thumbnail`).
     public var thumbnail: MediaThumbnail?
+    /// A guess the page never made (the `/favicon.ico` fallback): not yet
+    /// known to exist, so a partial result leaves it out and a failed fetch
+    /// of it drops it. Not part of the JSON.
+    public var isUnverifiedFallback = false
+    /// Fetched without keeping its bytes (`includeData` was off), so a
+    /// caller that wants `data` has to fetch it again. Not part of the JSON.
+    public var dataLeftOut = false
 
-    public init(url: String, type: String? = nil, width: Int? = nil, height: Int? = nil, alt: String? = nil) {
+    private enum CodingKeys: String, CodingKey {
+        case url, type, width, height, alt, bytes, data, thumbnail
+    }
+
+    /// Equal when the JSON is: the two flags above are working notes.
+    public static func == (lhs: MediaResource, rhs: MediaResource) -> Bool {
+        lhs.url == rhs.url && lhs.type == rhs.type && lhs.width == rhs.width && lhs.height == rhs.height
+            && lhs.alt == rhs.alt && lhs.bytes == rhs.bytes && lhs.data == rhs.data && lhs.thumbnail == rhs.thumbnail
+    }
+
+    public init(
+        url: String, type: String? = nil, width: Int? = nil, height: Int? = nil, alt: String? = nil,
+        isUnverifiedFallback: Bool = false
+    ) {
         self.url = url
         self.type = type
         self.width = width
         self.height = height
         self.alt = alt
+        self.isUnverifiedFallback = isUnverifiedFallback
     }
 }
 
@@ -111,6 +132,18 @@ public enum Richness: String, Codable, Sendable, Comparable {
     }
 
     public static func < (lhs: Richness, rhs: Richness) -> Bool { lhs.rank < rhs.rank }
+
+    /// What `metadata` can show, best first: a video (a playable file or a
+    /// player page), an image, an icon, else text. The one place richness is
+    /// decided. The `/favicon.ico` fallback counts as an icon: browsers and
+    /// LinkPresentation use it too, and a fetch of subresources drops it
+    /// (lowering the richness) when it fails.
+    public init(of metadata: LinkMetadata) {
+        self = if metadata.video != nil { .video }
+            else if metadata.image != nil { .image }
+            else if metadata.icon != nil { .icon }
+            else { .text }
+    }
 }
 
 /// One redirect hop: the URL that answered and its status.

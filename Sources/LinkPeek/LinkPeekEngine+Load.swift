@@ -5,11 +5,12 @@ extension LinkPeekEngine {
     /// work of a flight.
     func load(
         url: String, key: CacheKey, options: FetchOptions, revalidating stale: CacheEntry?, timeout: Double,
-        events: @escaping @Sendable (ProviderEvent) -> Void
+        flight: FlightContext
     ) async -> Result<LinkMetadata, FetchError> {
         var headers: [String] = []
         if !key.language.isEmpty { headers.append("Accept-Language: \(key.language)") }
-        if let stale, stale.hasValidators {
+        let conditional = stale?.hasValidators == true
+        if let stale, conditional {
             var validators = Freshness()
             validators.etag = stale.etag
             validators.lastModified = stale.lastModified
@@ -19,7 +20,8 @@ extension LinkPeekEngine {
         var freshness: Freshness?
         do throws(FetchError) {
             switch try await loadPage(
-                url: url, timeout: timeout, partials: options.reportsPartialResults, headers: headers, events: events)
+                url: url, timeout: timeout, partials: { flight.demand().partials }, headers: headers,
+                conditional: conditional, events: flight.send)
             {
             case .notModified(let fields):
                 guard let stale, case .metadata(let metadata) = stale.value else {
@@ -28,7 +30,10 @@ extension LinkPeekEngine {
                 return await renew(stale, metadata: metadata, fields: fields, key: key, url: url)
             case .page(var metadata, let fields):
                 if options.fetchSubresources {
-                    metadata = await loadSubresources(of: metadata, options: options, events: events)
+                    // Bytes when any caller sharing the flight wants them (each gets what it asked for).
+                    var shared = options
+                    shared.includeData = flight.demand().data
+                    metadata = await loadSubresources(of: metadata, options: shared, events: flight.send)
                 }
                 let now = now()
                 freshness = Freshness(fields: fields, now: now)

@@ -15,23 +15,25 @@ extension LinkPeekEngine {
         let pageBytes = metadata.bytesRead ?? 0
         let declaredIcon = metadata.icon
         let declaredImage = metadata.image
+        // Both stages are announced before either starts, so they arrive in
+        // the documented order although the two fetches run side by side.
+        if declaredIcon != nil { events(.progress(stage: .icon, bytes: pageBytes)) }
+        if declaredImage != nil { events(.progress(stage: .image, bytes: pageBytes)) }
         async let icon = declaredIcon.asyncMap { icon in
-            events(.progress(stage: .icon, bytes: pageBytes))
-            return await self.loadMedia(icon, includeData: options.includeData, timeout: timeout)
+            await self.loadMedia(icon, includeData: options.includeData, timeout: timeout)
         }
         async let image = declaredImage.asyncMap { image in
-            events(.progress(stage: .image, bytes: pageBytes))
-            return await self.loadMedia(image, includeData: options.includeData, timeout: timeout)
+            await self.loadMedia(image, includeData: options.includeData, timeout: timeout)
         }
         let (loadedIcon, loadedImage) = await (icon, image)
         if let loadedIcon {
-            let isFallback = metadata.sources?["icon"] == "favicon.ico fallback"
-            if loadedIcon.loaded || !isFallback {
+            if loadedIcon.loaded {
                 metadata.icon = loadedIcon.resource
-            } else {
+                metadata.icon?.isUnverifiedFallback = false
+            } else if loadedIcon.resource.isUnverifiedFallback {
                 metadata.icon = nil
                 metadata.sources?["icon"] = nil
-                if metadata.richness == .icon { metadata.richness = .text }
+                metadata.richness = Richness(of: metadata)
             }
         }
         if let loadedImage { metadata.image = loadedImage.resource }
@@ -60,6 +62,7 @@ extension LinkPeekEngine {
         if includeData, output.complete, !result.truncated {
             resource.data = Data(output.bytes).base64EncodedString()
         }
+        resource.dataLeftOut = !includeData
         return (resource, true)
     }
 }

@@ -1,5 +1,6 @@
 import Curl
 import HTMLHead
+import Synchronization
 
 extension LinkPeekEngine {
     /// What fetching a page gave.
@@ -12,33 +13,36 @@ extension LinkPeekEngine {
     }
 
     /// Fetches the page itself (sending `headers` too) and turns it into metadata.
+    /// `conditional`: the headers revalidate a stored copy, so a `304` means "still good".
+    /// `partials` is asked when the head is parsed: whether anyone wants a partial result.
     func loadPage(
-        url: String, timeout: Double, partials: Bool, headers: [String],
+        url: String, timeout: Double, partials: @escaping @Sendable () -> Bool, headers: [String],
+        conditional: Bool,
         events: @escaping @Sendable (ProviderEvent) -> Void
     ) async throws(FetchError) -> PageLoad {
         events(.progress(stage: .resolving, bytes: 0))
         let request = transferRequest(url: url, timeout: timeout, maxBytes: settings.maxBodyBytes, headers: headers)
+        // Written and read on the curl thread only (the consumer's events come from there, in order).
+        let response = Mutex<ResponseHead?>(nil)
         let consumer = PageConsumer(bodyScanBytes: settings.bodyScanBytes) { event in
             switch event {
             case .connecting:
                 events(.progress(stage: .connecting, bytes: 0))
+            case .responded(let head):
+                response.withLock { $0 = head }
             case .downloading(let bytes):
                 events(.progress(stage: .downloading, bytes: bytes))
             case .headParsed(let document, let bytes):
-                // The final URL is not known here yet; the original resolves the same relative links
-                // unless there were redirects, and the final answer corrects it.
                 events(.progress(stage: .parsing, bytes: bytes))
-                guard partials else { return }
-                var partial = MetadataRules.extract(from: document, pageURL: url)
-                partial.originalURL = url
-                events(.partial(partial))
+                guard partials() else { return }
+                events(.partial(Self.partial(from: document, url: url, response: response.withLock { $0 })))
             }
         }
         let result = try await perform(request, consumer: consumer)
         guard let head = result.head else {
             throw .failed(.network, "the server sent no response.")
         }
-        if head.status == 304, headers.contains(where: { $0.hasPrefix("If-") }) {
+        if head.status == 304, conditional {
             return .notModified(fields: head.fields)
         }
         guard (200..<300).contains(head.status) else { throw .httpStatus(head.status) }
@@ -65,6 +69,22 @@ extension LinkPeekEngine {
         return .page(metadata, fields: head.fields)
     }
 
+    /// What a partial result may show: the head's metadata resolved against
+    /// the final URL (the response's, after redirects), without guesses the
+    /// page never made (the `/favicon.ico` fallback is not yet known to exist).
+    static func partial(from document: HeadDocument, url: String, response: ResponseHead?) -> LinkMetadata {
+        var partial = MetadataRules.extract(
+            from: document, pageURL: response?.url ?? url, contentLanguage: response?["content-language"])
+        partial.originalURL = url
+        partial.url = response?.url
+        if partial.icon?.isUnverifiedFallback == true {
+            partial.icon = nil
+            partial.sources?["icon"] = nil
+            partial.richness = Richness(of: partial)
+        }
+        return partial
+    }
+
     /// A response that is itself an image, video or audio file previews as that file.
     static func mediaMetadata(url: String, type: String, prefix: [UInt8]) -> LinkMetadata {
         var metadata = LinkMetadata(originalURL: url)
@@ -75,18 +95,16 @@ extension LinkPeekEngine {
             resource.height = info?.height
             metadata.image = resource
             metadata.images = [resource]
-            metadata.richness = .image
             metadata.sources = ["image": "response"]
         } else if type.hasPrefix("video/") {
             metadata.video = resource
             metadata.remoteVideoURL = url
-            metadata.richness = .video
             metadata.sources = ["video": "response"]
         } else {
             metadata.audio = resource
-            metadata.richness = .text
             metadata.sources = ["audio": "response"]
         }
+        metadata.richness = Richness(of: metadata)
         return metadata
     }
 }

@@ -1,6 +1,7 @@
 import Curl
 import FoundationEssentials
 import Synchronization
+import TextTrimming
 
 /// The real `MetadataService`: fetches pages with the transfer engine,
 /// extracts metadata, fetches the icon and image, and caches the outcome
@@ -10,7 +11,7 @@ public final class LinkPeekEngine: MetadataService {
     let transfers: TransferEngine
     public let cache: PreviewCache
     let policy: AddressPolicy
-    let coalescer = Coalescer()
+    let coalescer = Coalescer<FlightKey>()
     /// Keys with a `staleWhileRevalidate` refresh running, so a hover storm starts one.
     let refreshing = Mutex<Set<String>>([])
     /// Sources and variants for `media(url:transform:timeout:)`: a memory
@@ -95,16 +96,16 @@ public final class LinkPeekEngine: MetadataService {
             coalescer.leave(waiter: waiter, with: .timedOut)
         }
         defer { timer.cancel() }
-        // Fetches share a flight only when they want the same work done.
-        let flags = [options.fetchSubresources, options.includeData, options.reportsPartialResults]
-        let flight = flags.map { $0 ? "1" : "0" }.joined() + " " + key.description
-        let outcome = await coalescer.run(key: flight, waiter: waiter, events: events) { events in
+        let flight = FlightKey(page: key, fetchSubresources: options.fetchSubresources)
+        let demand = FlightDemand(partials: options.reportsPartialResults, data: options.includeData)
+        let outcome = await coalescer.run(key: flight, waiter: waiter, demand: demand, events: events) { flight in
             await self.load(
-                url: url, key: key, options: options, revalidating: revalidating, timeout: timeout, events: events)
+                url: url, key: key, options: options, revalidating: revalidating, timeout: timeout, flight: flight)
         }
         // A shared flight answers each caller as it asked.
         var metadata = try outcome.get()
         metadata.originalURL = url
+        metadata = await withData(metadata, options: options)
         return await withThumbnails(metadata, options: options)
     }
 

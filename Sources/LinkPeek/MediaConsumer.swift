@@ -21,6 +21,10 @@ final class MediaConsumer: TransferConsumer {
     private var bytes: [UInt8] = []
     private var stopped = false
 
+    /// Bytes read before the probe is trusted for the pixel size (every
+    /// format's header fits; the same as `PageConsumer.sniffBytes`).
+    static let probeBytes = 512
+
     init(keepAll: Bool) {
         self.keepAll = keepAll
     }
@@ -37,7 +41,7 @@ final class MediaConsumer: TransferConsumer {
         bytes.append(contentsOf: chunk)
         // Without the data, the header bytes are enough once the size is
         // known from Content-Length (else read on, to count the bytes).
-        if !keepAll, declaredLength != nil, bytes.count >= 512, ImageProbe.probe(bytes)?.width != nil {
+        if !keepAll, declaredLength != nil, bytes.count >= Self.probeBytes, ImageProbe.probe(bytes)?.width != nil {
             stopped = true
             return .stop
         }

@@ -24,7 +24,7 @@ extension MetadataRules {
             guard element.name == "img", let url = bodyImageURL(element, resolver: page.resolver),
                   isContentImage(element, url: url) else { return nil }
             let resource = MediaResource(url: url, width: pixels(element["width"]), height: pixels(element["height"]),
-                                         alt: cleanText(element["alt"]))
+                                         alt: TextCleaner.clean(element["alt"]))
             return MediaCandidate(resource: resource, source: "body img", order: order)
         }
     }

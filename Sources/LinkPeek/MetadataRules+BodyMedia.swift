@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HTMLHead
+import TextTrimming
 
 /// Video and audio the page plays without declaring them: `<video>` and
 /// `<audio>` players (their `src` and `<source>` children) and links to

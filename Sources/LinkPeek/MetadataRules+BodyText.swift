@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HTMLHead
+import TextTrimming
 
 /// Text fields the page shows without declaring them: its byline, its
 /// first heading and paragraph, a `<time datetime>`. Each is the last
@@ -22,7 +23,7 @@ extension MetadataRules {
         ]
         for (source, isTier) in tiers {
             for (position, (element, _)) in page.fallbacks.enumerated() where isTier(element) {
-                guard let text = cleanText(element.text), let name = bylineName(text) else { continue }
+                guard let text = TextCleaner.clean(element.text), let name = bylineName(text) else { continue }
                 return Picked(value: innermostByline(after: position, in: text, page: page) ?? name, source: source)
             }
         }
@@ -36,7 +37,7 @@ extension MetadataRules {
     private static func innermostByline(after position: Int, in text: String, page: PageIndex) -> String? {
         var found: String?
         for (inner, _) in page.fallbacks[(position + 1)...] {
-            guard let innerText = cleanText(inner.text) else { continue }
+            guard let innerText = TextCleaner.clean(inner.text) else { continue }
             guard text.contains(innerText) else { break }
             if isMarkedByline(inner) || linksToAuthorPage(inner), let name = bylineName(innerText) { found = name }
         }
@@ -105,7 +106,7 @@ extension MetadataRules {
     /// The page's first `<h1>`: the title it shows its readers.
     static func headingTitle(in page: PageIndex) -> Picked<String>? {
         for (element, _) in page.fallbacks where element.name == "h1" {
-            if let text = cleanText(element.text) { return Picked(value: text, source: "h1") }
+            if let text = TextCleaner.clean(element.text) { return Picked(value: text, source: "h1") }
         }
         return nil
     }
@@ -118,7 +119,7 @@ extension MetadataRules {
     /// keeps at most 1 KiB of it; clients shorten it to fit).
     static func firstParagraph(in page: PageIndex) -> Picked<String>? {
         for (element, _) in page.fallbacks where element.name == "p" && !isMarkedByline(element) {
-            guard let text = cleanText(element.text), text.count >= minimumSummaryLength else { continue }
+            guard let text = TextCleaner.clean(element.text), text.count >= minimumSummaryLength else { continue }
             return Picked(value: text, source: "first paragraph")
         }
         return nil

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TextTrimming
 
 /// One icon the page declares with `<link rel=…>`.
 struct IconCandidate {
@@ -26,6 +27,10 @@ enum IconRel: Int, Comparable {
     case fluidIcon
     case icon
     case appleTouchIcon
+
+    /// `<link rel=icon href="data:,">`: the page says it has no icon (and
+    /// asks browsers not to request `/favicon.ico`).
+    static let noIconHref = "data:,"
 
     var source: String {
         switch self {
@@ -77,7 +82,8 @@ extension MetadataRules {
             guard let rel = IconRel(rels: link.rels),
                   let resolved = page.resolver.resolve(link.element["href"]) else { continue }
             // `href="data:,"` is the common way to say "no icon, do not request /favicon.ico".
-            guard resolved.url.count > 6 || resolved.kind == .web, seen.insert(resolved.url).inserted else { continue }
+            let saysNoIcon = resolved.kind == .data && resolved.url.count <= IconRel.noIconHref.count
+            guard !saysNoIcon, seen.insert(resolved.url).inserted else { continue }
             let size = declaredSize(link.element["sizes"])
             let resource = MediaResource(
                 url: resolved.url,

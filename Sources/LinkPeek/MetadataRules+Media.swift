@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TextTrimming
 
 /// One image, video or audio the page offers, before the rules choose.
 struct MediaCandidate {
@@ -9,6 +10,11 @@ struct MediaCandidate {
     var order: Int
     /// A `data:` URL: used only when nothing else exists.
     var isData = false
+
+    /// The `order` of a candidate with no document position of its own
+    /// (JSON-LD): after every element of the page in the page-order lists,
+    /// with room to spare below `Int.max`.
+    static let afterThePage = Int.max / 2
 }
 
 extension MetadataRules {
@@ -92,7 +98,7 @@ private struct StructuredGroup {
                 type: (details["type"] ?? details["content_type"]).map { $0.lowercased() },
                 width: MetadataRules.pixels(details["width"]),
                 height: MetadataRules.pixels(details["height"]),
-                alt: MetadataRules.cleanText(details["alt"])
+                alt: TextCleaner.clean(details["alt"])
             )
             let candidate = MediaCandidate(resource: resource, source: source, order: order, isData: resolved.kind == .data)
             if !candidate.isData { return candidate }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TextTrimming
 
 extension MetadataRules {
     /// Image candidates, best source first: Open Graph, Twitter cards,
@@ -11,8 +12,8 @@ extension MetadataRules {
                                      order: link.order, resolver: page.resolver)
         }
         // JSON-LD has no document positions of its own; it sorts after the
-        // head's tags in the page-order list.
-        let jsonOrder = page.metas.count + page.links.count + page.properties.count + 1_000_000
+        // page's tags in the page-order list.
+        let jsonOrder = MediaCandidate.afterThePage
         for key in ["image", "thumbnailUrl"] {
             for node in page.jsonLD.contentNodes {
                 candidates += plainMedia(page.jsonLD.urls(node[key]), source: "json-ld:\(key)",
@@ -39,7 +40,7 @@ extension MetadataRules {
             if stream.resource.type == nil { stream.resource.type = "video/mp4" }
             return stream
         }
-        let jsonOrder = Int.max / 2
+        let jsonOrder = MediaCandidate.afterThePage
         for node in page.jsonLD.nodes(ofType: ["videoobject"]) {
             let type = (node["encodingFormat"] as? String).flatMap { $0.contains("/") ? $0.lowercased() : nil }
             candidates += plainMedia(page.jsonLD.urls(node["contentUrl"]), source: "json-ld:VideoObject.contentUrl",
@@ -60,7 +61,7 @@ extension MetadataRules {
     /// Audio candidates: Open Graph, then JSON-LD audio objects.
     static func audioCandidates(in page: PageIndex) -> [MediaCandidate] {
         var candidates = structuredMedia(prefix: "og:audio", in: page)
-        let jsonOrder = Int.max / 2
+        let jsonOrder = MediaCandidate.afterThePage
         for node in page.jsonLD.nodes(ofType: ["audioobject"]) {
             candidates += plainMedia(page.jsonLD.urls(node["contentUrl"]), source: "json-ld:AudioObject.contentUrl",
                                      order: jsonOrder, resolver: page.resolver)

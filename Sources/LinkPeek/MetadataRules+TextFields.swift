@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TextTrimming
 
 /// The text fields. Each rule lists its sources best first: Open Graph,
 /// Twitter cards, plain HTML, then JSON-LD and microdata; an empty value
@@ -75,7 +76,7 @@ extension MetadataRules {
     /// A person's name from a byline: cleaned, without a leading "By",
     /// nil for URLs.
     static func authorName(_ raw: String?) -> String? {
-        guard var text = cleanText(raw), !looksLikeURL(text) else { return nil }
+        guard var text = TextCleaner.clean(raw), !looksLikeURL(text) else { return nil }
         if text.lowercased().hasPrefix("by "), text.count > 3 {
             text = String(text.dropFirst(3)).trimmedSpaces
         }
@@ -106,7 +107,7 @@ extension MetadataRules {
     }
 
     static func dateText(_ raw: String?) -> String? {
-        guard let text = cleanText(raw) else { return nil }
+        guard let text = TextCleaner.clean(raw) else { return nil }
         var digitRun = 0
         for character in text {
             digitRun = character.isASCIIDigit ? digitRun + 1 : 0
@@ -135,7 +136,7 @@ extension MetadataRules {
     /// else microdata.
     static func lang(in page: PageIndex, contentLanguage: String?) -> Picked<String>? {
         // BCP 47 separates subtags with "-"; pages write "en_US" too.
-        if let lang = cleanText(page.htmlLang) {
+        if let lang = TextCleaner.clean(page.htmlLang) {
             return Picked(value: lang.replacing("_", with: "-"), source: "html:lang")
         }
         if let locale = page.metaRaw(["og:locale"]) {
@@ -158,7 +159,7 @@ extension MetadataRules {
 
     /// The first tag of a Content-Language list ("en-US, fr" → "en-US").
     private static func firstLanguage(_ value: String) -> String? {
-        value.split(separator: ",").first.flatMap { cleanText(String($0)) }
+        value.split(separator: ",").first.flatMap { TextCleaner.clean(String($0)) }
     }
 
     static func looksLikeURL(_ text: String) -> Bool {

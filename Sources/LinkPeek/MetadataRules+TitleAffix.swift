@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HTMLHead
+import TextTrimming
 
 /// The site name a page writes into its `<title>`: "Article | Site" or
 /// "Site - Article". Which end is the site is never guessed: the other part
@@ -42,7 +43,7 @@ extension MetadataRules {
         page.links.compactMap { link in
             guard link.rels.contains("alternate"),
                   let type = link.element["type"]?.lowercased(), type.contains("rss") || type.contains("atom") else { return nil }
-            return cleanText(link.element["title"])
+            return TextCleaner.clean(link.element["title"])
         }
     }
 }

@@ -36,6 +36,9 @@ public enum MetadataRules {
         var metadata = LinkMetadata(originalURL: pageURL)
         metadata.url = pageURL
         var sources: [String: String] = [:]
+        if let declared = document.declaredEncodingThatDidNotFit {
+            sources["encoding"] = "utf-8 (declared \(declared.lowercased()) did not fit)"
+        }
 
         func record<Value>(_ field: String, _ picked: Picked<Value>?) -> Value? {
             guard let picked else { return nil }
@@ -69,7 +72,8 @@ public enum MetadataRules {
         if let icon = bestIcon(icons) {
             metadata.icon = record("icon", Picked(value: icon.resource, source: icon.rel.source))
         } else if let fallback = page.resolver.faviconFallback() {
-            metadata.icon = record("icon", Picked(value: MediaResource(url: fallback), source: "favicon.ico fallback"))
+            let guess = MediaResource(url: fallback, isUnverifiedFallback: true)
+            metadata.icon = record("icon", Picked(value: guess, source: "favicon.ico fallback"))
         }
 
         var videos = videoCandidates(in: page)
@@ -87,19 +91,8 @@ public enum MetadataRules {
         let audio = best(audioCandidates(in: page)) ?? bodyMediaCandidates(.audio, in: page).first
         metadata.audio = record("audio", audio.map { Picked(value: $0.resource, source: $0.source) })
 
-        metadata.richness = richness(of: metadata)
+        metadata.richness = Richness(of: metadata)
         metadata.sources = sources.isEmpty ? nil : sources
         return metadata
-    }
-
-    /// What the preview can show, best first: a video (a playable file or a
-    /// player page), an image, an icon, else text. The `/favicon.ico`
-    /// fallback counts as an icon: browsers and LinkPresentation use it too,
-    /// and an engine that fetches subresources can lower it when that fails.
-    static func richness(of metadata: LinkMetadata) -> Richness {
-        if metadata.video != nil { return .video }
-        if metadata.image != nil { return .image }
-        if metadata.icon != nil { return .icon }
-        return .text
     }
 }

@@ -11,6 +11,8 @@ final class PageConsumer: TransferConsumer {
     /// What the consumer tells the fetch while it runs.
     enum Event {
         case connecting
+        /// The final response's status line and header fields (after any redirects).
+        case responded(ResponseHead)
         case downloading(bytes: Int)
         /// The head is complete; what it holds so far, and the bytes read.
         case headParsed(HeadDocument, bytes: Int)
@@ -56,6 +58,7 @@ final class PageConsumer: TransferConsumer {
     func connecting() { onEvent(.connecting) }
 
     func responseStarted(_ head: ResponseHead) -> TransferDecision {
+        onEvent(.responded(head))
         onEvent(.downloading(bytes: 0))
         // Error pages are not previews: the status is the answer.
         guard (200..<300).contains(head.status) else { return .stop }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HTMLHead
+import TextTrimming
 
 /// A value the rules chose, with the tag or rule that gave it (for `sources`).
 struct Picked<Value> {
@@ -117,7 +118,7 @@ struct PageIndex {
     func metaText(_ keys: [String]) -> Picked<String>? {
         for key in keys {
             for meta in metaValues(key) {
-                if let text = MetadataRules.cleanText(meta.content) { return Picked(value: text, source: key) }
+                if let text = TextCleaner.clean(meta.content) { return Picked(value: text, source: key) }
             }
         }
         return nil
@@ -143,7 +144,7 @@ struct PageIndex {
     func microdataText(_ names: [String]) -> Picked<String>? {
         for name in names {
             for property in properties(named: name) {
-                if let text = MetadataRules.cleanText(property.value) {
+                if let text = TextCleaner.clean(property.value) {
                     return Picked(value: text, source: "microdata:\(name)")
                 }
             }
@@ -154,6 +155,6 @@ struct PageIndex {
     /// The first non-empty `<title>`, preferring the head's.
     func titleText() -> String? {
         let ordered = titles.filter { !$0.inBody } + titles.filter(\.inBody)
-        return ordered.lazy.compactMap { MetadataRules.cleanText($0.text) }.first
+        return ordered.lazy.compactMap { TextCleaner.clean($0.text) }.first
     }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TextTrimming
 
 /// Checks a URL before any work is done on it.
 enum URLCheck {

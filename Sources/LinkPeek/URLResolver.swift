@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TextTrimming
 
 /// Resolves the URLs a page writes (relative, protocol-relative, with spaces
 /// or non-ASCII characters) against `<base href>` and the page URL.

@@ -119,6 +119,8 @@ extension SQLiteStore {
     /// and its size; nil when it looks whole (or is absent or empty, which
     /// SQLite treats as a new database: another process may have just made it).
     static func headerProblem(path: String) -> String? {
+        // SQLite's smallest page: a header claiming less is not one to check sizes against.
+        let minimumPageSize = 512
         let descriptor = Glibc.open(path, O_RDONLY)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -138,7 +140,7 @@ extension SQLiteStore {
         // count pages the file does not have yet. (A truncated file that is in
         // use is caught when a read meets it: SQLITE_CORRUPT moves it aside.)
         let inUse = access(path + "-wal", F_OK) == 0
-        if !inUse, pageSize >= 512, pageCount > 0, size < pageSize * pageCount {
+        if !inUse, pageSize >= minimumPageSize, pageCount > 0, size < pageSize * pageCount {
             return "truncated: \(size) bytes of \(pageSize * pageCount)"
         }
         return nil

@@ -2,13 +2,14 @@ import JSONRPC
 import LinkPeek
 import LinkPeekProtocol
 
-/// The codes of fetch failures. -32002 is LSP's `serverNotInitialized`, so
-/// provider reuse takes -32003.
+/// The codes of fetch failures. -32002 is LSP's `serverNotInitialized` and
+/// -32001 its `UnknownErrorCode` (also what a client's decoder assumes for an
+/// error without a code), so provider reuse takes -32003 and a timeout -32005.
 extension ErrorCode {
     /// `FetchError.Kind.failed`; `data.reason` says why.
     public static let fetchFailed = ErrorCode(rawValue: -32000)
     /// `FetchError.Kind.timedOut`.
-    public static let fetchTimedOut = ErrorCode(rawValue: -32001)
+    public static let fetchTimedOut = ErrorCode(rawValue: -32005)
     /// `FetchError.Kind.providerReused`: the one-shot rule.
     public static let providerReused = ErrorCode(rawValue: -32003)
     /// `FetchError.Kind.unknown`.

@@ -16,7 +16,7 @@ extension Server {
     /// the one-shot rule refuses it.
     func startProvider(_ requested: ProviderID?, for id: RequestID, _ responder: Responder) -> ProviderID? {
         let provider = requested ?? ProviderID(id)
-        guard providers.start(provider, request: id) else {
+        guard providers.start(provider, for: id) else {
             responder.respond(.error(id, ResponseError(FetchError.providerReused)))
             return nil
         }

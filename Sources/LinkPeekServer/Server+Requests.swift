@@ -32,7 +32,7 @@ extension Server {
         lifecycle = .running(initialized: true)
         let result = InitializeResult(
             capabilities: ServerCapabilities(positionEncoding: lsp.positionEncoding.rawValue),
-            serverInfo: ServerInfo(name: Self.name, version: Self.version),
+            serverInfo: ServerInfo(name: Self.name, version: Settings.version),
             settings: settingsInEffect())
         responder.respond(.response(id: id, result: encodeResult(result)))
     }

@@ -12,7 +12,6 @@ import LinkPeekProtocol
 /// a tier-2 test in `LinkPeekServerTests`, and its section in `protocol/`.
 public actor Server {
     public static let name = "linkpeek"
-    public static let version = Settings.version
 
     enum Lifecycle {
         case running(initialized: Bool)
@@ -38,7 +37,7 @@ public actor Server {
     var service: (any MetadataService)?
     var lifecycle = Lifecycle.running(initialized: false)
     var requests: [RequestID: InFlight] = [:]
-    var providers = ProviderRegistry()
+    var providers = ProviderRegistry<ProviderID, RequestID>()
     /// Progress tokens in use by running requests (`window/workDoneProgress/cancel`, one user per token).
     var progressTokens: [ProgressToken: RequestID] = [:]
     var lsp = LSPSettings()

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LinkPeek
+import TextTrimming
 
 /// URLs from the arguments, then stdin (one per line, blank lines skipped).
 struct URLSource: Sendable {
@@ -16,21 +17,11 @@ struct URLSource: Sendable {
                     stdinDone = true
                     return nil
                 }
-                let url = Self.trimmingSpaces(line)
+                let url = line.trimmedSpaces
                 if !url.isEmpty { return url }
             }
             return nil
         }
-    }
-
-    /// `line` without leading and trailing spaces and tabs (tab and the
-    /// Unicode space separators, as Foundation's `.whitespaces`).
-    static func trimmingSpaces(_ line: String) -> String {
-        let isSpace = { (scalar: Unicode.Scalar) in scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
-        let scalars = line.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) })
-        else { return "" }
-        return String(scalars[first...last])
     }
 }
 

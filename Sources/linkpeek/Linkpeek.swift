@@ -3,8 +3,6 @@ import LinkPeek
 
 /// The `linkpeek` command: subcommands only; the work lives in the libraries.
 struct Linkpeek: AsyncParsableCommand {
-    static let version = Settings.version
-
     static let configuration = CommandConfiguration(
         commandName: "linkpeek",
         abstract: "Link previews for Linux: give it a URL, get the title, summary, icon, image and video.",
@@ -16,9 +14,10 @@ struct Linkpeek: AsyncParsableCommand {
             linkpeek saved add|list|remove|export   saved links
             linkpeek image URL -o FILE   a preview image, resized and converted
 
-            Exit status: 0 when every URL gave a preview, 1 when any failed, 2 on usage errors.
+            Exit status: 0 when every URL gave a preview, 1 when any failed, 2 on usage errors,
+            66 when parse cannot read its HTML file.
             """,
-        version: version,
+        version: Settings.version,
         subcommands: [Fetch.self, Parse.self, Serve.self, CacheCommand.self, SavedCommand.self, ImageCommand.self]
     )
 }

@@ -5,9 +5,9 @@ import LinkPeek
 import Glibc
 #endif
 
-/// Writes results to stdout: one JSON object per line (or pretty-printed),
-/// or one card per URL (`--format markdown|html|text`), separated by a
-/// blank line.
+/// Writes results to stdout in one of two modes: JSON, one object per URL
+/// (one line each; indented over several lines with `--pretty`), or a card
+/// per URL (`--format markdown|html|text`), cards separated by a blank line.
 final class ResultPrinter {
     let pretty: Bool
     let format: OutputFormat

@@ -15,7 +15,7 @@ struct Parse: AsyncParsableCommand {
     @Option(name: .long, help: "The page's address, for resolving relative links.")
     var url: String
 
-    @Argument(help: "The HTML file; stdin when omitted or '-'.")
+    @Argument(help: "The HTML file; stdin when omitted or '-'. Exit status 66 when it cannot be read.")
     var file: String?
 
     @Option(name: .long, help: "The page's Content-Type header, if known (its charset guides decoding).")
@@ -30,6 +30,10 @@ struct Parse: AsyncParsableCommand {
     @Flag(name: .long, help: "Pretty-print the JSON.")
     var pretty = false
 
+    /// The exit status when the HTML cannot be read (sysexits' `EX_NOINPUT`),
+    /// apart from 1 (a page that gave no preview) and 2 (a usage error).
+    static let unreadableInputExitCode: Int32 = 66
+
     func run() async throws {
         let printer = ResultPrinter(pretty: pretty)
         let bytes: [UInt8]
@@ -40,8 +44,9 @@ struct Parse: AsyncParsableCommand {
                 bytes = try StandardIO.readAll(from: STDIN_FILENO)
             }
         } catch {
-            printer.emit(.failure(.failed(.invalidURL, "cannot read \(file ?? "stdin"): \(error)")), url: url)
-            throw ExitCode(1)
+            // Not a page that failed (stdout stays empty): the input itself is missing.
+            StandardIO.writeError("linkpeek parse: cannot read \(file ?? "stdin"): \(error)\n")
+            throw ExitCode(Self.unreadableInputExitCode)
         }
         let scanner = HeadScanner(contentType: contentType)
         bytes.withUnsafeBytes { scanner.feed($0) }

@@ -1,3 +1,4 @@
+import SeededRandom
 import Testing
 @testable import HTMLHead
 
@@ -85,7 +86,7 @@ import Testing
 
     @Test func emptyAndGarbageInputDoNotCrash() {
         #expect(scan("").elements.isEmpty)
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: SeededGenerator.seed(default: 0x6A5B_A6E0))
         for _ in 0..<20 {
             let garbage = (0..<5000).map { _ in UInt8.random(in: 0...255, using: &generator) }
             _ = scan(garbage)

@@ -5,6 +5,15 @@ import Testing
 
 /// Tier 2: fetch, its errors, the one-shot rule, cancel, getCached.
 @Suite struct FetchTests {
+    /// How soon a cancelled fetch must be answered, in process. Measured on
+    /// the 2-core machine at load average 7–8 (other builds running):
+    /// 2.2–7.0 ms in 25 runs of this test alone, 2.2 ms inside the serial
+    /// suite (`make test`). 250 ms is 35 times the worst of those and still
+    /// well inside what a person calls prompt. The bound had grown to 10 s
+    /// when the suites ran in parallel: then blocked cooperative threads
+    /// stalled every test for 20–45 s, a property of the parallel run (the
+    /// Makefile runs them serially for that reason), not of cancelling.
+    static let promptCancel: Duration = .milliseconds(250)
     @Test func answersOutOfOrder() async throws {
         let client = try TestClient()
         client.send(.request(id: 1, method: "fetch", params: ["url": "https://delay/300"]))
@@ -47,7 +56,7 @@ import Testing
         #expect(failed.errorMessage == "Metadata fetch failed: the server answered HTTP 404.")
         #expect(failed["error"]?["data"] == ["kind": "failed", "reason": "httpStatus", "status": 404])
         let timedOut = try await client.request(2, "fetch", ["url": "https://timeout/"])
-        #expect(timedOut.errorCode == -32001)
+        #expect(timedOut.errorCode == -32005)
         #expect(timedOut["error"]?["data"] == ["kind": "timedOut"])
         #expect(try await client.shutdownAndExit() == 0)
     }
@@ -79,10 +88,10 @@ import Testing
         let start = ContinuousClock.now
         let cancel = try await client.request(2, "cancel", ["providerId": "p"])
         #expect(cancel["result"] == ["cancelled": true])
-        // "Promptly" = long before never (the slow fetch runs until cancelled); the margin
-        // absorbs a loaded 2-core machine running tests in parallel.
         let cancelled = try await client.response(1)
-        #expect(ContinuousClock.now - start < .seconds(10))
+        let took = ContinuousClock.now - start
+        print("cancelByProviderIdAnswersPromptly: answered \(took) after the cancel")
+        #expect(took < Self.promptCancel, "answered \(took) after the cancel")
         #expect(cancelled.errorCode == -32800)
         #expect(cancelled.errorMessage == "Metadata fetch cancelled.")
         #expect(cancelled["error"]?["data"] == ["kind": "cancelled"])

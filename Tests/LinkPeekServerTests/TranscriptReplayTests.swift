@@ -16,6 +16,22 @@ import Testing
         return files.filter { $0.hasSuffix(".jsonl") }.sorted()
     }
 
+    /// The kinds of step a transcript may hold (protocol/README.md §9).
+    enum StepKind: String, CaseIterable {
+        case comment, send, sendRaw, expect, expectUnordered, expectBatch, expectExit
+    }
+
+    /// The kind of `step`, by the key it carries; nil for a step no kind names.
+    static func kind(of step: JSONValue) -> StepKind? {
+        StepKind.allCases.first { step[$0.rawValue] != nil }
+    }
+
+    @Test func anUnknownStepKindIsNoKind() {
+        #expect(Self.kind(of: ["expectt": ["id": 1]]) == nil)
+        #expect(Self.kind(of: ["send": ["id": 1]]) == .send)
+        #expect(Self.kind(of: ["comment": "x", "service": "engine"]) == .comment)
+    }
+
     @Test func examplesExist() {
         #expect(Self.names.count >= 5)
     }
@@ -36,25 +52,38 @@ import Testing
         for (number, line) in text.split(separator: "\n").enumerated() {
             let step = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
             let context = "\(name):\(number + 1)"
-            if let message = step["send"] {
-                client.sendRaw(Array(try JSONEncoder().encode(message)) + [0x0A])
-            } else if case .string(let raw)? = step["sendRaw"] {
+            guard let kind = Self.kind(of: step) else {
+                // A step this replay does not know would otherwise pass unchecked.
+                Issue.record("\(context): unknown step kind \(step)")
+                return
+            }
+            switch kind {
+            case .comment:
+                continue  // a note for readers (the first may also name the `service`)
+            case .send:
+                client.sendRaw(Array(try JSONEncoder().encode(step["send"])) + [0x0A])
+            case .sendRaw:
+                guard case .string(let raw)? = step["sendRaw"] else { Issue.record("\(context): sendRaw not a string"); return }
                 client.sendRaw(Array(raw.utf8) + [0x0A])
-            } else if let expected = step["expect"] {
+            case .expect:
+                let expected = step["expect"] ?? .null
                 let actual = try await client.next()
                 #expect(matches(expected, actual), "\(context): expected \(expected), read \(actual)")
-            } else if case .array(let expected)? = step["expectUnordered"] {
+            case .expectUnordered:
+                guard case .array(let expected)? = step["expectUnordered"] else { Issue.record("\(context): not an array"); return }
                 var actual: [JSONValue] = []
                 for _ in expected { actual.append(try await client.next()) }
                 #expect(matchesUnordered(expected, actual), "\(context): expected \(expected), read \(actual)")
-            } else if case .array(let expected)? = step["expectBatch"] {
+            case .expectBatch:
+                guard case .array(let expected)? = step["expectBatch"] else { Issue.record("\(context): not an array"); return }
                 let actual = try await client.next()
                 guard case .array(let elements) = actual else {
                     Issue.record("\(context): expected a batch, read \(actual)")
                     continue
                 }
                 #expect(matchesUnordered(expected, elements), "\(context): expected \(expected), read \(actual)")
-            } else if case .int(let code)? = step["expectExit"] {
+            case .expectExit:
+                guard case .int(let code)? = step["expectExit"] else { Issue.record("\(context): not an integer"); return }
                 #expect(try await client.exitCode() == Int32(code), "\(context)")
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TextTrimming
 
 @testable import LinkPeek
 

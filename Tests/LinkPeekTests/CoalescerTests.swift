@@ -8,7 +8,7 @@ final class GatedWork: Sendable {
         let starts = Mutex(0)
         let cancelled = Mutex(false)
 
-        func run(title: String) async -> Coalescer.Outcome {
+        func run(title: String) async -> Coalescer<String>.Outcome {
             starts.withLock { $0 += 1 }
             do {
                 try await Task.sleep(for: .seconds(30))
@@ -43,7 +43,7 @@ final class Counter: Sendable {
 struct CoalescerTests {
     @Test
     func twoWaitersShareOneRunAndLeaveIndependently() async throws {
-        let coalescer = Coalescer()
+        let coalescer = Coalescer<String>()
         let work = GatedWork()
         let first = coalescer.makeWaiterID()
         let second = coalescer.makeWaiterID()
@@ -66,11 +66,11 @@ struct CoalescerTests {
 
     @Test
     func eventsReachEveryWaiterAndResultsAreShared() async {
-        let coalescer = Coalescer()
+        let coalescer = Coalescer<String>()
         let seen = Counter()
-        let work: Coalescer.Work = { events in
+        let work: Coalescer<String>.Work = { flight in
             try? await Task.sleep(for: .milliseconds(100))
-            events(.progress(stage: .downloading, bytes: 10))
+            flight.send(.progress(stage: .downloading, bytes: 10))
             return .success(LinkMetadata(originalURL: "u"))
         }
         async let a = coalescer.run(key: "k", waiter: coalescer.makeWaiterID(), events: { _ in seen.bump() }, work: work)
@@ -81,8 +81,57 @@ struct CoalescerTests {
     }
 
     @Test
+    func demandsDoNotSplitTheWorkAndPartialsReachOnlyThoseWhoAsked() async {
+        let coalescer = Coalescer<String>()
+        let (starts, partialsAsked, partialsUnasked) = (Counter(), Counter(), Counter())
+        let seenDemand = Mutex(FlightDemand())
+        let work: Coalescer<String>.Work = { flight in
+            starts.bump()
+            try? await Task.sleep(for: .milliseconds(100))
+            seenDemand.withLock { $0 = flight.demand() }
+            flight.send(.partial(LinkMetadata(originalURL: "u")))
+            return .success(LinkMetadata(originalURL: "u"))
+        }
+        async let a = coalescer.run(
+            key: "k", waiter: coalescer.makeWaiterID(), demand: FlightDemand(partials: true),
+            events: { if case .partial = $0 { partialsAsked.bump() } }, work: work)
+        async let b = coalescer.run(
+            key: "k", waiter: coalescer.makeWaiterID(), demand: FlightDemand(data: true),
+            events: { if case .partial = $0 { partialsUnasked.bump() } }, work: work)
+        let (ra, rb) = await (a, b)
+        #expect(ra == rb)
+        #expect(starts.count == 1)
+        #expect(partialsAsked.count == 1)
+        #expect(partialsUnasked.count == 0)
+        #expect(seenDemand.withLock { $0 } == FlightDemand(partials: true, data: true))
+    }
+
+    @Test
+    func aLateJoinerFirstGetsTheLatestProgress() async throws {
+        let coalescer = Coalescer<String>()
+        let firstSeen = Counter()
+        let release = Mutex(false)
+        let lateSeen = Mutex<[ProviderEvent]>([])
+        let work: Coalescer<String>.Work = { flight in
+            flight.send(.progress(stage: .resolving, bytes: 0))
+            flight.send(.progress(stage: .downloading, bytes: 10))
+            while !release.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
+            return .success(LinkMetadata(originalURL: "u"))
+        }
+        async let first = coalescer.run(key: "k", waiter: coalescer.makeWaiterID(), events: { _ in firstSeen.bump() }, work: work)
+        try await eventually { firstSeen.count == 2 }
+        async let late = coalescer.run(
+            key: "k", waiter: coalescer.makeWaiterID(), events: { event in lateSeen.withLock { $0.append(event) } },
+            work: work)
+        try await eventually { !lateSeen.withLock { $0 }.isEmpty }
+        release.withLock { $0 = true }
+        _ = await (first, late)
+        #expect(lateSeen.withLock { $0 } == [.progress(stage: .downloading, bytes: 10)])
+    }
+
+    @Test
     func taskCancellationEndsTheWaiterPromptly() async {
-        let coalescer = Coalescer()
+        let coalescer = Coalescer<String>()
         let work = GatedWork()
         let task = Task {
             await coalescer.run(key: "k", waiter: coalescer.makeWaiterID(), events: { _ in }) { _ in
@@ -95,29 +144,33 @@ struct CoalescerTests {
     }
 }
 
-struct FakeService: MetadataService {
-        func fetch(url: String, options: FetchOptions, events: @escaping @Sendable (ProviderEvent) -> Void)
-            async throws(FetchError) -> LinkMetadata
-        {
-            do { try await Task.sleep(for: .milliseconds(50)) } catch { throw .cancelled }
-            return LinkMetadata(originalURL: url)
-        }
-        func cached(url: String) async -> LinkMetadata? { nil }
-}
-
-struct ProviderTests {
+/// The one-shot rule, as the daemon and library callers use it.
+struct ProviderRegistryTests {
     @Test
-    func providerIsOneShot() async throws {
-        let provider = MetadataProvider(service: FakeService())
-        let metadata = try await provider.start(url: "https://example.com/")
-        #expect(metadata.originalURL == "https://example.com/")
-        await #expect(throws: FetchError.providerReused) { try await provider.start(url: "https://example.com/") }
+    func aProviderStartsOnceWhileRunningAndAfter() {
+        var registry = ProviderRegistry<String, Int>(window: 2)
+        let first = registry.start("a", for: 1)
+        let whileRunning = registry.start("a", for: 2)
+        #expect(first)
+        #expect(!whileRunning)
+        #expect(registry.running["a"] == 1)
+        registry.finish("a")
+        let afterwards = registry.start("a", for: 3)
+        #expect(registry.running["a"] == nil)
+        #expect(!afterwards)
     }
 
     @Test
-    func cancelBeforeStartCancels() async {
-        let provider = MetadataProvider(service: FakeService())
-        provider.cancel()
-        await #expect(throws: FetchError.cancelled) { try await provider.start(url: "https://example.com/") }
+    func onlyTheWindowOfFinishedIdsIsRemembered() {
+        var registry = ProviderRegistry<String, Int>(window: 2)
+        for id in ["a", "b", "c"] {
+            let started = registry.start(id, for: 0)
+            #expect(started)
+            registry.finish(id)
+        }
+        let (a, b, c) = (registry.start("a", for: 0), registry.start("b", for: 0), registry.start("c", for: 0))
+        #expect(a, "forgotten: older than the window")
+        #expect(!b)
+        #expect(!c)
     }
 }

@@ -1,4 +1,5 @@
 import Images
+import SeededRandom
 import Testing
 @testable import LinkPeek
 
@@ -80,9 +81,7 @@ import Testing
 /// Seeded mutations of icon files and bitmaps: answers or nil, never a trap.
 @Suite struct IconFuzzTests {
     @Test func mutatedIconsNeverTrap() {
-        let seed: UInt64 = 0x1C0_F11E
-        print("IconFuzzTests seed \(seed)")
-        var generator = SeededGenerator(seed: seed)
+        var generator = SeededGenerator(seed: SeededGenerator.seed(default: 0x1C0_F11E))
         let le32 = { (value: Int) in (0..<4).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
         var dib: [UInt8] = le32(40) + le32(4) + le32(8) + [1, 0, 8, 0] + [UInt8](repeating: 0, count: 24)
         dib += (0..<256).flatMap { [UInt8($0), UInt8(255 - $0), 7, 0] }       // an 8-bit palette

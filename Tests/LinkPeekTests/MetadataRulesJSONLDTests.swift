@@ -25,6 +25,14 @@ import Testing
         #expect(metadata.sources?["image"] == "json-ld:image")
     }
 
+    /// schema.org spells it GovernmentOrganization; the publisher's name is not the page's.
+    @Test func governmentOrganizationIsNotContent() {
+        let array = #"[{"@type":"GovernmentOrganization","name":"Ministry of Examples"},{"@type":"Article","headline":"Notice"}]"#
+        #expect(extract([Tag.jsonLD(array)]).title == "Notice")
+        let alone = #"{"@type":"GovernmentOrganization","name":"Ministry of Examples","description":"About us"}"#
+        #expect(extract([Tag.jsonLD(alone)]).title == nil)
+    }
+
     @Test func topLevelArraysAndAuthorArrays() {
         let array = #"[{"@type":"BreadcrumbList","name":"Crumbs"},{"@type":"BlogPosting","name":"Post name","author":[{"@type":"Person","name":"A"},"B"],"image":["https://i.example/1.jpg","https://i.example/2.jpg"]}]"#
         let metadata = extract([Tag.jsonLD(array)])

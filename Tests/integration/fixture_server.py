@@ -34,6 +34,8 @@ Routes (all GET):
   /late-meta?at=N                  no main fields in the head, og:title N bytes into the body
   /base, /dir/sub/rel              relative og:image with <base href>, and without
   /slow?ms=M                       answers a page after M milliseconds
+  /slow-image-page?ms=M            a page whose og:image and icon each answer after M milliseconds
+                                   (/img/… takes ?ms=M too)
   /trickle?ms=M                    /page sent in three parts, M milliseconds apart
   /pdf /json                       non-HTML types
   /gzip /br                        a page sent Content-Encoding gzip / br (br only with an encoder)
@@ -422,6 +424,13 @@ def _route_table() -> tuple[dict[str, Callable], list[tuple[str, Callable]]]:
     def _page(h: Handler, path, q):
         h.send(200, page_html(h.base, q("title", "Fixture Page")).encode())
 
+    @route("/slow-image-page")
+    def _slow_image_page(h, path, q):
+        ms = int(q("ms", "1500"))
+        h.send(200, f"""<html><head><title>Slow image</title>
+<meta property="og:image" content="/img/slow.png?ms={ms}&amp;w=40&amp;h=20">
+<link rel="icon" href="/img/slowicon.gif?ms={ms}&amp;w=16&amp;h=16"></head><body>x</body></html>""".encode())
+
     @route("/twitter")
     def _tw(h, path, q):
         h.send(200, TWITTER_PAGE.encode())
@@ -548,6 +557,8 @@ def _route_table() -> tuple[dict[str, Callable], list[tuple[str, Callable]]]:
         maker, ctype = IMAGE_MAKERS.get(ext, (None, None))
         if maker is None:
             return h.send(404, b"no such image")
+        if q("ms", None):
+            h.wait_or_client_gone(int(q("ms", "0")) / 1000.0)
         h.send(200, maker(int(q("w", "64")), int(q("h", "32"))), ctype)
 
     @route("/favicon.ico")

@@ -143,7 +143,7 @@ def test_fetch_bad_url(lp):
 def test_fetch_timeout(lp, server):
     t0 = time.monotonic()
     e = error_of(lp.fetch_async(server.url(f"/never?u={uniq()}"), timeout=1))
-    assert (e.code, e.kind) == (-32001, "timedOut"), e.data
+    assert (e.code, e.kind) == (-32005, "timedOut"), e.data
     assert e.message == "Metadata fetch timed out."
     assert time.monotonic() - t0 < 1 + 2.0
 
@@ -154,7 +154,9 @@ def test_200_concurrent_fetches_half_cancelled(make_client, servers):
     assert len(servers) >= 2, "could not bind fixture servers on 127.0.0.x"
     c = make_client(timeout=60)
     delay_ms = 3000
-    rng = random.Random(20261122)
+    seed = int(os.environ.get("LINKPEEK_SEED", "20261122"))
+    print(f"seed {seed} (rerun with LINKPEEK_SEED={seed})")  # pytest shows it when the test fails
+    rng = random.Random(seed)
     n = 200
     run = uniq()
     futs = []
@@ -329,7 +331,7 @@ def test_provider_reuse_while_in_flight(lp, server):
 
 
 def test_provider_ids_int_and_string_differ(lp, server):
-    n = random.randrange(10 ** 6, 10 ** 7)
+    n = 10 ** 6 + uuid.uuid4().int % (9 * 10 ** 6)  # unique per run, not a random test
     assert lp.fetch(server.url(f"/page?title=i&u={n}"), provider_id=n, fetch_subresources=False)["title"] == "i"
     assert lp.fetch(server.url(f"/page?title=s&u={n}"), provider_id=str(n), fetch_subresources=False)["title"] == "s"
 

@@ -32,7 +32,7 @@
     (invalid-params . -32602)
     (cancelled . -32800)
     (fetch-failed . -32000)
-    (timed-out . -32001))
+    (timed-out . -32005))
   "Error codes linkpeek.el tells apart.")
 
 (defconst linkpeek-protocol-ranges

@@ -1,3 +1,5 @@
+import TextTrimming
+
 /// The key a preview is cached under: the normalised URL plus the request's
 /// `Accept-Language`, so a French preview never answers an English request.
 ///

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TextTrimming
 
 /// What a response's caching headers allow (RFC 9111, the parts a preview
 /// cache needs): whether it may be stored, whether each use must revalidate

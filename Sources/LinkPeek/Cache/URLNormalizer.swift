@@ -1,3 +1,5 @@
+import TextTrimming
+
 /// One normalisation of http(s) URLs for cache keys (RFC 3986 §6.2.2 plus
 /// what browsers do): scheme and host lower-cased, IDN hosts as punycode,
 /// the default port dropped, an empty path as `/`, the fragment dropped,

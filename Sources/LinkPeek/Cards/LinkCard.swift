@@ -94,7 +94,6 @@ public struct LinkCard: Sendable, Equatable {
         case .connect?: return "could not connect"
         case .tls?: return "TLS error"
         case .tooManyRedirects?: return "too many redirects"
-        case .tooLarge?: return "too large"
         case .unsupportedContentType?: return "not a web page"
         case .emptyBody?: return "empty page"
         case .invalidURL?: return "invalid URL"

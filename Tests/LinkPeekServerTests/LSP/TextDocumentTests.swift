@@ -1,4 +1,5 @@
 @testable import LinkPeekServer
+import SeededRandom
 import Testing
 
 /// Tier 1: incremental sync — edits splice the right bytes, keep line
@@ -117,27 +118,14 @@ import Testing
 /// same lines and links as a fresh scan of the same text (the per-line
 /// index never drifts), in every encoding.
 @Suite struct TextDocumentEditFuzzTests {
-    /// SplitMix64: a small seeded generator, so a failure can be replayed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let fragments = [
         "a", "b", " ", "\n", "\r\n", "\r", "🙂", "日本", "e\u{301}", "https://x.io/", "www.ex.com", "http://",
         "(", ")", "[", "]", ".", ",", "'", "\"", "<", ">", "w", "h", "ttps://", "é", "[r]: ", "]:", "[r]",
     ]
 
     @Test func incrementalEditsMatchAFreshScan() {
-        let seed = UInt64(20_261_123)
-        print("TextDocumentEditFuzzTests seed \(seed)")
-        var random = SeededGenerator(state: seed)
+        let seed = SeededGenerator.seed(default: 20_261_123)
+        var random = SeededGenerator(seed: seed)
         let deadline = ContinuousClock.now + .seconds(3)
         for round in 0..<200 where ContinuousClock.now < deadline {
             let encoding = PositionEncoding.allCases[round % 3]

@@ -27,7 +27,7 @@ const errors = Object.freeze({
   invalidParams: -32602,
   cancelled: -32800,
   fetchFailed: -32000,
-  timedOut: -32001,
+  timedOut: -32005,
 });
 
 /** The daemon's ranges for the numbers this extension sends (ParamRanges, protocol/README.md). */

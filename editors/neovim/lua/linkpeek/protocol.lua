@@ -19,7 +19,7 @@ M.errors = {
   invalid_params = -32602,
   cancelled = -32800,
   fetch_failed = -32000,
-  timed_out = -32001,
+  timed_out = -32005,
 }
 
 -- The daemon's ranges for the numbers this plugin sends (ParamRanges in

@@ -1,0 +1,53 @@
+// How fetches of one page share a flight (`Coalescer`): what decides that
+// they share (`FlightKey`), what each caller wants besides the result
+// (`FlightDemand`), what the shared work is handed (`FlightContext`), and
+// how each caller then gets the answer it asked for.
+
+extension LinkPeekEngine {
+    /// The subresources' bytes for a caller that asked for them, and none for
+    /// one that did not. A caller that joined a shared flight after its
+    /// subresources were fetched without bytes has them fetched again.
+    func withData(_ metadata: LinkMetadata, options: FetchOptions) async -> LinkMetadata {
+        var metadata = metadata
+        guard options.includeData else {
+            metadata.icon?.data = nil
+            metadata.image?.data = nil
+            return metadata
+        }
+        let missing = [metadata.icon, metadata.image].contains { $0?.dataLeftOut == true }
+        guard options.fetchSubresources, missing else { return metadata }
+        // No progress from this second fetch: the caller has seen the shared
+        // one's `icon`/`image` stages, and stages never go backwards.
+        return await loadSubresources(of: metadata, options: options, events: { _ in })
+    }
+}
+
+/// Which fetches share one flight: those that want the same work done, the
+/// same page (its cache key) with or without its subresources. How each
+/// caller wants the answer shown (partial results, bytes, thumbnails) is
+/// not part of it: that is a `FlightDemand`.
+struct FlightKey: Hashable, Sendable {
+    let page: CacheKey
+    let fetchSubresources: Bool
+}
+
+/// What one waiter wants from a shared fetch besides its result.
+struct FlightDemand: Sendable, Equatable {
+    /// Send `.partial` events (a run of the rules on the head).
+    var partials = false
+    /// Keep the subresources' bytes (`includeData`).
+    var data = false
+
+    func union(_ other: FlightDemand) -> FlightDemand {
+        FlightDemand(partials: partials || other.partials, data: data || other.data)
+    }
+}
+
+/// What the shared work of a flight is handed: where its events go, and what
+/// the flight's waiters want at the moment it asks.
+struct FlightContext: Sendable {
+    /// Sends an event to every current waiter (a partial only to those that want it).
+    let send: @Sendable (ProviderEvent) -> Void
+    /// The union of the current waiters' demands.
+    let demand: @Sendable () -> FlightDemand
+}
