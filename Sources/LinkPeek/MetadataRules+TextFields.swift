@@ -53,23 +53,33 @@ extension MetadataRules {
 
     /// The author's name. Open Graph's `article:author` is often a profile
     /// URL; such values are skipped. A leading "By " of a byline is dropped.
-    /// Twitter's `creator` is a handle, not a name, so it is not used.
+    /// JSON-LD authors may be an array and `@id` references; several are
+    /// joined as a byline writes them. Values that name no author (a URL,
+    /// "Admin", a date) fall through to the next source. The site's own name
+    /// is refused only from what the body shows and from handles: a declared
+    /// author may be an organisation (schema.org allows it), but a byline or
+    /// handle that is the site's name is its logo or account.
+    /// Twitter's `creator` is a handle, not a name: the last resort.
     static func author(in page: PageIndex) -> Picked<String>? {
+        let siteNames = declaredSiteNames(in: page)
+        let plausible = { (name: String) in isPlausibleAuthor(name, siteNames: []) }
+        let shown = { (name: String) in isPlausibleAuthor(name, siteNames: siteNames) }
         for key in ["article:author", "author", "dc.creator", "parsely-author", "sailthru.author"] {
             for meta in page.metaValues(key) {
-                if let name = authorName(meta.content) { return Picked(value: name, source: key) }
+                if let name = authorName(meta.content), plausible(name) { return Picked(value: name, source: key) }
             }
         }
         for key in ["author", "creator"] {
             for node in page.jsonLD.contentNodes {
-                let names = page.jsonLD.names(node[key]).compactMap(authorName)
-                if !names.isEmpty { return Picked(value: names.joined(separator: ", "), source: "json-ld:\(key)") }
+                let names = page.jsonLD.names(node[key]).compactMap(authorName).filter(plausible)
+                if let joined = joinedAuthors(names) { return Picked(value: joined, source: "json-ld:\(key)") }
             }
         }
-        if let picked = page.microdataText(["author"]), let name = authorName(picked.value) {
+        if let picked = page.microdataText(["author"]), let name = authorName(picked.value), plausible(name) {
             return Picked(value: name, source: picked.source)
         }
-        return bylineAuthor(in: page)
+        if let picked = bylineAuthor(in: page), shown(picked.value) { return picked }
+        return twitterCreator(in: page).flatMap { shown($0.value) ? $0 : nil }
     }
 
     /// A person's name from a byline: cleaned, without a leading "By",
@@ -84,12 +94,15 @@ extension MetadataRules {
 
     /// The page's own date string (ISO 8601 as written), trimmed. A value
     /// without a four-digit year ("8:38 pm") is not a date and falls through.
+    static let publishedTimeKeys = [
+        "article:published_time", "og:article:published_time", "og:published_time",
+        "published_time", "datepublished", "date", "dc.date", "dc.date.issued", "dcterms.date",
+        "dcterms.issued", "dcterms.created", "article.published", "publish-date", "pubdate",
+        "parsely-pub-date", "sailthru.date",
+    ]
+
     static func publishedTime(in page: PageIndex) -> Picked<String>? {
-        let keys = ["article:published_time", "og:article:published_time", "og:published_time",
-                    "published_time", "datepublished", "date", "dc.date", "dc.date.issued", "dcterms.date",
-                    "dcterms.issued", "dcterms.created", "article.published", "publish-date", "pubdate",
-                    "parsely-pub-date", "sailthru.date"]
-        for key in keys {
+        for key in publishedTimeKeys {
             for meta in page.metaValues(key) {
                 if let date = dateText(meta.content) { return Picked(value: date, source: key) }
             }
