@@ -4,7 +4,19 @@ import FoundationEssentials
 /// Twitter cards, plain HTML, then JSON-LD and microdata; an empty value
 /// falls through to the next source.
 extension MetadataRules {
-    static func title(in page: PageIndex) -> Picked<String>? {
+    /// The title, without the site's name when the page attached it
+    /// ("Article | Site", see `+TitleAffix`); `rawTitle` keeps it whole.
+    /// Only a part shown to be the site's name goes (declared, the host's,
+    /// or shared by the page's other titles): a kicker that the headline
+    /// merely lacks ("Opinion | …", "Funding Snapshot: …") stays.
+    static func title(in page: PageIndex) -> (title: Picked<String>, raw: String?)? {
+        guard let picked = declaredTitle(in: page) else { return nil }
+        guard ["title", "og:title", "twitter:title"].contains(picked.source),
+              let affix = titleAffix(of: picked.value, in: page), affix.evidence == .siteName else { return (picked, nil) }
+        return (Picked(value: affix.rest, source: picked.source), picked.value)
+    }
+
+    static func declaredTitle(in page: PageIndex) -> Picked<String>? {
         if let picked = page.metaText(["og:title", "twitter:title"]) { return picked }
         if let text = page.titleText() { return Picked(value: text, source: "title") }
         if let picked = page.metaText(["title", "dc.title"]) { return picked }

@@ -43,7 +43,9 @@ public enum MetadataRules {
             return picked.value
         }
 
-        metadata.title = record("title", title(in: page))
+        let titles = title(in: page)
+        metadata.title = record("title", titles?.title)
+        metadata.rawTitle = titles?.raw
         metadata.summary = record("summary", summary(in: page))
         metadata.siteName = record("siteName", siteName(in: page))
         metadata.canonicalURL = record("canonicalURL", canonicalURL(in: page))

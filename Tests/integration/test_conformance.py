@@ -45,9 +45,11 @@ BIN = Path(os.environ.get("LINKPEEK_BIN", REPO_ROOT / ".build" / "debug" / "link
 
 # Set just under the measured scores, so that a regression in the rules, the
 # scanner, the fetch's stop rule or the CLI fails here; raise them when the
-# scores improve.
-FLOOR = 92.8
-FETCH_FLOOR = 92.2
+# scores improve. (Lowered from 92.8 when `title` began to drop a site-name
+# affix, issue 10: metascraper's titles keep it; with the titles as written
+# the parse score is unchanged, printed as the informational line.)
+FLOOR = 90.6
+FETCH_FLOOR = 89.9
 # How far the network path may trail `parse` on the same pages (points).
 FETCH_GAP = 1.0
 
@@ -82,6 +84,10 @@ def to_scorer_fields(metadata):
     # (canonicalURL = declared, url = where it was found).
     if "canonical" not in out and metadata.get("url"):
         out["canonical"] = metadata["url"]
+    # Not scored (the scorer reads only its field names): the title as the
+    # page wrote it, for the informational "titles as written" line.
+    if metadata.get("rawTitle"):
+        out["_rawTitle"] = metadata["rawTitle"]
     return out
 
 
@@ -251,6 +257,16 @@ def parse_score(cases, tmp_path_factory):
         errors = [e for e in pool.map(lambda case: run_case(case, outdir), cases) if e]
     percent, report = score(outdir)
     print("\nparse:\n" + report)
+    # metascraper's titles are the page's as written, site name and all;
+    # ours drop an affix shown to be the site's name (`rawTitle` keeps it).
+    # For information only: the score with the titles as written.
+    rawdir = tmp_path_factory.mktemp("parse-raw-titles")
+    for path in outdir.glob("*.json"):
+        output = json.loads(path.read_text(encoding="utf-8"))
+        output["title"] = output.pop("_rawTitle", output.get("title"))
+        (rawdir / path.name).write_text(json.dumps(output, ensure_ascii=False), encoding="utf-8")
+    raw_percent, _ = score(rawdir)
+    print("parse, titles as written (rawTitle): %.1f%% (informational, not asserted)" % raw_percent)
     assert not errors, "linkpeek parse failed on %d case(s):\n%s" % (len(errors), "\n".join(errors))
     return percent
 
