@@ -110,20 +110,6 @@ extension MetadataRules {
         return nil
     }
 
-    /// The shortest paragraph text that reads as a summary: shorter ones
-    /// are captions, buttons and notices.
-    static let minimumSummaryLength = 40
-
-    /// The page's first paragraph long enough to be prose (the scanner
-    /// keeps at most 1 KiB of it; clients shorten it to fit).
-    static func firstParagraph(in page: PageIndex) -> Picked<String>? {
-        for (element, _) in page.fallbacks where element.name == "p" && !isMarkedByline(element) {
-            guard let text = cleanText(element.text), text.count >= minimumSummaryLength else { continue }
-            return Picked(value: text, source: "first paragraph")
-        }
-        return nil
-    }
-
     /// The first `<time datetime>` that holds a date.
     static func timeElementDate(in page: PageIndex) -> Picked<String>? {
         for (element, _) in page.fallbacks where element.name == "time" {
