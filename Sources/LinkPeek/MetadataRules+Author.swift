@@ -27,7 +27,7 @@ extension MetadataRules {
         let digits = text.filter(\.isASCIIDigit).count
         let letters = text.filter(\.isLetter).count
         if digits >= 4 && letters <= 3 { return true }
-        guard dateText(text) != nil else { return false }
+        guard hasYear(text) else { return false }
         let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
         let words = text.lowercased().split { !$0.isLetter }
         return words.contains { word in months.contains { word.hasPrefix($0) } && word.count <= 9 }

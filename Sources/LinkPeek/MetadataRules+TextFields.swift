@@ -130,14 +130,20 @@ extension MetadataRules {
         return timeElementDate(in: page)
     }
 
+    /// A date: ISO 8601 with the page's offset when its form is known
+    /// (`+Dates`), else as written when it holds a four-digit year.
     static func dateText(_ raw: String?) -> String? {
-        guard let text = cleanText(raw) else { return nil }
+        guard let text = cleanText(raw), hasYear(text) else { return nil }
+        return isoDate(text) ?? text
+    }
+
+    static func hasYear(_ text: String) -> Bool {
         var digitRun = 0
         for character in text {
             digitRun = character.isASCIIDigit ? digitRun + 1 : 0
-            if digitRun == 4 { return text }
+            if digitRun == 4 { return true }
         }
-        return nil
+        return false
     }
 
     /// The page's declared canonical address, or nil: `canonicalURL` says
