@@ -99,7 +99,7 @@ extension MetadataRules {
     static func isMarkedByline(_ element: HTMLElement) -> Bool {
         let values = ["class", "id", "rel"].compactMap { element[$0]?.lowercased() }
         guard !values.contains(where: { $0.contains("comment") }) else { return false }
-        return values.contains { $0.contains("author") || $0.contains("byline") }
+        return values.contains { value in bylineMarkers.contains { value.contains($0) } }
     }
 
     /// The page's first `<h1>`: the title it shows its readers.

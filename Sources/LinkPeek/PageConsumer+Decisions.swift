@@ -37,7 +37,7 @@ extension PageConsumer {
             return .stop
         }
         body = .html
-        let scanner = HeadScanner(contentType: contentType)
+        let scanner = HeadScanner(contentType: contentType, bodyRecords: MetadataRules.bodyRecords)
         self.scanner = scanner
         sniffBuffer.withUnsafeBytes {
             headEnd.scan($0)

@@ -43,7 +43,7 @@ struct Parse: AsyncParsableCommand {
             printer.emit(.failure(.failed(.invalidURL, "cannot read \(file ?? "stdin"): \(error)")), url: url)
             throw ExitCode(1)
         }
-        let scanner = HeadScanner(contentType: contentType)
+        let scanner = HeadScanner(contentType: contentType, bodyRecords: MetadataRules.bodyRecords)
         bytes.withUnsafeBytes { scanner.feed($0) }
         var metadata = MetadataRules.extract(from: scanner.finish(), pageURL: url)
         if subresources {
