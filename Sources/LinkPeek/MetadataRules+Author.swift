@@ -34,10 +34,23 @@ extension MetadataRules {
             && words.count <= 4
     }
 
-    /// Letters and digits only, lowercased: "The Verge" and "theverge" agree.
+    /// Letters and digits only, lowercased: "The Verge" and "theverge"
+    /// agree. ASCII is folded byte by byte; other scalars by their properties.
     static func foldedName(_ text: String) -> String {
-        String(text.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }
-            .map(Character.init))
+        var output = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                let byte = UInt8(scalar.value)
+                if (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                    output.append(scalar)
+                } else if (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) {
+                    output.append(Unicode.Scalar(byte | 0x20))
+                }
+            } else if scalar.properties.isAlphabetic {
+                output.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+            }
+        }
+        return String(output)
     }
 
     /// Several authors the way a byline writes them: "Ann", "Ann and Bo",

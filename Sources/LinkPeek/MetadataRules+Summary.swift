@@ -33,9 +33,31 @@ extension MetadataRules {
     /// A cookie banner, an ad label, a copyright line or a "turn on
     /// JavaScript" notice rather than the article's prose.
     static func isNotice(_ text: String) -> Bool {
-        let lower = text.lowercased()
-        if lower.hasPrefix("©") || lower.hasPrefix("copyright") || lower.hasPrefix("by ") { return true }
-        return noticeWords.contains { lower.contains($0) }
+        let bytes = Array(text.utf8)
+        if text.hasPrefix("©") || startsWithASCII(bytes, "copyright") || startsWithASCII(bytes, "by ") { return true }
+        return noticeWordBytes.contains { containsASCII(bytes, $0) }
+    }
+
+    private static let noticeWordBytes = noticeWords.map { Array($0.utf8) }
+
+    private static func startsWithASCII(_ bytes: [UInt8], _ word: String) -> Bool {
+        let needle = Array(word.utf8)
+        return bytes.count >= needle.count && needle.indices.allSatisfy { lowerASCII(bytes[$0]) == needle[$0] }
+    }
+
+    /// Whether `needle` (ASCII lowercase) occurs in `bytes`, ignoring ASCII case.
+    private static func containsASCII(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, needle.count <= bytes.count else { return needle.isEmpty }
+        for start in 0...(bytes.count - needle.count) where lowerASCII(bytes[start]) == first {
+            var matched = 1
+            while matched < needle.count, lowerASCII(bytes[start + matched]) == needle[matched] { matched += 1 }
+            if matched == needle.count { return true }
+        }
+        return false
+    }
+
+    private static func lowerASCII(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }
 
     /// `text` when short enough, else its longest run of whole sentences

@@ -9,11 +9,15 @@ extension MetadataRules {
     /// Only a part shown to be the site's name goes (declared, the host's,
     /// or shared by the page's other titles): a kicker that the headline
     /// merely lacks ("Opinion | …", "Funding Snapshot: …") stays.
-    static func title(in page: PageIndex) -> (title: Picked<String>, raw: String?)? {
+    ///
+    /// `split` is the affix found in the title as written (nil for none),
+    /// which `siteName` reuses when `<title>` is that same text.
+    static func title(in page: PageIndex) -> (title: Picked<String>, raw: String?, split: TitleAffix?)? {
         guard let picked = declaredTitle(in: page) else { return nil }
-        guard ["title", "og:title", "twitter:title"].contains(picked.source),
-              let affix = titleAffix(of: picked.value, in: page), affix.evidence == .siteName else { return (picked, nil) }
-        return (Picked(value: affix.rest, source: picked.source), picked.value)
+        guard ["title", "og:title", "twitter:title"].contains(picked.source) else { return (picked, nil, nil) }
+        let affix = titleAffix(of: picked.value, in: page)
+        guard let affix, affix.evidence == .siteName else { return (picked, nil, affix) }
+        return (Picked(value: affix.rest, source: picked.source), picked.value, affix)
     }
 
     static func declaredTitle(in page: PageIndex) -> Picked<String>? {
@@ -39,7 +43,10 @@ extension MetadataRules {
 
     /// The site's own name. Never invented from the host: a label the page
     /// does not give is the client's to derive.
-    static func siteName(in page: PageIndex) -> Picked<String>? {
+    ///
+    /// - Parameter knownSplit: the title text `title(in:)` already looked
+    ///   for an affix, with what it found, so the same text is not searched twice.
+    static func siteName(in page: PageIndex, knownSplit: (text: String, affix: TitleAffix?)? = nil) -> Picked<String>? {
         if let picked = page.metaText(["og:site_name", "application-name", "apple-mobile-web-app-title"]) {
             return picked
         }
@@ -60,7 +67,7 @@ extension MetadataRules {
                                        "al:ios:app_name", "al:android:app_name"]) {
             return picked
         }
-        return titleAffixSiteName(in: page)
+        return titleAffixSiteName(in: page, knownSplit: knownSplit)
     }
 
     /// The author's name. Open Graph's `article:author` is often a profile

@@ -42,16 +42,11 @@ extension MetadataRules {
     static func titleAffix(of title: String, in page: PageIndex) -> TitleAffix? {
         let splits = titleSplits(title)
         guard !splits.isEmpty else { return nil }
-        let names = siteNameCandidates(in: page).map(foldedName).filter { !$0.isEmpty }
-        let hostNames = registrableNames(page.resolver.base?.host)
+        let names = Set(siteNameCandidates(in: page).map(foldedName).filter { !$0.isEmpty } + registrableNames(page.resolver.base?.host))
+        let usable = splits.filter { !foldedName($0.site).isEmpty && !foldedName($0.rest).isEmpty }
+        if let named = usable.first(where: { names.contains(foldedName($0.site)) }) { return named }
         let others = otherTitles(than: title, in: page)
-        for split in splits {
-            let folded = foldedName(split.site)
-            guard !folded.isEmpty, !foldedName(split.rest).isEmpty else { continue }
-            if names.contains(folded) || hostNames.contains(folded) || sharesAffix(split, with: others) {
-                return TitleAffix(site: split.site, rest: split.rest, isSuffix: split.isSuffix, evidence: .siteName)
-            }
-        }
+        if !others.isEmpty, let shared = usable.first(where: { sharesAffix($0, with: others) }) { return shared }
         let headlines = pageHeadlines(in: page).map { $0.lowercased() }
         let feeds = feedTitles(in: page).map { $0.lowercased() }
         for split in splits {
@@ -64,25 +59,49 @@ extension MetadataRules {
     }
 
     /// The site name a `<title>` carries, for `siteName` when nothing declares one.
-    static func titleAffixSiteName(in page: PageIndex) -> Picked<String>? {
-        guard let title = page.titleText(), let affix = titleAffix(of: title, in: page) else { return nil }
+    static func titleAffixSiteName(in page: PageIndex, knownSplit: (text: String, affix: TitleAffix?)? = nil)
+        -> Picked<String>?
+    {
+        guard let title = page.titleText() else { return nil }
+        let found = knownSplit.flatMap { $0.text == title ? $0.affix : nil }
+        guard let affix = found ?? (knownSplit?.text == title ? nil : titleAffix(of: title, in: page)) else { return nil }
         return Picked(value: affix.site, source: affix.source)
     }
 
     /// The ways to cut `title` at a separator: the last part as a suffix,
-    /// then the first part as a prefix (sites put their name last far more often).
+    /// then the first part as a prefix (sites put their name last far more
+    /// often). Searched as UTF-8 bytes: this runs on every page's title.
     static func titleSplits(_ title: String) -> [TitleAffix] {
+        let bytes = Array(title.utf8)
         var splits: [TitleAffix] = []
-        for separator in titleSeparators {
-            guard let last = title.ranges(of: separator).last, let first = title.firstRange(of: separator) else { continue }
-            let suffix = String(title[last.upperBound...]).trimmedSpaces
-            let beforeSuffix = String(title[..<last.lowerBound]).trimmedSpaces
-            splits.append(TitleAffix(site: suffix, rest: beforeSuffix, isSuffix: true, evidence: .siteName))
-            let prefix = String(title[..<first.lowerBound]).trimmedSpaces
-            let afterPrefix = String(title[first.upperBound...]).trimmedSpaces
-            splits.append(TitleAffix(site: prefix, rest: afterPrefix, isSuffix: false, evidence: .siteName))
+        for separator in titleSeparatorBytes {
+            guard let first = firstOffset(of: separator, in: bytes) else { continue }
+            let last = lastOffset(of: separator, in: bytes) ?? first
+            let text = { (range: Range<Int>) in String(decoding: bytes[range], as: UTF8.self).trimmedSpaces }
+            splits.append(TitleAffix(site: text((last + separator.count)..<bytes.count), rest: text(0..<last),
+                                     isSuffix: true, evidence: .siteName))
+            splits.append(TitleAffix(site: text(0..<first), rest: text((first + separator.count)..<bytes.count),
+                                     isSuffix: false, evidence: .siteName))
         }
         return splits.filter { !$0.site.isEmpty && !$0.rest.isEmpty && $0.site.count <= maximumSiteNameLength }
+    }
+
+    private static let titleSeparatorBytes = titleSeparators.map { Array($0.utf8) }
+
+    private static func firstOffset(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard needle.count <= bytes.count else { return nil }
+        for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
+            if bytes[start..<(start + needle.count)].elementsEqual(needle) { return start }
+        }
+        return nil
+    }
+
+    private static func lastOffset(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard needle.count <= bytes.count else { return nil }
+        for start in stride(from: bytes.count - needle.count, through: 0, by: -1) where bytes[start] == needle[0] {
+            if bytes[start..<(start + needle.count)].elementsEqual(needle) { return start }
+        }
+        return nil
     }
 
     /// Site names are short; a longer part is a headline, not a name.

@@ -30,11 +30,17 @@ import Testing
         #expect(stops("<html><head>" + complete + "</head><body>" + padding))
     }
 
-    @Test func mainFieldsAloneDoNotStopTheReading() {
-        // Title, summary and image, but no site name: body JSON-LD may still name the publisher.
+    @Test func mainFieldsStopAPageThatIsNoArticle() {
         let declared = "<html><head><title>T</title><meta name=description content=D>"
             + "<meta property=og:image content=/og.png></head><body>"
-        #expect(!stops(declared + padding))
+        #expect(stops(declared + padding))
+    }
+
+    @Test func anArticleWaitsForItsSiteNameAndMedia() {
+        let withoutSite = "<html><head><title>T</title><meta name=description content=D><meta property=og:image content=/og.png>"
+            + "<meta property=og:type content=article><meta name=author content=Ann>"
+            + "<meta property=article:published_time content=2024-05-01></head><body>"
+        #expect(!stops(withoutSite + padding))
     }
 
     @Test func articleWaitsForAuthorAndDate() {
