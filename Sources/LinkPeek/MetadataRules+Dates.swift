@@ -18,6 +18,39 @@ extension MetadataRules {
         return months
     }()
 
+    /// The date a byline shows in its text ("By Ann Lee · May 3, 2016,
+    /// 2:58 p.m.", "Posted on 3 May 2016 by Ann"): the longest run of words
+    /// that reads as a whole date. Only bylines are read: elsewhere a date
+    /// in the text is as likely an event's as the page's.
+    static func datelineDate(in page: PageIndex) -> Picked<String>? {
+        for (element, _) in page.fallbacks where isMarkedByline(element) {
+            guard let text = cleanText(element.text), hasYear(text) else { continue }
+            if let date = dateInText(text) { return Picked(value: date, source: "dateline") }
+        }
+        return nil
+    }
+
+    /// The ISO 8601 form of the longest run of `text`'s words that is a
+    /// date with a year, or nil.
+    static func dateInText(_ text: String) -> String? {
+        let words = text.split { $0 == " " || "|·•—–".contains($0) }.map(String.init)
+        guard words.count <= maximumDatelineWords else { return nil }
+        var best: (length: Int, date: String)?
+        for start in words.indices {
+            for end in stride(from: words.count, to: start, by: -1) where end - start > (best?.length ?? 0) {
+                let run = words[start..<end].joined(separator: " ")
+                if hasYear(run), let date = isoDate(run) {
+                    best = (end - start, date)
+                    break
+                }
+            }
+        }
+        return best?.date
+    }
+
+    /// Bylines are short; a longer text is prose, not a dateline.
+    static let maximumDatelineWords = 40
+
     /// `text` as ISO 8601 (`2016-05-03`, `2016-05-03T14:58:00`,
     /// `2016-05-03T14:58:00-07:00`, `…Z`), or nil when it is in no known form.
     static func isoDate(_ text: String) -> String? {

@@ -134,7 +134,7 @@ extension MetadataRules {
         for property in page.properties(named: "datepublished") {
             if let date = dateText(property.value) { return Picked(value: date, source: "microdata:datepublished") }
         }
-        return timeElementDate(in: page)
+        return timeElementDate(in: page) ?? datelineDate(in: page)
     }
 
     /// A date: ISO 8601 with the page's offset when its form is known

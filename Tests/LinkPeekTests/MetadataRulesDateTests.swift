@@ -28,4 +28,26 @@ import Testing
         #expect(MetadataRules.isoDate("2016-13-40") == nil)
         #expect(extract([Tag.meta(name: "date", "8:38 pm")]).publishedTime == nil)
     }
+
+    @Test func aBylineDatelineGivesTheDate() {
+        let byline = HTMLElement(name: "div", attributes: ["class": "byline"],
+                                 text: "By Ann Lee · Transport desk · May 3, 2016, 2:58 p.m.", inBody: true, isFallback: true)
+        let page = extract([byline])
+        #expect(page.publishedTime == "2016-05-03T14:58:00")
+        #expect(page.sources?["publishedTime"] == "dateline")
+        #expect(page.author == "Ann Lee")
+        let posted = HTMLElement(name: "p", attributes: ["class": "post-author"],
+                                 text: "Posted on 3rd May 2016 by Ann", inBody: true, isFallback: true)
+        #expect(extract([posted]).publishedTime == "2016-05-03")
+    }
+
+    @Test func aTimeElementBeatsTheDatelineAndProseIsNotRead() {
+        let byline = HTMLElement(name: "span", attributes: ["class": "byline"], text: "Ann Lee, May 3, 2016",
+                                 inBody: true, isFallback: true)
+        let time = HTMLElement(name: "time", attributes: ["datetime": "2016-05-04"], inBody: true, isFallback: true)
+        #expect(extract([byline, time]).publishedTime == "2016-05-04")
+        let paragraph = HTMLElement(name: "p", text: "The tram opened on May 3, 2016, after years of work on the line.",
+                                    inBody: true, isFallback: true)
+        #expect(extract([paragraph]).publishedTime == nil)
+    }
 }
