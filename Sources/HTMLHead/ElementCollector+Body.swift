@@ -1,10 +1,13 @@
-/// Which body elements are kept as fallbacks.
+/// Which body elements are kept as fallbacks: plain, bounded records.
 ///
 /// A page that declares no `og:image`, `og:audio` or author still shows
 /// them: in `<video>`/`<audio>` players, in `<img>` elements, in a byline.
-/// The rules use these only when nothing declared exists. Each kind has its
-/// own small cap, because the live fetch reads up to 64 KiB of body and a
-/// long page must not turn into thousands of recorded elements.
+/// The scanner records such elements (tag, attributes, at most 1 KiB of
+/// text) and nothing more: what a byline or a media link *is* — the words
+/// that mark one — comes from the caller as `BodyRecords`, and the rules
+/// in LinkPeek decide what each record means. Each kind has its own small
+/// cap, because the live fetch reads up to 64 KiB of body and a long page
+/// must not turn into thousands of recorded elements.
 extension ElementCollector {
     /// The kinds of fallback element, each counted against its own cap.
     enum FallbackKind: CaseIterable {
@@ -14,10 +17,11 @@ extension ElementCollector {
         case playerSource
         /// `<img>`.
         case image
-        /// `<a>` to a media file or an author page (`/author…`, `?author=`), with its text.
+        /// `<a>` whose `href` has one of `BodyRecords.linkHrefs` or ends in
+        /// one of `linkPathEndings`, or is marked, with its text.
         case link
-        /// Any element whose `class`, `id` or `rel` says author or byline, with its text.
-        case byline
+        /// Any element whose `class`, `id` or `rel` has one of `BodyRecords.markers`, with its text.
+        case marked
         /// `<h1>`, with its text.
         case heading
         /// `<p>`, with its text.
@@ -26,17 +30,19 @@ extension ElementCollector {
         case time
     }
 
-    /// How many elements of each kind are kept, and how much text each may carry.
+    /// How many elements of each kind are kept, how much text each may
+    /// carry, and the caller's words for the marked kinds.
     struct FallbackLimits {
         var players = 20
         var playerSources = 40
         var images = 50
         var links = 20
-        var bylines = 20
+        var marked = 20
         var headings = 3
         var paragraphs = 10
         var times = 10
         var textBytes = 1024
+        var records = BodyRecords()
 
         func cap(_ kind: FallbackKind) -> Int {
             switch kind {
@@ -44,70 +50,126 @@ extension ElementCollector {
             case .playerSource: playerSources
             case .image: images
             case .link: links
-            case .byline: bylines
+            case .marked: marked
             case .heading: headings
             case .paragraph: paragraphs
             case .time: times
             }
         }
-    }
 
-    /// File extensions of audio and video a link may point at directly.
-    static let mediaExtensions: [StaticString] = [
-        ".mp3", ".m4a", ".ogg", ".oga", ".opus", ".wav", ".aac", ".flac",
-        ".mp4", ".m4v", ".webm", ".mov", ".ogv",
-    ]
-
-    /// The fallback kind of a body element, or nil when it is not kept.
-    /// `insidePlayer` is true while a recorded `<video>`/`<audio>` is open;
-    /// `bylinesFull` skips the class/id tests once no byline can be kept,
-    /// since every other element of a long page would pay for them.
-    static func fallbackKind(
-        _ name: String, _ attributes: AttributeList, insidePlayer: Bool, bylinesFull: Bool = false
-    ) -> FallbackKind? {
-        switch name {
-        case "video", "audio":
-            return .player
-        case "source", "track":
-            // Outside a player, `<source>` belongs to `<picture>`: an image
-            // variant, already covered by its `<img>`.
-            return insidePlayer ? .playerSource : nil
-        case "img":
-            return .image
-        case "h1":
-            return .heading
-        case "p":
-            return !bylinesFull && isByline(attributes) ? .byline : .paragraph
-        case "time":
-            return attributes.contains("datetime") ? .time : nil
-        case "a":
-            if attributes.value(of: "rel", containsLowercased: "author")
-                || attributes.value(of: "href", containsLowercased: "/author", "author=")
-                || linksToMediaFile(attributes.value(of: "href")) {
-                return .link
+        /// The fallback kind of a body element, or nil when it is not kept.
+        /// `insidePlayer` is true while a recorded `<video>`/`<audio>` is
+        /// open; `markedFull` skips the attribute tests once no marked
+        /// element can be kept, since every other element of a long page
+        /// would pay for them.
+        func kind(of name: String, _ attributes: AttributeList, insidePlayer: Bool, markedFull: Bool = false) -> FallbackKind? {
+            switch name {
+            case "video", "audio":
+                return .player
+            case "source", "track":
+                // Outside a player, `<source>` belongs to `<picture>`: an image
+                // variant, already covered by its `<img>`.
+                return insidePlayer ? .playerSource : nil
+            case "img":
+                return .image
+            case "h1":
+                return .heading
+            case "p":
+                return !markedFull && isMarked(attributes) ? .marked : .paragraph
+            case "time":
+                return attributes.contains("datetime") ? .time : nil
+            case "a":
+                if isMarkedLink(attributes) || isMarked(attributes) { return .link }
+                return nil
+            case "html", "head", "body", "script", "style", "svg", "math", "template", "noscript", "meta", "link":
+                return nil
+            default:
+                return !markedFull && isMarked(attributes) ? .marked : nil
             }
-            return !bylinesFull && isByline(attributes) ? .byline : nil
-        case "html", "head", "body", "script", "style", "svg", "math", "template", "noscript", "meta", "link":
-            return nil
-        default:
-            return !bylinesFull && isByline(attributes) ? .byline : nil
+        }
+
+        /// The attributes whose values markers are looked for in.
+        static let markedAttributes = ["class", "id", "rel"]
+
+        /// True when `class`, `id` or `rel` holds one of the caller's markers.
+        func isMarked(_ attributes: AttributeList) -> Bool {
+            guard !records.markerBytes.isEmpty else { return false }
+            for name in FallbackLimits.markedAttributes {
+                let marked = attributes.withValue(of: name) { value in
+                    records.markerBytes.contains { ElementCollector.find($0, in: value) }
+                }
+                if marked == true { return true }
+            }
+            return false
+        }
+
+        /// True when an `<a href>` holds one of the caller's link words or
+        /// its path ends in one of the caller's endings.
+        func isMarkedLink(_ attributes: AttributeList) -> Bool {
+            guard !records.linkHrefBytes.isEmpty || !records.linkPathEndingBytes.isEmpty else { return false }
+            return attributes.withValue(of: "href") { value in
+                if records.linkHrefBytes.contains(where: { ElementCollector.find($0, in: value) }) { return true }
+                return ElementCollector.pathEnds(value, withOneOf: records.linkPathEndingBytes)
+            } ?? false
         }
     }
 
-    /// True when `class`, `id` or `rel` names an author or byline, the way
-    /// themes and CMSs mark them (`class="author-name"`, `id="byline"`,
-    /// `rel="author"`).
-    static func isByline(_ attributes: AttributeList) -> Bool {
-        attributes.value(of: "class", containsLowercased: "author", "byline")
-            || attributes.value(of: "id", containsLowercased: "author", "byline")
-            || attributes.value(of: "rel", containsLowercased: "author", "byline")
+    /// True when `needle` (lowercase) occurs in the C string `value`, ignoring ASCII case.
+    static func find(_ needle: [UInt8], in value: UnsafePointer<UInt8>) -> Bool {
+        guard let first = needle.first else { return true }
+        var cursor = value
+        while cursor.pointee != 0 {
+            if ByteCursor.lower(cursor.pointee) == first {
+                var offset = 1
+                while offset < needle.count, cursor[offset] != 0, ByteCursor.lower(cursor[offset]) == needle[offset] {
+                    offset += 1
+                }
+                if offset == needle.count { return true }
+            }
+            cursor += 1
+        }
+        return false
     }
 
-    /// True when `href`'s path (before any query or fragment) ends in an
-    /// audio or video file extension.
-    static func linksToMediaFile(_ href: String?) -> Bool {
-        guard let href, !href.isEmpty else { return false }
-        let path = href.prefix { $0 != "?" && $0 != "#" }.lowercased()
-        return mediaExtensions.contains { path.hasSuffix($0.description) }
+    /// True when the path of the URL `value` (before `?` and `#`) ends in
+    /// one of `endings` (lowercase), ignoring ASCII case.
+    static func pathEnds(_ value: UnsafePointer<UInt8>, withOneOf endings: [[UInt8]]) -> Bool {
+        guard !endings.isEmpty else { return false }
+        var length = 0
+        while value[length] != 0, value[length] != UInt8(ascii: "?"), value[length] != UInt8(ascii: "#") { length += 1 }
+        return endings.contains { ending in
+            guard ending.count <= length else { return false }
+            let start = length - ending.count
+            return ending.indices.allSatisfy { ByteCursor.lower(value[start + $0]) == ending[$0] }
+        }
+    }
+}
+
+extension AttributeList {
+    /// Calls `body` with the raw C string of attribute `name`'s first value;
+    /// nil when the attribute is absent or has no value. Reads in place, so
+    /// testing every body element's `class` allocates nothing.
+    func withValue<Result>(of name: String, _ body: (UnsafePointer<UInt8>) -> Result) -> Result? {
+        guard var cursor = pairs else { return nil }
+        while let key = cursor.pointee {
+            if ElementCollector.equalsASCII(key, name) {
+                guard let value = cursor.advanced(by: 1).pointee else { return nil }
+                return body(value)
+            }
+            cursor = cursor.advanced(by: 2)
+        }
+        return nil
+    }
+}
+
+extension ElementCollector {
+    /// True when the C string `key` is exactly `name` (an ASCII attribute name).
+    static func equalsASCII(_ key: UnsafePointer<UInt8>, _ name: String) -> Bool {
+        var index = 0
+        for byte in name.utf8 {
+            guard key[index] == byte else { return false }
+            index += 1
+        }
+        return key[index] == 0
     }
 }

@@ -142,9 +142,9 @@ final class ElementCollector {
             playerRecorded = false
         }
         guard document.headComplete, foreignDepth == 0, codeDepth == 0,
-              let kind = ElementCollector.fallbackKind(
-                  name, attributes, insidePlayer: playerDepth > 0 && playerRecorded,
-                  bylinesFull: fallbackCounts[.byline, default: 0] >= limits.fallbacks.bylines),
+              let kind = limits.fallbacks.kind(
+                  of: name, attributes, insidePlayer: playerDepth > 0 && playerRecorded,
+                  markedFull: fallbackCounts[.marked, default: 0] >= limits.fallbacks.marked),
               fallbackCounts[kind, default: 0] < limits.fallbacks.cap(kind) else { return }
         fallbackCounts[kind, default: 0] += 1
         if isPlayer { playerRecorded = true }

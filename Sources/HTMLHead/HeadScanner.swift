@@ -22,7 +22,7 @@ public final class HeadScanner {
     private static let sliceLength = 4096
 
     private let httpCharset: String?
-    private let collector = ElementCollector()
+    private let collector: ElementCollector
     private var undecided: [UInt8] = []
     private var decoder: StreamDecoder?
     private var parser: PushParser?
@@ -33,10 +33,17 @@ public final class HeadScanner {
     /// Raw bytes fed after the head completed, to within one 4 KiB slice.
     public private(set) var bytesAfterHead = 0
 
-    /// - Parameter contentType: the HTTP `Content-Type` value, if any; its
-    ///   `charset` parameter takes part in encoding sniffing.
-    public init(contentType: String?) {
+    /// - Parameters:
+    ///   - contentType: the HTTP `Content-Type` value, if any; its
+    ///     `charset` parameter takes part in encoding sniffing.
+    ///   - bodyRecords: the caller's words for body elements worth
+    ///     recording besides the plain ones (bylines, author and media
+    ///     links); none by default.
+    public init(contentType: String?, bodyRecords: BodyRecords = BodyRecords()) {
         httpCharset = contentType.flatMap(EncodingSniffer.charset(fromContentType:))
+        var limits = ElementCollector.Limits()
+        limits.fallbacks.records = bodyRecords
+        collector = ElementCollector(limits: limits)
     }
 
     /// What has been seen so far, including the partial text of a title

@@ -9,6 +9,9 @@ public struct LinkMetadata: Codable, Sendable, Equatable {
     /// What the page declares as its canonical address (`og:url`, `<link rel=canonical>`).
     public var canonicalURL: String?
     public var title: String?
+    /// The title as the page wrote it, when `title` is it without the
+    /// site's name ("Article | Site" → title "Article"); absent otherwise.
+    public var rawTitle: String?
     public var summary: String?
     public var siteName: String?
     public var type: String?

@@ -71,11 +71,10 @@ extension MetadataRules {
     static func mediaFileKind(_ href: String) -> BodyMediaKind? {
         let path = href.prefix { $0 != "?" && $0 != "#" }.lowercased()
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
-        switch path[path.index(after: dot)...] {
-        case "mp3", "m4a", "ogg", "oga", "opus", "wav", "aac", "flac": return .audio
-        case "mp4", "m4v", "webm", "mov", "ogv": return .video
-        default: return nil
-        }
+        let fileExtension = String(path[path.index(after: dot)...])
+        if audioFileExtensions.contains(fileExtension) { return .audio }
+        if videoFileExtensions.contains(fileExtension) { return .video }
+        return nil
     }
 
     /// One web candidate (data URLs of whole media files are not previews).

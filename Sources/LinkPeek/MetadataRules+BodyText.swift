@@ -100,27 +100,13 @@ extension MetadataRules {
     static func isMarkedByline(_ element: HTMLElement) -> Bool {
         let values = ["class", "id", "rel"].compactMap { element[$0]?.lowercased() }
         guard !values.contains(where: { $0.contains("comment") }) else { return false }
-        return values.contains { $0.contains("author") || $0.contains("byline") }
+        return values.contains { value in bylineMarkers.contains { value.contains($0) } }
     }
 
     /// The page's first `<h1>`: the title it shows its readers.
     static func headingTitle(in page: PageIndex) -> Picked<String>? {
         for (element, _) in page.fallbacks where element.name == "h1" {
             if let text = TextCleaner.clean(element.text) { return Picked(value: text, source: "h1") }
-        }
-        return nil
-    }
-
-    /// The shortest paragraph text that reads as a summary: shorter ones
-    /// are captions, buttons and notices.
-    static let minimumSummaryLength = 40
-
-    /// The page's first paragraph long enough to be prose (the scanner
-    /// keeps at most 1 KiB of it; clients shorten it to fit).
-    static func firstParagraph(in page: PageIndex) -> Picked<String>? {
-        for (element, _) in page.fallbacks where element.name == "p" && !isMarkedByline(element) {
-            guard let text = TextCleaner.clean(element.text), text.count >= minimumSummaryLength else { continue }
-            return Picked(value: text, source: "first paragraph")
         }
         return nil
     }

@@ -5,7 +5,23 @@ import TextTrimming
 /// Twitter cards, plain HTML, then JSON-LD and microdata; an empty value
 /// falls through to the next source.
 extension MetadataRules {
-    static func title(in page: PageIndex) -> Picked<String>? {
+    /// The title, without the site's name when the page attached it
+    /// ("Article | Site", see `+TitleAffix`); `rawTitle` keeps it whole.
+    /// Only a part shown to be the site's name goes (declared, the host's,
+    /// or shared by the page's other titles): a kicker that the headline
+    /// merely lacks ("Opinion | …", "Funding Snapshot: …") stays.
+    ///
+    /// `split` is the affix found in the title as written (nil for none),
+    /// which `siteName` reuses when `<title>` is that same text.
+    static func title(in page: PageIndex) -> (title: Picked<String>, raw: String?, split: TitleAffix?)? {
+        guard let picked = declaredTitle(in: page) else { return nil }
+        guard ["title", "og:title", "twitter:title"].contains(picked.source) else { return (picked, nil, nil) }
+        let affix = titleAffix(of: picked.value, in: page)
+        guard let affix, affix.evidence == .siteName else { return (picked, nil, affix) }
+        return (Picked(value: affix.rest, source: picked.source), picked.value, affix)
+    }
+
+    static func declaredTitle(in page: PageIndex) -> Picked<String>? {
         if let picked = page.metaText(["og:title", "twitter:title"]) { return picked }
         if let text = page.titleText() { return Picked(value: text, source: "title") }
         if let picked = page.metaText(["title", "dc.title"]) { return picked }
@@ -28,7 +44,10 @@ extension MetadataRules {
 
     /// The site's own name. Never invented from the host: a label the page
     /// does not give is the client's to derive.
-    static func siteName(in page: PageIndex) -> Picked<String>? {
+    ///
+    /// - Parameter knownSplit: the title text `title(in:)` already looked
+    ///   for an affix, with what it found, so the same text is not searched twice.
+    static func siteName(in page: PageIndex, knownSplit: (text: String, affix: TitleAffix?)? = nil) -> Picked<String>? {
         if let picked = page.metaText(["og:site_name", "application-name", "apple-mobile-web-app-title"]) {
             return picked
         }
@@ -49,28 +68,38 @@ extension MetadataRules {
                                        "al:ios:app_name", "al:android:app_name"]) {
             return picked
         }
-        return titleAffixSiteName(in: page)
+        return titleAffixSiteName(in: page, knownSplit: knownSplit)
     }
 
     /// The author's name. Open Graph's `article:author` is often a profile
     /// URL; such values are skipped. A leading "By " of a byline is dropped.
-    /// Twitter's `creator` is a handle, not a name, so it is not used.
+    /// JSON-LD authors may be an array and `@id` references; several are
+    /// joined as a byline writes them. Values that name no author (a URL,
+    /// "Admin", a date) fall through to the next source. The site's own name
+    /// is refused only from what the body shows and from handles: a declared
+    /// author may be an organisation (schema.org allows it), but a byline or
+    /// handle that is the site's name is its logo or account.
+    /// Twitter's `creator` is a handle, not a name: the last resort.
     static func author(in page: PageIndex) -> Picked<String>? {
+        let siteNames = declaredSiteNames(in: page)
+        let plausible = { (name: String) in isPlausibleAuthor(name, siteNames: []) }
+        let shown = { (name: String) in isPlausibleAuthor(name, siteNames: siteNames) }
         for key in ["article:author", "author", "dc.creator", "parsely-author", "sailthru.author"] {
             for meta in page.metaValues(key) {
-                if let name = authorName(meta.content) { return Picked(value: name, source: key) }
+                if let name = authorName(meta.content), plausible(name) { return Picked(value: name, source: key) }
             }
         }
         for key in ["author", "creator"] {
             for node in page.jsonLD.contentNodes {
-                let names = page.jsonLD.names(node[key]).compactMap(authorName)
-                if !names.isEmpty { return Picked(value: names.joined(separator: ", "), source: "json-ld:\(key)") }
+                let names = page.jsonLD.names(node[key]).compactMap(authorName).filter(plausible)
+                if let joined = joinedAuthors(names) { return Picked(value: joined, source: "json-ld:\(key)") }
             }
         }
-        if let picked = page.microdataText(["author"]), let name = authorName(picked.value) {
+        if let picked = page.microdataText(["author"]), let name = authorName(picked.value), plausible(name) {
             return Picked(value: name, source: picked.source)
         }
-        return bylineAuthor(in: page)
+        if let picked = bylineAuthor(in: page), shown(picked.value) { return picked }
+        return twitterCreator(in: page).flatMap { shown($0.value) ? $0 : nil }
     }
 
     /// A person's name from a byline: cleaned, without a leading "By",
@@ -85,12 +114,15 @@ extension MetadataRules {
 
     /// The page's own date string (ISO 8601 as written), trimmed. A value
     /// without a four-digit year ("8:38 pm") is not a date and falls through.
+    static let publishedTimeKeys = [
+        "article:published_time", "og:article:published_time", "og:published_time",
+        "published_time", "datepublished", "date", "dc.date", "dc.date.issued", "dcterms.date",
+        "dcterms.issued", "dcterms.created", "article.published", "publish-date", "pubdate",
+        "parsely-pub-date", "sailthru.date",
+    ]
+
     static func publishedTime(in page: PageIndex) -> Picked<String>? {
-        let keys = ["article:published_time", "og:article:published_time", "og:published_time",
-                    "published_time", "datepublished", "date", "dc.date", "dc.date.issued", "dcterms.date",
-                    "dcterms.issued", "dcterms.created", "article.published", "publish-date", "pubdate",
-                    "parsely-pub-date", "sailthru.date"]
-        for key in keys {
+        for key in publishedTimeKeys {
             for meta in page.metaValues(key) {
                 if let date = dateText(meta.content) { return Picked(value: date, source: key) }
             }
@@ -103,17 +135,23 @@ extension MetadataRules {
         for property in page.properties(named: "datepublished") {
             if let date = dateText(property.value) { return Picked(value: date, source: "microdata:datepublished") }
         }
-        return timeElementDate(in: page)
+        return timeElementDate(in: page) ?? datelineDate(in: page)
     }
 
+    /// A date: ISO 8601 with the page's offset when its form is known
+    /// (`+Dates`), else as written when it holds a four-digit year.
     static func dateText(_ raw: String?) -> String? {
-        guard let text = TextCleaner.clean(raw) else { return nil }
+        guard let text = TextCleaner.clean(raw), hasYear(text) else { return nil }
+        return isoDate(text) ?? text
+    }
+
+    static func hasYear(_ text: String) -> Bool {
         var digitRun = 0
         for character in text {
             digitRun = character.isASCIIDigit ? digitRun + 1 : 0
-            if digitRun == 4 { return text }
+            if digitRun == 4 { return true }
         }
-        return nil
+        return false
     }
 
     /// The page's declared canonical address, or nil: `canonicalURL` says

@@ -2,32 +2,161 @@ import FoundationEssentials
 import HTMLHead
 import TextTrimming
 
-/// The site name a page writes into its `<title>`: "Article | Site" or
-/// "Site - Article". Which end is the site is never guessed: the other part
-/// must be the page's own headline, or the end must begin the title of the
-/// site's feed (`<link rel=alternate type=application/rss+xml title="Site
-/// » Feed">`, how blogs name their feeds).
+/// The site name a page writes into its titles: "Article | Site" or
+/// "Site - Article". Which end is the site is never guessed: the part must
+/// be the site's name as the page gives it elsewhere (`og:site_name`,
+/// `application-name`, JSON-LD publisher or WebSite), its host's
+/// registrable name ("The Verge" on theverge.com), the same affix on the
+/// page's other titles, or the other part must be the page's own headline,
+/// or the part must begin the title of the site's feed (`<link
+/// rel=alternate type=application/rss+xml title="Site » Feed">`, how blogs
+/// name their feeds). Real titles with " - " in them keep it: without such
+/// evidence nothing is split.
 extension MetadataRules {
     /// Separators between a page title and a site name, as sites write them.
-    static let titleSeparators = [" | ", " - ", " – ", " — ", " · ", " :: ", " » "]
+    /// The ASCII ones need spaces around them ("Spider-Man", "10:30" stay
+    /// whole); the full-width ones are separators by themselves.
+    static let titleSeparators = [
+        " | ", " - ", " – ", " — ", " · ", " :: ", " » ", " : ", ": ", " _ ", "｜", "：",
+    ]
 
-    static func titleAffixSiteName(in page: PageIndex) -> Picked<String>? {
-        guard let title = page.titleText(), let separator = titleSeparators.first(where: { title.contains($0) }) else {
-            return nil
+    /// A title split into the site's name and the rest.
+    struct TitleAffix {
+        var site: String
+        var rest: String
+        /// True when the site came last ("Article | Site").
+        var isSuffix: Bool
+        /// What showed the part is the site's name.
+        var evidence: Evidence
+
+        enum Evidence {
+            /// A name the page declares, the host, or the other titles' shared affix.
+            case siteName
+            /// The rest is the page's headline, or the part begins a feed title.
+            case headline
         }
-        let parts = title.split(separator: separator, omittingEmptySubsequences: false).map(\.trimmedSpaces)
-        guard parts.count >= 2, let first = parts.first, let last = parts.last, !first.isEmpty, !last.isEmpty else {
-            return nil
-        }
-        let withoutLast = parts.dropLast().joined(separator: separator)
-        let withoutFirst = parts.dropFirst().joined(separator: separator)
+
+        var source: String { isSuffix ? "title suffix" : "title prefix" }
+    }
+
+    /// The site-name affix of `title`, or nil when none can be shown to be one.
+    static func titleAffix(of title: String, in page: PageIndex) -> TitleAffix? {
+        let splits = titleSplits(title)
+        guard !splits.isEmpty else { return nil }
+        let names = Set(siteNameCandidates(in: page).map(foldedName).filter { !$0.isEmpty } + registrableNames(page.resolver.base?.host))
+        let usable = splits.filter { !foldedName($0.site).isEmpty && !foldedName($0.rest).isEmpty }
+        if let named = usable.first(where: { names.contains(foldedName($0.site)) }) { return named }
+        let others = otherTitles(than: title, in: page)
+        if !others.isEmpty, let shared = usable.first(where: { sharesAffix($0, with: others) }) { return shared }
         let headlines = pageHeadlines(in: page).map { $0.lowercased() }
-        if headlines.contains(withoutLast.lowercased()) { return Picked(value: last, source: "title suffix") }
-        if headlines.contains(withoutFirst.lowercased()) { return Picked(value: first, source: "title prefix") }
         let feeds = feedTitles(in: page).map { $0.lowercased() }
-        if feeds.contains(where: { $0.hasPrefix(last.lowercased()) }) { return Picked(value: last, source: "title suffix") }
-        if feeds.contains(where: { $0.hasPrefix(first.lowercased()) }) { return Picked(value: first, source: "title prefix") }
+        for split in splits {
+            if headlines.contains(split.rest.lowercased())
+                || feeds.contains(where: { $0.hasPrefix(split.site.lowercased()) }) {
+                return TitleAffix(site: split.site, rest: split.rest, isSuffix: split.isSuffix, evidence: .headline)
+            }
+        }
         return nil
+    }
+
+    /// The site name a `<title>` carries, for `siteName` when nothing declares one.
+    static func titleAffixSiteName(in page: PageIndex, knownSplit: (text: String, affix: TitleAffix?)? = nil)
+        -> Picked<String>?
+    {
+        guard let title = page.titleText() else { return nil }
+        let found = knownSplit.flatMap { $0.text == title ? $0.affix : nil }
+        guard let affix = found ?? (knownSplit?.text == title ? nil : titleAffix(of: title, in: page)) else { return nil }
+        return Picked(value: affix.site, source: affix.source)
+    }
+
+    /// The ways to cut `title` at a separator: the last part as a suffix,
+    /// then the first part as a prefix (sites put their name last far more
+    /// often). Searched as UTF-8 bytes: this runs on every page's title.
+    static func titleSplits(_ title: String) -> [TitleAffix] {
+        let bytes = Array(title.utf8)
+        var splits: [TitleAffix] = []
+        for separator in titleSeparatorBytes {
+            guard let first = firstOffset(of: separator, in: bytes) else { continue }
+            let last = lastOffset(of: separator, in: bytes) ?? first
+            let text = { (range: Range<Int>) in String(decoding: bytes[range], as: UTF8.self).trimmedSpaces }
+            splits.append(TitleAffix(site: text((last + separator.count)..<bytes.count), rest: text(0..<last),
+                                     isSuffix: true, evidence: .siteName))
+            splits.append(TitleAffix(site: text(0..<first), rest: text((first + separator.count)..<bytes.count),
+                                     isSuffix: false, evidence: .siteName))
+        }
+        return splits.filter { !$0.site.isEmpty && !$0.rest.isEmpty && $0.site.count <= maximumSiteNameLength }
+    }
+
+    private static let titleSeparatorBytes = titleSeparators.map { Array($0.utf8) }
+
+    private static func firstOffset(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard needle.count <= bytes.count else { return nil }
+        for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
+            if bytes[start..<(start + needle.count)].elementsEqual(needle) { return start }
+        }
+        return nil
+    }
+
+    private static func lastOffset(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard needle.count <= bytes.count else { return nil }
+        for start in stride(from: bytes.count - needle.count, through: 0, by: -1) where bytes[start] == needle[0] {
+            if bytes[start..<(start + needle.count)].elementsEqual(needle) { return start }
+        }
+        return nil
+    }
+
+    /// Site names are short; a longer part is a headline, not a name.
+    static let maximumSiteNameLength = 60
+
+    /// Names the page gives its site (declared, JSON-LD publisher and WebSite).
+    static func siteNameCandidates(in page: PageIndex) -> [String] {
+        var names = ["og:site_name", "application-name", "apple-mobile-web-app-title", "publisher", "dc.publisher"]
+            .compactMap { page.metaText([$0])?.value }
+        for node in page.jsonLD.contentNodes { names += page.jsonLD.names(node["publisher"]) }
+        if let name = JSONLDGraph.text("name", in: page.jsonLD.nodes(ofType: ["website"])) { names.append(name) }
+        return names
+    }
+
+    /// The host's registrable name, folded, with and without its suffix:
+    /// "www.theverge.com" gives "theverge" and "thevergecom"; "news.bbc.co.uk"
+    /// gives "bbc" and "bbccouk". A public-suffix list is not needed for a
+    /// match against what the title says: a two-letter country code after a
+    /// short second level ("co.uk", "com.au") is taken as the suffix.
+    static func registrableNames(_ host: String?) -> [String] {
+        guard let host else { return [] }
+        let labels = host.lowercased().split(separator: ".").map(String.init)
+        guard labels.count >= 2, !labels.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }) else { return [] }
+        var suffixCount = 1
+        if labels.count >= 3, labels[labels.count - 1].count == 2, labels[labels.count - 2].count <= 3 { suffixCount = 2 }
+        let name = labels[labels.count - suffixCount - 1]
+        let suffix = labels.suffix(suffixCount).joined()
+        return [name, name + suffix].map(foldedName)
+    }
+
+    /// The page's titles other than `title` itself: `<title>`, Open Graph,
+    /// Twitter and JSON-LD headline.
+    private static func otherTitles(than title: String, in page: PageIndex) -> [String] {
+        var titles = ["og:title", "twitter:title"].compactMap { page.metaText([$0])?.value }
+        if let text = page.titleText() { titles.append(text) }
+        if let headline = JSONLDGraph.text("headline", in: page.jsonLD.contentNodes) { titles.append(headline) }
+        return titles.filter { $0 != title }
+    }
+
+    /// True when another title of the page carries the same affix at the
+    /// same end around a different text ("Bob Dylan | Wiki" and "Bob Dylan,
+    /// singer | Wiki"): the shared part is the site. A title that only adds
+    /// another affix to the same text ("Kicker: Text" and "Kicker: Text -
+    /// Site") shows nothing about the kicker.
+    private static func sharesAffix(_ split: TitleAffix, with others: [String]) -> Bool {
+        // Compared as letters and digits: quotes and dashes vary between a page's titles.
+        let rest = foldedName(split.rest)
+        return others.contains { other in
+            titleSplits(other).contains { candidate in
+                let otherRest = foldedName(candidate.rest)
+                return candidate.isSuffix == split.isSuffix && candidate.site == split.site
+                    && !otherRest.contains(rest) && !rest.contains(otherRest)
+            }
+        }
     }
 
     /// What the page says its headline is, apart from `<title>`.

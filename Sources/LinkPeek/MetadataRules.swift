@@ -46,9 +46,12 @@ public enum MetadataRules {
             return picked.value
         }
 
-        metadata.title = record("title", title(in: page))
+        let titles = title(in: page)
+        metadata.title = record("title", titles?.title)
+        metadata.rawTitle = titles?.raw
         metadata.summary = record("summary", summary(in: page))
-        metadata.siteName = record("siteName", siteName(in: page))
+        let knownSplit = titles.map { (text: $0.raw ?? $0.title.value, affix: $0.split) }
+        metadata.siteName = record("siteName", siteName(in: page, knownSplit: knownSplit))
         metadata.canonicalURL = record("canonicalURL", canonicalURL(in: page))
         metadata.type = record("type", page.metaText(["og:type"]))
         metadata.author = record("author", author(in: page))

@@ -3,8 +3,9 @@ import HTMLHead
 
 /// Turns a page's bytes into a `HeadDocument` as they arrive, and stops the
 /// transfer as soon as more bytes cannot add anything: at the end of the head
-/// when it gave the main fields (title, summary, image), else after scanning
-/// `bodyScanBytes` of body for late tags.
+/// when it declared every field the rules could still use
+/// (`HeadDocument.hasEveryDeclaredField`), else after scanning
+/// `bodyScanBytes` of body for late tags, bylines and dates.
 ///
 /// - Important: a `TransferConsumer`: curl thread only.
 final class PageConsumer: TransferConsumer {
@@ -44,6 +45,9 @@ final class PageConsumer: TransferConsumer {
     var bytesSeen = 0
     var sentHead = false
     var elementsChecked = -1
+    /// Where the page's markup ends its head (`</head`, `<body`), which may
+    /// be long after the parser started the body.
+    var headEnd = HeadEndMarker()
 
     /// Bytes kept of a media response: enough for every image header linkpeek probes.
     static let mediaPrefixBytes = 64 * 1024
@@ -76,6 +80,7 @@ final class PageConsumer: TransferConsumer {
         // Until a scanner exists, bytes are sniffed: undeclared bodies for
         // their type, declared HTML for binary garbage.
         if let scanner {
+            headEnd.scan(bytes)
             scanner.feed(bytes)
             return afterScanning()
         }

@@ -48,7 +48,7 @@ struct Parse: AsyncParsableCommand {
             StandardIO.writeError("linkpeek parse: cannot read \(file ?? "stdin"): \(error)\n")
             throw ExitCode(Self.unreadableInputExitCode)
         }
-        let scanner = HeadScanner(contentType: contentType)
+        let scanner = HeadScanner(contentType: contentType, bodyRecords: MetadataRules.bodyRecords)
         bytes.withUnsafeBytes { scanner.feed($0) }
         var metadata = MetadataRules.extract(from: scanner.finish(), pageURL: url)
         if subresources {

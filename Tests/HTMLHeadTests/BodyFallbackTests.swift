@@ -2,9 +2,28 @@ import Testing
 @testable import HTMLHead
 
 /// Body elements kept as fallbacks: which ones, and that they stay bounded.
+/// The words that mark elements are the caller's; these tests give their own.
 @Suite struct BodyFallbackTests {
+    /// Words written for these tests (LinkPeek passes its rules' own).
+    private let words = BodyRecords(markers: ["author", "byline"], linkHrefs: ["/author", "author="],
+                                    linkPathEndings: [".mp3", ".mp4"])
+
     private func fallbacks(_ html: String, chunk: Int? = nil) -> [HTMLElement] {
-        scan(html, chunk: chunk).elements.filter(\.isFallback)
+        scan(html, chunk: chunk, bodyRecords: words).elements.filter(\.isFallback)
+    }
+
+    @Test func withoutWordsOnlyPlainElementsAreKept() {
+        let html = """
+            <body><div class="byline">Kim</div><a rel="author" href="/author/kim">Kim</a>
+            <a href="/ep.mp3">Listen</a><h1>H</h1><p class="byline">P</p><img src=/i.jpg><time datetime=2024-05-01>May</time>
+            """
+        let kept = scan(html).elements.filter(\.isFallback)
+        #expect(kept.map(\.name) == ["h1", "p", "img", "time"])
+    }
+
+    @Test func markersMatchAnyCaseInClassIdOrRelOnly() {
+        let kept = fallbacks("<body><span data-x=author>no</span><span class=Post-BYLINE>yes</span><a href=/AUTHOR/x>Ann</a>")
+        #expect(kept.map(\.text) == ["yes", "Ann"])
     }
 
     @Test func playersAndTheirSourcesAreKept() {
@@ -78,12 +97,12 @@ import Testing
         let headings = String(repeating: "<h1>h</h1>", count: 20)
         let bylines = String(repeating: "<span class=author>a</span>", count: 200)
         let players = String(repeating: "<video src=/v.mp4></video>", count: 100)
-        let document = scan("<body>" + images + paragraphs + headings + bylines + players)
+        let document = scan("<body>" + images + paragraphs + headings + bylines + players, bodyRecords: words)
         let limits = ElementCollector.FallbackLimits()
         #expect(document.all("img").count == limits.images)
         #expect(document.all("p").count == limits.paragraphs)
         #expect(document.all("h1").count == limits.headings)
-        #expect(document.all("span").count == limits.bylines)
+        #expect(document.all("span").count == limits.marked)
         #expect(document.all("video").count == limits.players)
     }
 

@@ -1,8 +1,10 @@
 @testable import HTMLHead
 
 /// Scans `bytes` fed in chunks of `chunk` bytes (all at once by default).
-func scan(_ bytes: [UInt8], contentType: String? = nil, chunk: Int? = nil) -> HeadDocument {
-    let scanner = HeadScanner(contentType: contentType)
+func scan(_ bytes: [UInt8], contentType: String? = nil, chunk: Int? = nil, bodyRecords: BodyRecords = BodyRecords())
+    -> HeadDocument
+{
+    let scanner = HeadScanner(contentType: contentType, bodyRecords: bodyRecords)
     let size = max(1, chunk ?? bytes.count)
     var offset = 0
     while offset < bytes.count {
@@ -12,8 +14,10 @@ func scan(_ bytes: [UInt8], contentType: String? = nil, chunk: Int? = nil) -> He
     return scanner.finish()
 }
 
-func scan(_ html: String, contentType: String? = nil, chunk: Int? = nil) -> HeadDocument {
-    scan(Array(html.utf8), contentType: contentType, chunk: chunk)
+func scan(_ html: String, contentType: String? = nil, chunk: Int? = nil, bodyRecords: BodyRecords = BodyRecords())
+    -> HeadDocument
+{
+    scan(Array(html.utf8), contentType: contentType, chunk: chunk, bodyRecords: bodyRecords)
 }
 
 extension HeadDocument {

@@ -107,12 +107,12 @@ private func body(_ name: String, _ attributes: [String: String] = [:], text: St
         let page = extract([
             body("h1", text: "  The   heading "),
             body("p", text: "Share"),
-            body("p", text: "A paragraph long enough to read as the summary of this page."),
+            body("p", text: "A paragraph long enough to read as the summary of this page, at eighty characters or more."),
             body("time", ["datetime": "2024-05-01T10:00:00Z"], text: "May 1"),
         ])
         #expect(page.title == "The heading")
         #expect(page.sources?["title"] == "h1")
-        #expect(page.summary == "A paragraph long enough to read as the summary of this page.")
+        #expect(page.summary == "A paragraph long enough to read as the summary of this page, at eighty characters or more.")
         #expect(page.sources?["summary"] == "first paragraph")
         #expect(page.publishedTime == "2024-05-01T10:00:00Z")
         #expect(page.sources?["publishedTime"] == "time element")

@@ -59,7 +59,8 @@ import Testing
         ])
         #expect(metadata.author == "Jane Doe")
         #expect(metadata.sources?["author"] == "author")
-        #expect(extract([Tag.meta(name: "twitter:creator", "@jane")]).author == nil)
+        // A handle is the last resort, below every declared author.
+        #expect(extract([Tag.meta(name: "twitter:creator", "@jane"), Tag.meta(name: "author", "Jane Doe")]).author == "Jane Doe")
     }
 
     @Test func langFromHTMLThenLocaleThenHeader() {

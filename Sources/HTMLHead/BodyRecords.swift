@@ -1,0 +1,34 @@
+/// Which body elements the scanner records besides the plain ones, as data
+/// the caller gives: HTMLHead matches the words, the caller (LinkPeek's
+/// rules) chooses them and decides what a recorded element means.
+///
+/// Without words the scanner records, from the body, only elements by their
+/// tag: `<video>`, `<audio>` (and the `<source>`/`<track>` inside a recorded
+/// one), `<img>`, `<h1>`, `<p>` and `<time datetime>`.
+public struct BodyRecords: Sendable, Equatable {
+    /// Lowercase substrings of `class`, `id` or `rel` that make any body
+    /// element worth recording with its text.
+    public var markers: [String]
+    /// Lowercase substrings of an `<a href>` that make the link worth recording.
+    public var linkHrefs: [String]
+    /// Lowercase endings of an `<a href>`'s path (before `?` and `#`) that
+    /// make the link worth recording.
+    public var linkPathEndings: [String]
+
+    public init(markers: [String] = [], linkHrefs: [String] = [], linkPathEndings: [String] = []) {
+        self.markers = markers
+        self.linkHrefs = linkHrefs
+        self.linkPathEndings = linkPathEndings
+        markerBytes = markers.map { Array($0.lowercased().utf8) }.filter { !$0.isEmpty }
+        linkHrefBytes = linkHrefs.map { Array($0.lowercased().utf8) }.filter { !$0.isEmpty }
+        linkPathEndingBytes = linkPathEndings.map { Array($0.lowercased().utf8) }.filter { !$0.isEmpty }
+    }
+
+    // The same words as bytes, matched against attribute values in place.
+    let markerBytes: [[UInt8]]
+    let linkHrefBytes: [[UInt8]]
+    let linkPathEndingBytes: [[UInt8]]
+
+    /// True when there are no words at all: only the plain elements are recorded.
+    var isEmpty: Bool { markerBytes.isEmpty && linkHrefBytes.isEmpty && linkPathEndingBytes.isEmpty }
+}

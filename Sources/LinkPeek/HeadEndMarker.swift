@@ -1,0 +1,73 @@
+/// Finds where a page's own markup ends its head: the first `</head` or
+/// `<body` in the raw bytes, in any case, across chunk boundaries.
+///
+/// The parser ends the head earlier when the head holds an element that
+/// only the body may hold (a tracking `<img>`, a `<div>`): HTML's rules
+/// start the body there, but such pages go on declaring `<meta>` tags for
+/// tens or hundreds of kilobytes. The read budget (head + `bodyScanBytes`)
+/// counts from where the page says the head ends, so those tags are read
+/// as `parse` reads them.
+///
+/// A byte search, not a parse: a marker inside a script string ends the
+/// head early, which only shortens the read to what it was before. Pages
+/// in UTF-16 never match; `PageConsumer` bounds the wait for the marker.
+/// Bytes are read in place; only the last few of a chunk are kept.
+struct HeadEndMarker {
+    /// The offset just past the marker, in bytes of the whole body, once seen.
+    private(set) var end: Int?
+    /// The last bytes of the previous chunk, lowercased, for a marker split
+    /// across two chunks.
+    private var carry: [UInt8] = []
+    private var offset = 0
+
+    private static let markers: [[UInt8]] = [Array("</head".utf8), Array("<body".utf8)]
+    /// The longest marker with the byte that must follow it.
+    private static let longest = 7
+
+    /// Looks for a marker in the next chunk of the body.
+    mutating func scan(_ bytes: UnsafeRawBufferPointer) {
+        defer { offset += bytes.count }
+        guard end == nil, !bytes.isEmpty else { return }
+        if !carry.isEmpty {
+            // A marker that starts in the carried bytes and ends in this chunk.
+            let joint = carry + bytes.prefix(Self.longest - 1).map(Self.lowercased)
+            if let found = Self.firstMarkerEnd(in: joint, from: 0, before: carry.count) {
+                end = offset - carry.count + found
+                return
+            }
+        }
+        if let found = Self.firstMarkerEnd(in: bytes) {
+            end = offset + found
+            return
+        }
+        carry = Array((carry + bytes.suffix(Self.longest - 1).map(Self.lowercased)).suffix(Self.longest - 1))
+    }
+
+    private static func endsTagName(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") || byte == 0x20 || (0x09...0x0D).contains(byte)
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+    }
+
+    /// The index just past the first marker that starts before `limit`.
+    private static func firstMarkerEnd<Bytes: RandomAccessCollection<UInt8>>(
+        in bytes: Bytes, from start: Int = 0, before limit: Int? = nil
+    ) -> Int? where Bytes.Index == Int {
+        let stop = min(limit ?? bytes.count, bytes.count)
+        var index = start
+        while index < stop {
+            if bytes[index] == UInt8(ascii: "<") {
+                // The tag name must end there: `</header>` is no `</head>`.
+                for marker in markers where index + marker.count < bytes.count {
+                    var matched = 1
+                    while matched < marker.count, lowercased(bytes[index + matched]) == marker[matched] { matched += 1 }
+                    if matched == marker.count, endsTagName(bytes[index + marker.count]) { return index + marker.count }
+                }
+            }
+            index += 1
+        }
+        return nil
+    }
+}

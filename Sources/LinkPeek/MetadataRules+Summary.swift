@@ -1,0 +1,83 @@
+import FoundationEssentials
+import HTMLHead
+
+/// The summary a page shows without declaring one: its first real
+/// paragraph. Pages open with notices, not prose — cookie banners, ad
+/// labels, bylines, captions — so those are skipped, and a paragraph the
+/// scanner cut short ends at its last whole sentence.
+extension MetadataRules {
+    /// The shortest paragraph that reads as a summary: shorter ones are
+    /// captions, buttons, bylines and notices.
+    static let minimumSummaryLength = 80
+
+    /// The longest summary taken from a paragraph, in characters; a longer
+    /// one ends at its last sentence boundary within it.
+    static let maximumSummaryLength = 500
+
+    /// Words of the notices that open pages before their prose.
+    static let noticeWords = [
+        "cookie", "advertisement", "sponsored content", "javascript is disabled", "enable javascript",
+        "your browser", "sign up for our newsletter", "subscribe to our newsletter", "all rights reserved",
+    ]
+
+    /// The page's first paragraph long enough to be prose, not a notice or
+    /// byline, ended at a sentence boundary.
+    static func firstParagraph(in page: PageIndex) -> Picked<String>? {
+        for (element, _) in page.fallbacks where element.name == "p" && !isMarkedByline(element) {
+            guard let text = TextCleaner.clean(element.text), text.count >= minimumSummaryLength, !isNotice(text) else { continue }
+            return Picked(value: summaryPrefix(text), source: "first paragraph")
+        }
+        return nil
+    }
+
+    /// A cookie banner, an ad label, a copyright line or a "turn on
+    /// JavaScript" notice rather than the article's prose.
+    static func isNotice(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        if text.hasPrefix("©") || startsWithASCII(bytes, "copyright") || startsWithASCII(bytes, "by ") { return true }
+        return noticeWordBytes.contains { containsASCII(bytes, $0) }
+    }
+
+    private static let noticeWordBytes = noticeWords.map { Array($0.utf8) }
+
+    private static func startsWithASCII(_ bytes: [UInt8], _ word: String) -> Bool {
+        let needle = Array(word.utf8)
+        return bytes.count >= needle.count && needle.indices.allSatisfy { lowerASCII(bytes[$0]) == needle[$0] }
+    }
+
+    /// Whether `needle` (ASCII lowercase) occurs in `bytes`, ignoring ASCII case.
+    private static func containsASCII(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, needle.count <= bytes.count else { return needle.isEmpty }
+        for start in 0...(bytes.count - needle.count) where lowerASCII(bytes[start]) == first {
+            var matched = 1
+            while matched < needle.count, lowerASCII(bytes[start + matched]) == needle[matched] { matched += 1 }
+            if matched == needle.count { return true }
+        }
+        return false
+    }
+
+    private static func lowerASCII(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+    }
+
+    /// `text` when short enough, else its longest run of whole sentences
+    /// within `maximumSummaryLength`, else its words within it and "…".
+    static func summaryPrefix(_ text: String) -> String {
+        guard text.count > maximumSummaryLength else { return text }
+        let window = text.prefix(maximumSummaryLength)
+        var end: String.Index?
+        var index = window.startIndex
+        while index < window.endIndex {
+            let next = window.index(after: index)
+            if ".!?。！？".contains(window[index]), next == window.endIndex || window[next] == " " || "。！？".contains(window[index]) {
+                end = next
+            }
+            index = next
+        }
+        if let end, window.distance(from: window.startIndex, to: end) >= minimumSummaryLength {
+            return String(window[..<end])
+        }
+        let words = window.split(separator: " ").dropLast().joined(separator: " ")
+        return (words.isEmpty ? String(window) : words) + "…"
+    }
+}
