@@ -52,6 +52,7 @@ final class MultiLoop {
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             drainFinished()
+            pollMilliseconds = min(pollMilliseconds, endOverdueDrains())
             // Finished transfers freed slots: when queued ones came to this
             // loop, start them now, not after the poll below times out.
             if releaseEnded() { continue }
@@ -140,6 +141,24 @@ final class MultiLoop {
         if !admission.submitHop(transfer) {
             transfer.complete(.failure(CurlError(kind: .engineStopped, detail: "the transfer engine has stopped")))
         }
+    }
+
+    /// Ends the drains that ran past their time (which closes their
+    /// connections); returns the milliseconds until the next one may.
+    private func endOverdueDrains() -> Int32 {
+        let now = ContinuousClock.now
+        var next = Int32.max
+        for transfer in active.values where transfer.draining {
+            if transfer.drainOverdue(at: now) {
+                end(id: transfer.id, with: .success(()))
+            } else if let deadline = transfer.drainDeadline {
+                let left = deadline - now
+                // Safe: a drain's deadline is at most `Transfer.drainMilliseconds` away.
+                let ms = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+                next = min(next, max(1, ms + 1))
+            }
+        }
+        return next
     }
 
     /// Removes an active transfer and reports its outcome.
