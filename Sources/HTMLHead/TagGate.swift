@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Lets UTF-8 through to the push parser only at construct boundaries, so
 /// that libxml2 never sees a tag, comment or script cut by a chunk boundary.
 ///
@@ -14,6 +20,12 @@
 /// past `commentLimit` a comment's text, past `rawTextLimit` a script's or
 /// style's. No rule reads further than that (rules keep at most 8 KiB of a
 /// value), and the dropped bytes are never copied.
+///
+/// And it drops what no rule reads before libxml2 has to: the text of every
+/// `<style>`, and of every `<script>` whose tag does not mention JSON (the
+/// JSON-LD type); the elements themselves still go through, empty. On
+/// ordinary heads that is most of the bytes (stylesheets and code), which
+/// libxml2 would otherwise walk character by character.
 ///
 /// The states follow the HTML tokenizer closely enough for the one thing
 /// that matters here, finding where a construct ends: tags with quoted and
@@ -50,12 +62,15 @@ struct TagGate {
     private var state = State.text
     /// Bytes not yet passed on: since the last point where input can go.
     private var pending: [UInt8] = []
+    /// During `feed`: the held bytes are the chunk's own from its start up to
+    /// where the feed is (and `pending` is empty), so nothing is copied yet.
+    private var direct = false
     /// Bytes kept of the current value, comment or raw text (for the limits).
     private var kept = 0
     /// True once the current value, comment or raw text reached its limit.
     private var dropping = false
     /// The start tag being read: its name so far, lowercased, and whether it is an end tag.
-    private var tagName: [UInt8] = []
+    private var tagName = TagName()
     private var tagNameDone = false
     /// Attributes begun in this tag, whether one's name is being read, and
     /// whether the rest of the tag is dropped (past `attributeLimit`).
@@ -65,9 +80,14 @@ struct TagGate {
     private var isEndTag = false
     /// The element whose raw text is being read (`script` or `style`).
     private var rawTextEndTag: [UInt8] = []
+    /// How much of "json" the current script tag's values matched so far, and
+    /// whether they contained it (only such a script's text is passed on).
+    private var jsonMatched = 0
+    private var tagMentionsJSON = false
+    private static let json = Array("json".utf8)
 
-    private static let script = Array("script".utf8)
-    private static let style = Array("style".utf8)
+    private static let scriptEnd = Array("</script".utf8)
+    private static let styleEnd = Array("</style".utf8)
 
     /// Bytes held back, waiting for the end of their construct.
     var heldCount: Int { pending.count }
@@ -79,30 +99,60 @@ struct TagGate {
     /// `>`), and two bytes into a construct's start (`<m`, `</`, `<!`), which
     /// tells libxml2 that the text before it is complete. A text run or a
     /// construct is never handed over in pieces, so libxml2 never looks for
-    /// the end of one again after a chunk boundary. Every byte is copied once
-    /// into the held buffer (about a millisecond for 2 MiB).
+    /// the end of one again after a chunk boundary.
+    ///
+    /// Nothing is copied while it need not be: when nothing was held from
+    /// before and nothing in the chunk is dropped, what goes on is the
+    /// caller's own bytes, and only the tail after the last point is kept.
+    /// Otherwise the kept bytes are copied once into the held buffer.
     mutating func feed(_ bytes: UnsafeRawBufferPointer, emit: (UnsafeRawBufferPointer) -> Void) {
+        direct = pending.isEmpty
         var emitEnd = 0
         var index = 0
         while index < bytes.count {
-            // Runs that no byte of can change the state are copied whole.
+            // Runs that no byte of can change the state are kept (or dropped) whole.
             index = copyRun(bytes, from: index)
             guard index < bytes.count else { break }
             let byte = bytes[index]
             index += 1
             let previous = state
             let keep = step(byte)
-            if keep.byte { pending.append(byte) }
+            if keep.byte {
+                hold(bytes, index - 1..<index)
+            } else {
+                copyHeld(bytes, upTo: index - 1)
+            }
             if let extra = keep.restore { pending.append(contentsOf: extra) }
             let constructStarted = previous == .tagOpen && state != .text
             let constructEnded = previous != .text && previous != .tagOpen && state == .text
-            if constructStarted || constructEnded { emitEnd = pending.count }
+            if constructStarted || constructEnded { emitEnd = direct ? index : pending.count }
+        }
+        if direct {
+            direct = false
+            if emitEnd > 0 { emit(UnsafeRawBufferPointer(rebasing: bytes[..<emitEnd])) }
+            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[emitEnd...]))
+            return
         }
         guard emitEnd > 0 else { return }
         pending.withUnsafeBytes { emit(UnsafeRawBufferPointer(rebasing: $0[..<emitEnd])) }
         // What follows the last point is at most this chunk's tail, or a
         // construct held from before whose bytes all came after that point.
         pending.removeFirst(emitEnd)
+    }
+
+    /// Keeps `bytes[range]`, which follow what is held: nothing to do while
+    /// the held bytes are still the chunk's own from its start.
+    private mutating func hold(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) {
+        guard !direct, !range.isEmpty else { return }
+        pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
+    }
+
+    /// Before bytes from `position` on are dropped: the held bytes stop
+    /// being a prefix of the chunk, so the prefix kept so far is copied.
+    private mutating func copyHeld(_ bytes: UnsafeRawBufferPointer, upTo position: Int) {
+        guard direct else { return }
+        pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[..<position]))
+        direct = false
     }
 
     /// Copies the bytes from `start` that cannot change the state (text up
@@ -114,12 +164,18 @@ struct TagGate {
             // The rest of an attribute's name: up to a space, `=`, `/`, `>` or a quote.
             var index = start
             while index < bytes.count, !Self.endsAttributeName(bytes[index]) { index += 1 }
-            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+            hold(bytes, start..<index)
             return index
         }
         let stop: UInt8
         var end = bytes.count
         switch state {
+        case .quotedValue(let quote) where dropping:
+            return skip(bytes, from: start, upTo: quote)
+        case .rawText(matched: 0) where dropping:
+            return skip(bytes, from: start, upTo: UInt8(ascii: "<"))
+        case .comment(dashes: 0) where dropping:
+            return skip(bytes, from: start, upTo: UInt8(ascii: "-"))
         case .text:
             stop = UInt8(ascii: "<")
         case .quotedValue(let quote) where !dropping:
@@ -131,12 +187,44 @@ struct TagGate {
         default:
             return start
         }
-        var index = start
-        while index < end, bytes[index] != stop { index += 1 }
+        let index = Self.find(stop, in: bytes, from: start, to: end)
         guard index > start else { return start }
-        pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+        hold(bytes, start..<index)
         if state != .text { kept += index - start }
+        if case .quotedValue = state, watchesForJSON {
+            for position in start..<index where !tagMentionsJSON { matchJSON(bytes[position]) }
+        }
         return index
+    }
+
+    /// Drops the bytes from `start` up to the next `stop` (or the end), none
+    /// of which changes the state; returns where that is.
+    private mutating func skip(_ bytes: UnsafeRawBufferPointer, from start: Int, upTo stop: UInt8) -> Int {
+        let index = Self.find(stop, in: bytes, from: start, to: bytes.count)
+        if index > start { copyHeld(bytes, upTo: start) }
+        return index
+    }
+
+    /// The position of the first `stop` in `bytes[start..<end]`, or `end` (memchr: vectorised).
+    private static func find(_ stop: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int {
+        guard start < end, let base = bytes.baseAddress else { return start }
+        guard let found = memchr(base + start, Int32(stop), end - start) else { return end }
+        return base.distance(to: UnsafeRawPointer(found))
+    }
+
+    /// A script start tag whose values have not yet mentioned JSON.
+    private var watchesForJSON: Bool { !isEndTag && !tagMentionsJSON && tagName == .script }
+
+    /// Advances the search for "json" (any case) through a script tag's values.
+    private mutating func matchJSON(_ byte: UInt8) {
+        guard jsonMatched < Self.json.count else { return }
+        let lowered = Self.lower(byte)
+        if lowered == Self.json[jsonMatched] {
+            jsonMatched += 1
+            if jsonMatched == Self.json.count { tagMentionsJSON = true }
+        } else {
+            jsonMatched = lowered == Self.json[0] ? 1 : 0
+        }
     }
 
     /// Passes on whatever is held (the input ended inside a construct).
@@ -193,15 +281,19 @@ struct TagGate {
         case .quotedValue(let quote):
             if byte == quote {
                 state = .tag(afterEquals: false)
+                jsonMatched = 0
                 return Keep()
             }
+            if watchesForJSON { matchJSON(byte) }
             return limited(byte, limit: Self.valueLimit)
         case .unquotedValue:
             if Self.isSpace(byte) {
                 state = .tag(afterEquals: false)
+                jsonMatched = 0
                 return Keep()
             }
             if byte == UInt8(ascii: ">") { return endTag() }
+            if watchesForJSON { matchJSON(byte) }
             return limited(byte, limit: Self.valueLimit)
         case .markupOpen(let dashes):
             if byte == UInt8(ascii: "-") {
@@ -226,12 +318,14 @@ struct TagGate {
     }
 
     private mutating func beginTag(_ first: UInt8, end: Bool) {
-        tagName = [Self.lower(first)]
+        tagName = TagName(first: Self.lower(first))
         tagNameDone = false
         attributeCount = 0
         attributeNameOpen = false
         droppingAttributes = false
         isEndTag = end
+        jsonMatched = 0
+        tagMentionsJSON = false
         state = .tag(afterEquals: false)
     }
 
@@ -240,7 +334,7 @@ struct TagGate {
             if Self.isSpace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">") {
                 tagNameDone = true
             } else {
-                if tagName.count <= Self.script.count { tagName.append(Self.lower(byte)) }
+                tagName.append(Self.lower(byte))
                 return Keep()
             }
         }
@@ -260,6 +354,7 @@ struct TagGate {
             if afterEquals {
                 startLimited()
                 state = .unquotedValue
+                if watchesForJSON { matchJSON(byte) }
                 return limited(byte, limit: Self.valueLimit)
             }
             if !attributeNameOpen {
@@ -274,11 +369,13 @@ struct TagGate {
         return Keep()
     }
 
-    /// The tag's `>`: back to text, or into a script's or style's raw text.
+    /// The tag's `>`: back to text, or into a script's or style's raw text,
+    /// which is dropped from the start unless it is a script that may be JSON-LD.
     private mutating func endTag() -> Keep {
-        if !isEndTag, tagName == Self.script || tagName == Self.style {
-            rawTextEndTag = Array("</".utf8) + tagName
+        if !isEndTag, tagName == .script || tagName == .style {
+            rawTextEndTag = tagName == .script ? Self.scriptEnd : Self.styleEnd
             startLimited()
+            dropping = !(tagName == .script && tagMentionsJSON)
             state = .rawText(matched: 0)
         } else {
             state = .text
@@ -304,7 +401,7 @@ struct TagGate {
                 // `</script` or `</style`: the end tag, read as a tag from here on.
                 let wasDropping = dropping
                 beginTag(rawTextEndTag[2], end: true)
-                tagName = Array(rawTextEndTag.dropFirst(2))
+                tagName = rawTextEndTag == Self.scriptEnd ? .script : .style
                 return wasDropping ? Keep(byte: false, restore: rawTextEndTag) : Keep()
             }
             state = .rawText(matched: now)
@@ -347,5 +444,32 @@ struct TagGate {
 
     private static func lower(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+}
+
+/// The first bytes of a tag's name, lowercased, packed into a word: enough
+/// to tell `script` and `style` from every other name without an allocation
+/// per tag.
+struct TagName: Equatable {
+    private var word: UInt64 = 0
+    private var length = 0
+
+    static let script = TagName("script")
+    static let style = TagName("style")
+
+    init() {}
+
+    init(first: UInt8) {
+        append(first)
+    }
+
+    private init(_ name: StaticString) {
+        for offset in 0..<name.utf8CodeUnitCount { append(name.utf8Start[offset]) }
+    }
+
+    /// Adds a byte; past eight only the length grows (no name compared here is that long).
+    mutating func append(_ byte: UInt8) {
+        if length < 8 { word |= UInt64(byte) << UInt64(8 * length) }
+        length = min(length + 1, 9)
     }
 }
