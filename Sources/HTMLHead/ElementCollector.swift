@@ -152,6 +152,15 @@ final class ElementCollector {
         record(name, attributes, capture: hasText ? .trimmed : nil, limit: limits.fallbacks.textBytes, isFallback: true)
     }
 
+    /// True while an end tag's name matters beyond the few `PushParser.endMatters`
+    /// lists: some element is capturing text (its end, block separators).
+    var needsEndTagName: Bool { !captures.isEmpty }
+
+    /// The end of an element whose name does not matter here (see `needsEndTagName`).
+    func endUnnamed() {
+        depth = max(0, depth - 1)
+    }
+
     func end(_ name: String) {
         separateBlocks(name)
         while let last = captures.last, last.depth >= depth {

@@ -62,9 +62,10 @@ struct TagGate {
     private var state = State.text
     /// Bytes not yet passed on: since the last point where input can go.
     private var pending: [UInt8] = []
-    /// During `feed`: the held bytes are the chunk's own from its start up to
-    /// where the feed is (and `pending` is empty), so nothing is copied yet.
-    private var direct = false
+    /// During `feed`: the chunk's bytes kept since the last gap (a drop) or
+    /// the last copy, not yet copied into `pending`; they follow it.
+    private var runStart = 0
+    private var runEnd = 0
     /// Bytes kept of the current value, comment or raw text (for the limits).
     private var kept = 0
     /// True once the current value, comment or raw text reached its limit.
@@ -77,6 +78,11 @@ struct TagGate {
     private var attributeCount = 0
     private var attributeNameOpen = false
     private var droppingAttributes = false
+    /// False once nothing more can be recorded (`ElementCollector.isFull`):
+    /// from then on tags go on without their attributes, since only the
+    /// elements' names still matter (where the head ends), and libxml2 need
+    /// not parse, decode and copy attributes no one reads (100,000 metas).
+    var keepsAttributes = true
     private var isEndTag = false
     /// The element whose raw text is being read (`script` or `style`).
     private var rawTextEndTag: [UInt8] = []
@@ -106,7 +112,8 @@ struct TagGate {
     /// caller's own bytes, and only the tail after the last point is kept.
     /// Otherwise the kept bytes are copied once into the held buffer.
     mutating func feed(_ bytes: UnsafeRawBufferPointer, emit: (UnsafeRawBufferPointer) -> Void) {
-        direct = pending.isEmpty
+        runStart = 0
+        runEnd = 0
         var emitEnd = 0
         var index = 0
         while index < bytes.count {
@@ -117,22 +124,22 @@ struct TagGate {
             index += 1
             let previous = state
             let keep = step(byte)
-            if keep.byte {
-                hold(bytes, index - 1..<index)
-            } else {
-                copyHeld(bytes, upTo: index - 1)
+            if keep.byte { hold(bytes, index - 1..<index) }
+            if let extra = keep.restore {
+                flushRun(bytes)
+                pending.append(contentsOf: extra)
             }
-            if let extra = keep.restore { pending.append(contentsOf: extra) }
             let constructStarted = previous == .tagOpen && state != .text
             let constructEnded = previous != .text && previous != .tagOpen && state == .text
-            if constructStarted || constructEnded { emitEnd = direct ? index : pending.count }
+            if constructStarted || constructEnded { emitEnd = pending.count + runEnd - runStart }
         }
-        if direct {
-            direct = false
+        if pending.isEmpty && runStart == 0 {
+            // Nothing held from before and nothing dropped: the chunk's own bytes go on.
             if emitEnd > 0 { emit(UnsafeRawBufferPointer(rebasing: bytes[..<emitEnd])) }
-            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[emitEnd...]))
+            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[emitEnd..<runEnd]))
             return
         }
+        flushRun(bytes)
         guard emitEnd > 0 else { return }
         pending.withUnsafeBytes { emit(UnsafeRawBufferPointer(rebasing: $0[..<emitEnd])) }
         // What follows the last point is at most this chunk's tail, or a
@@ -140,26 +147,32 @@ struct TagGate {
         pending.removeFirst(emitEnd)
     }
 
-    /// Keeps `bytes[range]`, which follow what is held: nothing to do while
-    /// the held bytes are still the chunk's own from its start.
+    /// Keeps `bytes[range]` after what is held: it extends the run, or, after
+    /// a gap, the run is copied and a new one starts.
     private mutating func hold(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) {
-        guard !direct, !range.isEmpty else { return }
-        pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
+        guard !range.isEmpty else { return }
+        if range.lowerBound != runEnd {
+            flushRun(bytes)
+            runStart = range.lowerBound
+        }
+        runEnd = range.upperBound
     }
 
-    /// Before bytes from `position` on are dropped: the held bytes stop
-    /// being a prefix of the chunk, so the prefix kept so far is copied.
-    private mutating func copyHeld(_ bytes: UnsafeRawBufferPointer, upTo position: Int) {
-        guard direct else { return }
-        pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[..<position]))
-        direct = false
+    /// Copies the run into `pending` (one copy, whatever its length).
+    private mutating func flushRun(_ bytes: UnsafeRawBufferPointer) {
+        if runEnd > runStart { pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<runEnd])) }
+        runStart = runEnd
     }
 
-    /// Copies the bytes from `start` that cannot change the state (text up
+    /// Keeps the bytes from `start` that cannot change the state (text up
     /// to a `<`, a quoted value up to its quote, script text up to a `<`),
-    /// within the current limit; returns where the copy stopped.
+    /// within the current limit, or drops such a run past a limit; returns
+    /// where the run stopped.
     private mutating func copyRun(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
-        guard !droppingAttributes else { return start }
+        if droppingAttributes {
+            guard case .quotedValue(let quote) = state else { return start }
+            return skip(bytes, from: start, upTo: quote)
+        }
         if case .tag(afterEquals: false) = state, tagNameDone, attributeNameOpen {
             // The rest of an attribute's name: up to a space, `=`, `/`, `>` or a quote.
             var index = start
@@ -199,10 +212,8 @@ struct TagGate {
 
     /// Drops the bytes from `start` up to the next `stop` (or the end), none
     /// of which changes the state; returns where that is.
-    private mutating func skip(_ bytes: UnsafeRawBufferPointer, from start: Int, upTo stop: UInt8) -> Int {
-        let index = Self.find(stop, in: bytes, from: start, to: bytes.count)
-        if index > start { copyHeld(bytes, upTo: start) }
-        return index
+    private func skip(_ bytes: UnsafeRawBufferPointer, from start: Int, upTo stop: UInt8) -> Int {
+        Self.find(stop, in: bytes, from: start, to: bytes.count)
     }
 
     /// The position of the first `stop` in `bytes[start..<end]`, or `end` (memchr: vectorised).
@@ -213,7 +224,7 @@ struct TagGate {
     }
 
     /// A script start tag whose values have not yet mentioned JSON.
-    private var watchesForJSON: Bool { !isEndTag && !tagMentionsJSON && tagName == .script }
+    private var watchesForJSON: Bool { !isEndTag && !tagMentionsJSON && !droppingAttributes && tagName == .script }
 
     /// Advances the search for "json" (any case) through a script tag's values.
     private mutating func matchJSON(_ byte: UInt8) {
@@ -360,7 +371,7 @@ struct TagGate {
             if !attributeNameOpen {
                 attributeNameOpen = true
                 attributeCount += 1
-                if attributeCount > Self.attributeLimit {
+                if attributeCount > Self.attributeLimit || !keepsAttributes {
                     droppingAttributes = true
                     return Keep(byte: false)
                 }
