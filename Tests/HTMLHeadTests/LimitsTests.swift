@@ -23,12 +23,23 @@ import Testing
         #expect(!scanner.headComplete || document.elements.allSatisfy { !$0.inBody })
     }
 
-    @Test func endlessTitleIsCappedAtOneMebibyte() {
+    @Test func endlessTitleIsCappedAtTheTextLimit() {
+        // The gate passes on 64 KiB of a text run (cut at a character), below the collector's own 1 MiB cap.
         let (_, document) = feedHuge(prefix: "<head><title>", unit: "é ab ", total: 3_000_000)
         let title = document.title ?? ""
-        #expect(title.utf8.count <= 1 << 20)
-        #expect(title.utf8.count > (1 << 20) - 4)
+        #expect(title.utf8.count <= TagGate.textLimit)
+        #expect(title.utf8.count > TagGate.textLimit - 4)
         #expect(title.hasPrefix("é ab"))
+    }
+
+    @Test func aTextRunPastTheLimitKeepsWhatFollows() {
+        let text = String(repeating: "&#1114112;&amp; ", count: 20_000)
+        let page = "<head><title>\(text)</title><meta property=og:title content=after></head><body>"
+        for size in [4096, 100_000] {
+            let document = scan(page, chunk: size)
+            #expect(document.meta("og:title") == "after", "chunk \(size)")
+            #expect((document.title ?? "").utf8.count <= TagGate.textLimit, "chunk \(size)")
+        }
     }
 
     @Test func endlessJSONLDIsCapped() {
