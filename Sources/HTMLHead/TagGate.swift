@@ -176,8 +176,19 @@ struct TagGate {
     /// where the run stopped.
     private mutating func copyRun(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
         if droppingAttributes {
-            guard case .quotedValue(let quote) = state else { return start }
-            return skip(bytes, from: start, upTo: quote)
+            switch state {
+            case .quotedValue(let quote):
+                return skip(bytes, from: start, upTo: quote)
+            case .tag(afterEquals: false) where tagNameDone:
+                // Names and spaces of dropped attributes: only `=` and `>` change anything.
+                var index = start
+                while index < bytes.count, bytes[index] != UInt8(ascii: "="), bytes[index] != UInt8(ascii: ">") {
+                    index += 1
+                }
+                return index
+            default:
+                return start
+            }
         }
         if case .tag(afterEquals: false) = state, tagNameDone, attributeNameOpen {
             // The rest of an attribute's name: up to a space, `=`, `/`, `>` or a quote.
