@@ -48,9 +48,13 @@ final class Admission: Sendable {
     let limits: TransferEngine.Limits
     private let multis: [MultiPointer]
 
-    init(multis: [MultiPointer], limits: TransferEngine.Limits) {
+    /// The loops' shared DNS cache and TLS sessions (nil if libcurl refused one).
+    let share: CurlShare?
+
+    init(multis: [MultiPointer], limits: TransferEngine.Limits, share: CurlShare?) {
         self.multis = multis
         self.limits = limits
+        self.share = share
         state = Mutex(State(loops: Array(repeating: LoopState(), count: multis.count)))
     }
 

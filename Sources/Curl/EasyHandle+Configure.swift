@@ -2,10 +2,14 @@ internal import CCurl
 
 extension EasyHandle {
     /// Sets every option a linkpeek transfer uses.
-    func configure(for transfer: Transfer, userdata: UnsafeMutableRawPointer) -> Result<Void, CurlError> {
+    func configure(
+        for transfer: Transfer, userdata: UnsafeMutableRawPointer, share: CurlShare?
+    ) -> Result<Void, CurlError> {
         let request = transfer.request
         let steps: [() -> Result<Void, CurlError>] = [
             { self.set(CURLOPT_URL, transfer.hopURL) },
+            // DNS and TLS sessions shared across the engine's loops (see `CurlShare`).
+            { share.map { self.set(CURLOPT_SHARE, pointer: $0.handle) } ?? .success(()) },
             // Only http and https, for the first URL and for every redirect.
             { self.set(CURLOPT_PROTOCOLS_STR, "http,https") },
             { self.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https") },

@@ -87,7 +87,7 @@ final class MultiLoop {
         }
         transfer.easy = easy
         let userdata = Unmanaged.passUnretained(transfer).toOpaque()
-        if case .failure(let error) = easy.configure(for: transfer, userdata: userdata) {
+        if case .failure(let error) = easy.configure(for: transfer, userdata: userdata, share: admission.share) {
             ended.append((transfer.id, transfer.hostKey))
             transfer.complete(.failure(error))
             transfer.easy = nil
