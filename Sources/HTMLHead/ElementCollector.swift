@@ -46,7 +46,7 @@ final class ElementCollector {
     /// recorded (only then are its `<source>` children kept).
     private var playerDepth = 0
     private var playerRecorded = false
-    private var fallbackCounts: [FallbackKind: Int] = [:]
+    private var fallbackCounts = FallbackCounts()
 
     init(limits: Limits = Limits()) {
         self.limits = limits
@@ -144,9 +144,9 @@ final class ElementCollector {
         guard document.headComplete, foreignDepth == 0, codeDepth == 0,
               let kind = ElementCollector.fallbackKind(
                   name, attributes, insidePlayer: playerDepth > 0 && playerRecorded,
-                  bylinesFull: fallbackCounts[.byline, default: 0] >= limits.fallbacks.bylines),
-              fallbackCounts[kind, default: 0] < limits.fallbacks.cap(kind) else { return }
-        fallbackCounts[kind, default: 0] += 1
+                  bylinesFull: fallbackCounts[.byline] >= limits.fallbacks.bylines),
+              fallbackCounts[kind] < limits.fallbacks.cap(kind) else { return }
+        fallbackCounts[kind] += 1
         if isPlayer { playerRecorded = true }
         let hasText = !ElementCollector.voidElements.contains(name) && !isPlayer
         record(name, attributes, capture: hasText ? .trimmed : nil, limit: limits.fallbacks.textBytes, isFallback: true)
@@ -215,5 +215,22 @@ final class ElementCollector {
         let text = ElementCollector.text(of: capture)
         recordedBytes += text.utf8.count
         document.elements[capture.index].text = text
+    }
+}
+
+/// How many fallbacks of each kind were kept: a counter per kind, without
+/// hashing (this is asked for every body element).
+struct FallbackCounts {
+    private static let kinds = ElementCollector.FallbackKind.allCases
+    private var counts = [Int](repeating: 0, count: kinds.count)
+
+    subscript(kind: ElementCollector.FallbackKind) -> Int {
+        get { counts[Self.slot(kind)] }
+        set { counts[Self.slot(kind)] = newValue }
+    }
+
+    /// The kind's place in `allCases` (every kind has one: the `?? 0` never applies).
+    private static func slot(_ kind: ElementCollector.FallbackKind) -> Int {
+        kinds.firstIndex(of: kind) ?? 0
     }
 }
