@@ -129,9 +129,9 @@ struct TagGate {
             let previous = state
             let keep = step(byte)
             if keep.byte { hold(bytes, index - 1..<index) }
-            if let extra = keep.restore {
+            if keep.restore != .nothing {
                 flushRun(bytes)
-                pending.append(contentsOf: extra)
+                pending.append(contentsOf: keep.restore == .commentEnd ? Self.commentEnd : rawTextEndTag)
             }
             let constructStarted = previous == .tagOpen && state != .text
             let constructEnded = previous != .text && previous != .tagOpen && state == .text
@@ -267,9 +267,21 @@ struct TagGate {
 
     /// What to hold of one byte: whether to keep it, and bytes to put back
     /// that a limit had dropped (the start of an end tag).
+    /// Bytes a limit dropped that must go on after all (a plain value, so
+    /// that the `Keep` of every byte costs no reference counting).
+    private enum Restore {
+        case nothing
+        /// `-->`
+        case commentEnd
+        /// `</script` or `</style` (`rawTextEndTag`).
+        case rawTextEndTag
+    }
+
+    private static let commentEnd = Array("-->".utf8)
+
     private struct Keep {
         var byte = true
-        var restore: [UInt8]?
+        var restore = Restore.nothing
     }
 
     /// Advances the state by one byte.
@@ -422,7 +434,7 @@ struct TagGate {
         if byte == UInt8(ascii: ">"), dashes >= 2 {
             state = .text
             // The `--` before it may have been dropped with the rest of a long comment.
-            return dropping ? Keep(byte: false, restore: Array("-->".utf8)) : Keep()
+            return dropping ? Keep(byte: false, restore: .commentEnd) : Keep()
         }
         state = .comment(dashes: byte == UInt8(ascii: "-") ? dashes + 1 : 0)
         return limited(byte, limit: Self.commentLimit)
@@ -437,7 +449,7 @@ struct TagGate {
                 let wasDropping = dropping
                 beginTag(rawTextEndTag[2], end: true)
                 tagName = rawTextEndTag == Self.scriptEnd ? .script : .style
-                return wasDropping ? Keep(byte: false, restore: rawTextEndTag) : Keep()
+                return wasDropping ? Keep(byte: false, restore: .rawTextEndTag) : Keep()
             }
             state = .rawText(matched: now)
         } else {
