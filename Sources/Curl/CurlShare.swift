@@ -12,10 +12,10 @@ internal import CCurl
 /// Why sharing cannot get around the address policy: every new connection
 /// still goes through the open-socket callback, which judges the address it
 /// is about to connect to, whatever the DNS cache said; a TLS session only
-/// shortens the handshake on a connection that callback allowed. And an
-/// engine's requests all carry the engine's one policy, name overrides and
-/// CA settings (`LinkPeekEngine.transferRequest`), so nothing cached under
-/// one policy serves a request under another.
+/// shortens the handshake on a connection that callback allowed. And only
+/// requests with the engine's `ConnectionProfile` (policy, name overrides,
+/// proxies, CA settings) use the share and kept connections; `LinkPeekEngine`
+/// gives all of its requests one profile.
 ///
 /// - Important: lives as long as the admission, which every loop holds; it
 ///   is freed after the last loop has cleaned up its multi handle and easy

@@ -17,6 +17,11 @@ final class MultiLoop {
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
     /// Transfers ended (or never started) this turn, whose slots go back to the admission.
     private var ended: [(id: UInt64, hostKey: String)] = []
+    /// Transfers that ran and ended this turn, reported to their callers
+    /// only once their slots are back: a caller that starts its next
+    /// request at once then finds this loop free, with the connection just
+    /// kept, rather than another loop without one.
+    private var outcomes: [(transfer: Transfer, outcome: Result<Void, CurlError>)] = []
 
     init(index: Int, admission: Admission) {
         self.index = index
@@ -67,8 +72,11 @@ final class MultiLoop {
     /// Gives the ended transfers' slots back; true when queued ones came to this loop.
     private func releaseEnded() -> Bool {
         guard !ended.isEmpty else { return false }
-        defer { ended.removeAll(keepingCapacity: true) }
-        return admission.release(ended, from: index)
+        let cameHere = admission.release(ended, from: index)
+        ended.removeAll(keepingCapacity: true)
+        for (transfer, outcome) in outcomes { transfer.complete(outcome) }
+        outcomes.removeAll(keepingCapacity: true)
+        return cameHere
     }
 
     private func start(_ transfer: Transfer) {
@@ -87,7 +95,10 @@ final class MultiLoop {
         }
         transfer.easy = easy
         let userdata = Unmanaged.passUnretained(transfer).toOpaque()
-        if case .failure(let error) = easy.configure(for: transfer, userdata: userdata, share: admission.share) {
+        let shared = admission.sharesConnections(transfer.request)
+        let configured = easy.configure(
+            for: transfer, userdata: userdata, share: shared ? admission.share : nil, isolated: !shared)
+        if case .failure(let error) = configured {
             ended.append((transfer.id, transfer.hostKey))
             transfer.complete(.failure(error))
             transfer.easy = nil
@@ -161,13 +172,13 @@ final class MultiLoop {
         return next
     }
 
-    /// Removes an active transfer and reports its outcome.
+    /// Removes an active transfer; its outcome is reported once its slot is back (`releaseEnded`).
     private func end(id: UInt64, with outcome: Result<Void, CurlError>) {
         guard let (handle, transfer) = active.first(where: { $0.value.id == id }) else { return }
         curl_multi_remove_handle(multi, handle)
         active[handle] = nil
         ended.append((transfer.id, transfer.hostKey))
-        transfer.complete(outcome)
+        outcomes.append((transfer, outcome))
         transfer.easy = nil
     }
 }

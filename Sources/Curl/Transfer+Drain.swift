@@ -13,8 +13,9 @@ internal import CCurl
 /// that takes longer than `drainMilliseconds` is ended by the loop, which
 /// closes the connection as a stop would have.
 ///
-/// The address policy still holds: a kept connection only serves requests of
-/// the same engine, and an engine has one policy (see `TransferEngine`).
+/// The address policy still holds: a kept connection only serves requests
+/// with the profile it was opened under (`ConnectionProfile`). The slot the
+/// transfer holds in the limits is given back when the drain ends.
 extension Transfer {
     /// The most of a response read past an early stop to keep its connection.
     static let drainBytes: Int64 = 64 * 1024
