@@ -34,12 +34,15 @@ extension Transfer {
     }
 
     /// Bytes of this response's body still to come, when known and the
-    /// connection could carry another request after them: HTTP/1.x with a
-    /// `Content-Length` (HTTP/2 ends a stream without closing its connection;
-    /// an unknown length ends with the connection).
+    /// connection could carry another request after them: HTTP/1.1 (or 1.0
+    /// with `Connection: keep-alive`) with a `Content-Length`, and no
+    /// `Connection: close`. (HTTP/2 ends a stream without closing its
+    /// connection; an unknown length ends with the connection.)
     private var remainingResponseBytes: Int64? {
-        guard let easy, let version = easy.long(CURLINFO_HTTP_VERSION),
-            version == Int(CURL_HTTP_VERSION_1_1) || version == Int(CURL_HTTP_VERSION_1_0),
+        let connection = fields["connection"]?.lowercased() ?? ""
+        guard let easy, let version = easy.long(CURLINFO_HTTP_VERSION), !connection.contains("close"),
+            version == Int(CURL_HTTP_VERSION_1_1)
+                || (version == Int(CURL_HTTP_VERSION_1_0) && connection.contains("keep-alive")),
             let length = easy.offT(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T), length >= 0,
             let received = easy.offT(CURLINFO_SIZE_DOWNLOAD_T), received <= length
         else { return nil }
