@@ -2,6 +2,11 @@
 cost does not dominate (the Python fixture server pays for a thread per
 connection, which penalises a client that closes connections early).
 Needs the `nginx` binary (apt-get install nginx); nothing is left behind.
+
+Its access log records, per request, nginx's connection serial number
+(`$connection`) and the bytes it sent (`$bytes_sent`): the server's own count
+of the connections a client opened and of what went over the wire, whatever
+the client reports about itself.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from gen_pages import page_chunks
@@ -22,7 +28,8 @@ pid {root}/nginx.pid;
 error_log {root}/error.log;
 events {{ worker_connections 4096; }}
 http {{
-  access_log off;
+  log_format lpbench '$connection $bytes_sent';
+  access_log {root}/access.log lpbench;
   default_type text/html;
   keepalive_requests 100000;
   server {{ listen {host}:{port}; root {root}/www; }}
@@ -40,10 +47,41 @@ def _free_port(host: str) -> int:
         return s.getsockname()[1]
 
 
+class AccessLog:
+    """Reads the requests nginx logged since the last read."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.offset = 0
+
+    def take(self) -> list[tuple[int, int]]:
+        """(connection serial, bytes sent) of each request logged since the last call."""
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(self.offset)
+                data = f.read()
+        except FileNotFoundError:
+            return []
+        # Only whole lines: nginx may be writing the last one.
+        end = data.rfind(b"\n") + 1
+        self.offset += end
+        rows = []
+        for line in data[:end].decode().splitlines():
+            connection, sent = line.split()
+            rows.append((int(connection), int(sent)))
+        return rows
+
+
+@dataclass
+class Served:
+    base_url: str
+    log: AccessLog
+
+
 @contextlib.contextmanager
 def nginx_serving(pages, block: bytes, host: str = "127.0.0.1"):
     """Writes every page under a temporary root, starts nginx on `host`, and
-    yields the base URL (`http://host:port`)."""
+    yields a `Served`: the base URL (`http://host:port`) and its access log."""
     binary = shutil.which("nginx") or "/usr/sbin/nginx"
     with tempfile.TemporaryDirectory(prefix="lpbench-nginx-") as tmp:
         root = Path(tmp)
@@ -68,7 +106,7 @@ def nginx_serving(pages, block: bytes, host: str = "127.0.0.1"):
                     if time.monotonic() > deadline or proc.poll() is not None:
                         raise RuntimeError("nginx did not start")
                     time.sleep(0.05)
-            yield f"http://{host}:{port}"
+            yield Served(f"http://{host}:{port}", AccessLog(root / "access.log"))
         finally:
             proc.terminate()
             try:

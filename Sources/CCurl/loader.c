@@ -75,6 +75,8 @@ LP_FORWARD(CURLMcode, curl_multi_poll,
     (multi, extra, count, timeout, ready))
 LP_FORWARD(CURLMcode, curl_multi_wakeup, (CURLM *multi), (multi))
 LP_FORWARD(CURLMsg *, curl_multi_info_read, (CURLM *multi, int *queued), (multi, queued))
+LP_FORWARD(CURLSH *, curl_share_init, (void), ())
+LP_FORWARD(CURLSHcode, curl_share_cleanup, (CURLSH *share), (share))
 LP_FORWARD(struct curl_slist *, curl_slist_append, (struct curl_slist *list, const char *string), (list, string))
 LP_FORWARD_VOID(curl_slist_free_all, (struct curl_slist *list), (list))
 
@@ -91,4 +93,9 @@ CURLcode (*lp_curl_easy_getinfo(void))(CURL *, CURLINFO, ...) {
 CURLMcode (*lp_curl_multi_setopt(void))(CURLM *, CURLMoption, ...) {
     LP_RESOLVE(curl_multi_setopt)
     return (CURLMcode(*)(CURLM *, CURLMoption, ...)) function;
+}
+
+CURLSHcode (*lp_curl_share_setopt(void))(CURLSH *, CURLSHoption, ...) {
+    LP_RESOLVE(curl_share_setopt)
+    return (CURLSHcode(*)(CURLSH *, CURLSHoption, ...)) function;
 }

@@ -13,5 +13,6 @@ void *lp_curl_symbol(const char *name);
 CURLcode (*lp_curl_easy_setopt(void))(CURL *, CURLoption, ...);
 CURLcode (*lp_curl_easy_getinfo(void))(CURL *, CURLINFO, ...);
 CURLMcode (*lp_curl_multi_setopt(void))(CURLM *, CURLMoption, ...);
+CURLSHcode (*lp_curl_share_setopt(void))(CURLSH *, CURLSHoption, ...);
 
 #endif

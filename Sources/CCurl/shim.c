@@ -1,6 +1,9 @@
 #include "CCurl.h"
 #include "loader.h"
 
+#include <pthread.h>
+#include <stdlib.h>
+
 CURLcode lp_easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return lp_curl_easy_setopt()(handle, option, value);
 }
@@ -43,4 +46,54 @@ CURLcode lp_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value) {
 
 CURLMcode lp_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return lp_curl_multi_setopt()(multi, option, value);
+}
+
+struct lp_share {
+    CURLSH *handle;
+    pthread_mutex_t locks[CURL_LOCK_DATA_LAST];
+};
+
+static void lp_share_lock(CURL *handle, curl_lock_data data, curl_lock_access access, void *userptr) {
+    (void)handle;
+    (void)access;
+    struct lp_share *share = userptr;
+    if (data >= 0 && data < CURL_LOCK_DATA_LAST) pthread_mutex_lock(&share->locks[data]);
+}
+
+static void lp_share_unlock(CURL *handle, curl_lock_data data, void *userptr) {
+    (void)handle;
+    struct lp_share *share = userptr;
+    if (data >= 0 && data < CURL_LOCK_DATA_LAST) pthread_mutex_unlock(&share->locks[data]);
+}
+
+lp_share *lp_share_create(void) {
+    struct lp_share *share = calloc(1, sizeof *share);
+    if (share == NULL) return NULL;
+    share->handle = curl_share_init();
+    if (share->handle == NULL) {
+        free(share);
+        return NULL;
+    }
+    for (int i = 0; i < CURL_LOCK_DATA_LAST; i++) pthread_mutex_init(&share->locks[i], NULL);
+    CURLSHcode (*setopt)(CURLSH *, CURLSHoption, ...) = lp_curl_share_setopt();
+    if (setopt(share->handle, CURLSHOPT_LOCKFUNC, lp_share_lock) != CURLSHE_OK
+        || setopt(share->handle, CURLSHOPT_UNLOCKFUNC, lp_share_unlock) != CURLSHE_OK
+        || setopt(share->handle, CURLSHOPT_USERDATA, (void *)share) != CURLSHE_OK
+        || setopt(share->handle, CURLSHOPT_SHARE, (long)CURL_LOCK_DATA_DNS) != CURLSHE_OK
+        || setopt(share->handle, CURLSHOPT_SHARE, (long)CURL_LOCK_DATA_SSL_SESSION) != CURLSHE_OK) {
+        lp_share_destroy(share);
+        return NULL;
+    }
+    return share;
+}
+
+CURLSH *lp_share_handle(lp_share *share) {
+    return share->handle;
+}
+
+void lp_share_destroy(lp_share *share) {
+    if (share == NULL) return;
+    if (curl_share_cleanup(share->handle) != CURLSHE_OK) return;
+    for (int i = 0; i < CURL_LOCK_DATA_LAST; i++) pthread_mutex_destroy(&share->locks[i]);
+    free(share);
 }

@@ -48,9 +48,26 @@ final class Admission: Sendable {
     let limits: TransferEngine.Limits
     private let multis: [MultiPointer]
 
-    init(multis: [MultiPointer], limits: TransferEngine.Limits) {
+    /// The loops' shared DNS cache and TLS sessions (nil if libcurl refused one).
+    let share: CurlShare?
+    /// The profile of the engine's first request: the one whose requests
+    /// may reuse connections (see `ConnectionProfile`).
+    private let profile = Mutex<ConnectionProfile?>(nil)
+
+    /// True when `request` may share connections, DNS and TLS sessions: its
+    /// profile is the engine's (the first request's).
+    func sharesConnections(_ request: TransferRequest) -> Bool {
+        let candidate = ConnectionProfile(request)
+        return profile.withLock { profile in
+            if profile == nil { profile = candidate }
+            return profile == candidate
+        }
+    }
+
+    init(multis: [MultiPointer], limits: TransferEngine.Limits, share: CurlShare?) {
         self.multis = multis
         self.limits = limits
+        self.share = share
         state = Mutex(State(loops: Array(repeating: LoopState(), count: multis.count)))
     }
 

@@ -2,10 +2,18 @@ internal import CCurl
 
 extension EasyHandle {
     /// Sets every option a linkpeek transfer uses.
-    func configure(for transfer: Transfer, userdata: UnsafeMutableRawPointer) -> Result<Void, CurlError> {
+    /// `isolated`: the request's `ConnectionProfile` is not the engine's, so
+    /// it neither reuses a connection nor leaves one behind.
+    func configure(
+        for transfer: Transfer, userdata: UnsafeMutableRawPointer, share: CurlShare?, isolated: Bool
+    ) -> Result<Void, CurlError> {
         let request = transfer.request
         let steps: [() -> Result<Void, CurlError>] = [
             { self.set(CURLOPT_URL, transfer.hopURL) },
+            // DNS and TLS sessions shared across the engine's loops (see `CurlShare`).
+            { share.map { self.set(CURLOPT_SHARE, pointer: $0.handle) } ?? .success(()) },
+            { isolated ? self.set(CURLOPT_FRESH_CONNECT, 1) : .success(()) },
+            { isolated ? self.set(CURLOPT_FORBID_REUSE, 1) : .success(()) },
             // Only http and https, for the first URL and for every redirect.
             { self.set(CURLOPT_PROTOCOLS_STR, "http,https") },
             { self.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https") },

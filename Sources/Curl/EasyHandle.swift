@@ -73,6 +73,12 @@ final class EasyHandle {
         return String(cString: value)
     }
 
+    func offT(_ info: CURLINFO) -> Int64? {
+        var value: curl_off_t = 0
+        guard lp_easy_getinfo_off_t(raw, info, &value) == CURLE_OK else { return nil }
+        return Int64(value)
+    }
+
     func long(_ info: CURLINFO) -> Int? {
         var value = 0
         guard lp_easy_getinfo_long(raw, info, &value) == CURLE_OK else { return nil }

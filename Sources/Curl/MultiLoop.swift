@@ -17,6 +17,11 @@ final class MultiLoop {
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
     /// Transfers ended (or never started) this turn, whose slots go back to the admission.
     private var ended: [(id: UInt64, hostKey: String)] = []
+    /// Transfers that ran and ended this turn, reported to their callers
+    /// only once their slots are back: a caller that starts its next
+    /// request at once then finds this loop free, with the connection just
+    /// kept, rather than another loop without one.
+    private var outcomes: [(transfer: Transfer, outcome: Result<Void, CurlError>)] = []
 
     init(index: Int, admission: Admission) {
         self.index = index
@@ -52,6 +57,7 @@ final class MultiLoop {
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             drainFinished()
+            pollMilliseconds = min(pollMilliseconds, endOverdueDrains())
             // Finished transfers freed slots: when queued ones came to this
             // loop, start them now, not after the poll below times out.
             if releaseEnded() { continue }
@@ -66,8 +72,11 @@ final class MultiLoop {
     /// Gives the ended transfers' slots back; true when queued ones came to this loop.
     private func releaseEnded() -> Bool {
         guard !ended.isEmpty else { return false }
-        defer { ended.removeAll(keepingCapacity: true) }
-        return admission.release(ended, from: index)
+        let cameHere = admission.release(ended, from: index)
+        ended.removeAll(keepingCapacity: true)
+        for (transfer, outcome) in outcomes { transfer.complete(outcome) }
+        outcomes.removeAll(keepingCapacity: true)
+        return cameHere
     }
 
     private func start(_ transfer: Transfer) {
@@ -86,7 +95,10 @@ final class MultiLoop {
         }
         transfer.easy = easy
         let userdata = Unmanaged.passUnretained(transfer).toOpaque()
-        if case .failure(let error) = easy.configure(for: transfer, userdata: userdata) {
+        let shared = admission.sharesConnections(transfer.request)
+        let configured = easy.configure(
+            for: transfer, userdata: userdata, share: shared ? admission.share : nil, isolated: !shared)
+        if case .failure(let error) = configured {
             ended.append((transfer.id, transfer.hostKey))
             transfer.complete(.failure(error))
             transfer.easy = nil
@@ -142,13 +154,31 @@ final class MultiLoop {
         }
     }
 
-    /// Removes an active transfer and reports its outcome.
+    /// Ends the drains that ran past their time (which closes their
+    /// connections); returns the milliseconds until the next one may.
+    private func endOverdueDrains() -> Int32 {
+        let now = ContinuousClock.now
+        var next = Int32.max
+        for transfer in active.values where transfer.draining {
+            if transfer.drainOverdue(at: now) {
+                end(id: transfer.id, with: .success(()))
+            } else if let deadline = transfer.drainDeadline {
+                let left = deadline - now
+                // Safe: a drain's deadline is at most `Transfer.drainMilliseconds` away.
+                let ms = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+                next = min(next, max(1, ms + 1))
+            }
+        }
+        return next
+    }
+
+    /// Removes an active transfer; its outcome is reported once its slot is back (`releaseEnded`).
     private func end(id: UInt64, with outcome: Result<Void, CurlError>) {
         guard let (handle, transfer) = active.first(where: { $0.value.id == id }) else { return }
         curl_multi_remove_handle(multi, handle)
         active[handle] = nil
         ended.append((transfer.id, transfer.hostKey))
-        transfer.complete(outcome)
+        outcomes.append((transfer, outcome))
         transfer.easy = nil
     }
 }

@@ -54,16 +54,18 @@ extension Transfer {
     /// Feeds body bytes to the consumer, enforcing the byte cap. Returns the
     /// count consumed; anything else makes curl stop the transfer.
     func deliverBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        // The rest of a response read only to keep its connection goes nowhere.
+        if draining { return bytes.count }
         if head == nil, deliverHead(ResponseHead(status: status, url: currentURL, fields: fields)) == .stop {
             return 0
         }
+        if draining { return bytes.count }
         let room = request.maxBytes - bytesRead
         let take = min(room, bytes.count)
         if take > 0 {
             bytesRead += take
             if received(UnsafeRawBufferPointer(rebasing: bytes[0..<take])) == .stop {
-                stoppedEarly = true
-                return 0
+                return stopOrDrain() ? bytes.count : 0
             }
         }
         if take < bytes.count {
@@ -121,7 +123,7 @@ extension Transfer {
     private func deliverHead(_ response: ResponseHead) -> TransferDecision {
         head = response
         let decision = responseStarted(response)
-        if decision == .stop { stoppedEarly = true }
+        if decision == .stop, stopOrDrain() { return .proceed }
         return decision
     }
 

@@ -35,6 +35,10 @@ final class Transfer: @unchecked Sendable {
     var truncated = false
     var stoppedEarly = false
     var refusedAddress: IPAddress?
+    /// Stopped, with its result given, but reading the small rest of the
+    /// response to keep the connection (see `Transfer+Drain`).
+    var draining = false
+    var drainDeadline: ContinuousClock.Instant?
 
     // Hop by hop when a proxy is set (issue 11; see `HopCheck`).
     /// The URL of the hop running now: the request's, then each redirect's

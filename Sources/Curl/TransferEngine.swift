@@ -43,7 +43,7 @@ public final class TransferEngine: Sendable {
     public init(limits: Limits = Limits()) {
         Self.globalInit
         let multis = (0..<Self.loopCount).map { _ in MultiPointer(curl_multi_init()) }
-        let admission = Admission(multis: multis, limits: limits)
+        let admission = Admission(multis: multis, limits: limits, share: CurlShare())
         self.admission = admission
         for index in multis.indices {
             DetachedThread.start(name: multis.count == 1 ? "linkpeek.curl" : "linkpeek.curl\(index)") {

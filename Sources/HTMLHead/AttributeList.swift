@@ -49,14 +49,32 @@ struct AttributeList {
     /// All attributes, names lowercased, the first of a repeated name
     /// winning, each value cut to at most `maxValueBytes` bytes.
     func dictionary(maxValueBytes: Int) -> [String: String] {
-        var result: [String: String] = [:]
+        var count = 0
+        forEach { _, _ in
+            count += 1
+            return true
+        }
+        var result = [String: String](minimumCapacity: count)
         forEach { key, value in
-            let name = String(cString: key).lowercased()
+            let name = AttributeList.lowercasedName(key)
             guard result[name] == nil else { return true }
             result[name] = value.map { AttributeList.string($0, maxBytes: maxValueBytes) } ?? ""
             return true
         }
         return result
+    }
+
+    /// The name as a String, lowercased; libxml2 lowercases HTML attribute
+    /// names already, so usually this is only the copy.
+    private static func lowercasedName(_ key: UnsafePointer<UInt8>) -> String {
+        var cursor = key
+        while cursor.pointee != 0 {
+            if cursor.pointee >= 0x41 && cursor.pointee <= 0x5A || cursor.pointee >= 0x80 {
+                return String(cString: key).lowercased()
+            }
+            cursor += 1
+        }
+        return String(cString: key)
     }
 
     private static func string(_ cString: UnsafePointer<UInt8>, maxBytes: Int) -> String {

@@ -25,9 +25,26 @@ extension ElementCollector {
     /// The text a capture stands for: as written for titles and JSON-LD,
     /// trimmed for `itemprop` elements; never a cut-off UTF-8 sequence.
     static func text(of capture: Capture) -> String {
-        let bytes = capture.bytes.count >= capture.limit ? droppingCutCharacter(capture.bytes[...]) : capture.bytes[...]
-        let text = String(decoding: bytes, as: UTF8.self)
-        return capture.kind == .trimmed ? text.trimmedWhitespace : text
+        let whole = capture.bytes.count >= capture.limit ? droppingCutCharacter(capture.bytes[...]) : capture.bytes[...]
+        guard capture.kind == .trimmed else { return String(decoding: whole, as: UTF8.self) }
+        // ASCII white space comes off on the bytes; only a non-ASCII edge
+        // (a no-break space, a combining mark after a space) needs the walk
+        // over Characters, on the whole text.
+        var bytes = whole
+        while let first = bytes.first, isASCIIWhitespace(first) { bytes = bytes.dropFirst() }
+        while let last = bytes.last, isASCIIWhitespace(last) { bytes = bytes.dropLast() }
+        guard let first = bytes.first, let last = bytes.last else { return "" }
+        if first < 0x80 && last < 0x80 { return String(decoding: bytes, as: UTF8.self) }
+        let text = String(decoding: whole, as: UTF8.self)
+        guard let start = text.firstIndex(where: { !$0.isWhitespace }),
+              let end = text.lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(text[start...end])
+    }
+
+    /// The ASCII characters `Character.isWhitespace` is true for: tab, line
+    /// feed, vertical tab, form feed, carriage return, space.
+    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte)
     }
 
     /// `bytes` without a last character that the cap cut short.

@@ -46,7 +46,7 @@ final class ElementCollector {
     /// recorded (only then are its `<source>` children kept).
     private var playerDepth = 0
     private var playerRecorded = false
-    private var fallbackCounts: [FallbackKind: Int] = [:]
+    private var fallbackCounts = FallbackCounts()
 
     init(limits: Limits = Limits()) {
         self.limits = limits
@@ -144,12 +144,21 @@ final class ElementCollector {
         guard document.headComplete, foreignDepth == 0, codeDepth == 0,
               let kind = limits.fallbacks.kind(
                   of: name, attributes, insidePlayer: playerDepth > 0 && playerRecorded,
-                  markedFull: fallbackCounts[.marked, default: 0] >= limits.fallbacks.marked),
-              fallbackCounts[kind, default: 0] < limits.fallbacks.cap(kind) else { return }
-        fallbackCounts[kind, default: 0] += 1
+                  markedFull: fallbackCounts[.marked] >= limits.fallbacks.marked),
+              fallbackCounts[kind] < limits.fallbacks.cap(kind) else { return }
+        fallbackCounts[kind] += 1
         if isPlayer { playerRecorded = true }
         let hasText = !ElementCollector.voidElements.contains(name) && !isPlayer
         record(name, attributes, capture: hasText ? .trimmed : nil, limit: limits.fallbacks.textBytes, isFallback: true)
+    }
+
+    /// True while an end tag's name matters beyond the few `PushParser.endMatters`
+    /// lists: some element is capturing text (its end, block separators).
+    var needsEndTagName: Bool { !captures.isEmpty }
+
+    /// The end of an element whose name does not matter here (see `needsEndTagName`).
+    func endUnnamed() {
+        depth = max(0, depth - 1)
     }
 
     func end(_ name: String) {

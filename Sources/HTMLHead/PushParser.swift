@@ -48,7 +48,12 @@ final class PushParser {
                 if PushParser.named(name, "head") { collector.bodyStarted() }
                 return
             }
-            collector.end(String(cString: name))
+            // Most end tags only close a level: no Swift string for those.
+            if collector.needsEndTagName || PushParser.endMatters(name) {
+                collector.end(String(cString: name))
+            } else {
+                collector.endUnnamed()
+            }
         }
         // Text, whitespace-only text and script bodies (libxml2 reports the
         // content of <script> and <style> as CDATA) all go the same way.
@@ -76,6 +81,12 @@ final class PushParser {
         self.collector = collector
     }
 
+    /// The end tags `ElementCollector.end` acts on by name (besides closing a level).
+    static func endMatters(_ name: UnsafePointer<xmlChar>) -> Bool {
+        named(name, "head") || named(name, "script") || named(name, "style") || named(name, "svg")
+            || named(name, "math") || named(name, "video") || named(name, "audio")
+    }
+
     /// Whether libxml2's element name `name` is `expected` (ASCII, as libxml2 lowercases HTML names).
     static func named(_ name: UnsafePointer<xmlChar>, _ expected: StaticString) -> Bool {
         let count = expected.utf8CodeUnitCount
@@ -93,6 +104,7 @@ final class PushParser {
         guard !stalled, !bytes.isEmpty else { return }
         gate.feed(bytes) { parseUngated($0) }
         if gate.heldCount > PushParser.maxPendingBytes { stalled = true }
+        if collector.isFull { gate.keepsAttributes = false }
     }
 
     private func parseUngated(_ bytes: UnsafeRawBufferPointer) {

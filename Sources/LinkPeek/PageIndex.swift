@@ -67,19 +67,13 @@ struct PageIndex {
             case "script":
                 if let text = element.text { scripts.append(text) }
             case "link":
-                let rels = Set((element["rel"] ?? "").lowercased().split(whereSeparator: \.isWhitespace).map(String.init))
-                links.append(Link(rels: rels, element: element, order: order))
+                links.append(Link(rels: PageIndex.tokens(element["rel"] ?? ""), element: element, order: order))
             case "meta":
-                var keys = ["property", "name"].compactMap { element[$0] }
-                    .map { $0.trimmedWhitespace.lowercased() }
-                    .filter { !$0.isEmpty }
-                if let equiv = element["http-equiv"] {
-                    keys.append("http-equiv:" + equiv.trimmedWhitespace.lowercased())
-                }
-                if let content = element["content"] ?? element["value"], !keys.isEmpty {
-                    let unique = Array(Set(keys)).sorted()
-                    for key in unique { metasByKey[key, default: []].append(metas.count) }
-                    metas.append(Meta(keys: unique, content: content, order: order))
+                if let content = element["content"] ?? element["value"] {
+                    let keys = PageIndex.metaKeys(of: element)
+                    guard !keys.isEmpty else { break }
+                    for key in keys { metasByKey[key, default: []].append(metas.count) }
+                    metas.append(Meta(keys: keys, content: content, order: order))
                 }
             default:
                 break
@@ -156,5 +150,57 @@ struct PageIndex {
     func titleText() -> String? {
         let ordered = titles.filter { !$0.inBody } + titles.filter(\.inBody)
         return ordered.lazy.compactMap { TextCleaner.clean($0.text) }.first
+    }
+}
+
+/// Keys and tokens, built on the UTF-8 bytes where they are plain ASCII (the
+/// usual case: every page has dozens of metas and links, and `Character`
+/// work showed in profiles), else the Unicode way.
+extension PageIndex {
+    /// A meta's keys: its `property` and `name` trimmed and lowercased (when
+    /// not empty), and `http-equiv:` with its value; sorted, without repeats.
+    static func metaKeys(of element: HTMLElement) -> [String] {
+        var keys: [String] = []
+        for attribute in ["property", "name"] {
+            guard let value = element[attribute] else { continue }
+            let key = normalizedKey(value)
+            if !key.isEmpty, !keys.contains(key) { keys.append(key) }
+        }
+        if let equiv = element["http-equiv"] {
+            let key = "http-equiv:" + normalizedKey(equiv)
+            if !keys.contains(key) { keys.append(key) }
+        }
+        if keys.count > 1 { keys.sort() }
+        return keys
+    }
+
+    /// `value` without leading and trailing white space, lowercased; the
+    /// same string (no copy) when it is already that.
+    static func normalizedKey(_ value: String) -> String {
+        let bytes = value.utf8
+        guard let first = bytes.first, let last = bytes.last else { return value }
+        let plain = !isASCIIWhitespace(first) && !isASCIIWhitespace(last)
+            && !bytes.contains { $0 >= 0x80 || (0x41...0x5A).contains($0) }
+        return plain ? value : value.trimmedWhitespace.lowercased()
+    }
+
+    /// The white-space separated tokens of `value`, lowercased (`rel`).
+    static func tokens(_ value: String) -> Set<String> {
+        guard value.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return Set(value.lowercased().split(whereSeparator: \.isWhitespace).map(String.init))
+        }
+        var result = Set<String>()
+        for token in value.utf8.split(whereSeparator: isASCIIWhitespace) {
+            let lowered = token.contains { (0x41...0x5A).contains($0) }
+            result.insert(lowered ? String(decoding: token.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+                          : String(decoding: token, as: UTF8.self))
+        }
+        return result
+    }
+
+    /// Space, tab, line feed, vertical tab, form feed, carriage return: the
+    /// ASCII part of Unicode White_Space (what `trimmedWhitespace` trims).
+    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte)
     }
 }

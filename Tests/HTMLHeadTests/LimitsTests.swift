@@ -23,12 +23,49 @@ import Testing
         #expect(!scanner.headComplete || document.elements.allSatisfy { !$0.inBody })
     }
 
-    @Test func endlessTitleIsCappedAtOneMebibyte() {
+    @Test func aFullCollectorStillSeesWhereTheHeadEnds() {
+        // Past the element cap tags reach libxml2 without attributes; the end
+        // of the head, explicit or implied by a body element, is still found.
+        let metas = String(repeating: "<meta name=x content=\"y > z\">\n", count: 3_000)
+        for (ending, name) in [("</head><body>", "explicit"), ("<div class=a>text", "implied")] {
+            let page = "<html lang=fr><head>" + metas + "<meta property=og:title content=late>" + ending + "<p>x</p>"
+            for size in [4096, 100_000] {
+                let scanner = HeadScanner(contentType: "text/html")
+                let bytes = Array(page.utf8)
+                var offset = 0
+                var completeAt: Int?
+                while offset < bytes.count {
+                    let end = min(offset + size, bytes.count)
+                    scanner.feed(Array(bytes[offset..<end]))
+                    if completeAt == nil, scanner.headComplete { completeAt = end }
+                    offset = end
+                }
+                let document = scanner.finish()
+                #expect(completeAt != nil, "\(name), chunk \(size)")
+                #expect(document.elements.count == 2_000, "\(name), chunk \(size)")
+                #expect(document.htmlLang == "fr", "\(name), chunk \(size)")
+                #expect(document.elements.allSatisfy { !$0.inBody }, "\(name), chunk \(size)")
+            }
+        }
+    }
+
+    @Test func endlessTitleIsCappedAtTheTextLimit() {
+        // The gate passes on 64 KiB of a text run (cut at a character), below the collector's own 1 MiB cap.
         let (_, document) = feedHuge(prefix: "<head><title>", unit: "é ab ", total: 3_000_000)
         let title = document.title ?? ""
-        #expect(title.utf8.count <= 1 << 20)
-        #expect(title.utf8.count > (1 << 20) - 4)
+        #expect(title.utf8.count <= TagGate.textLimit)
+        #expect(title.utf8.count > TagGate.textLimit - 4)
         #expect(title.hasPrefix("é ab"))
+    }
+
+    @Test func aTextRunPastTheLimitKeepsWhatFollows() {
+        let text = String(repeating: "&#1114112;&amp; ", count: 20_000)
+        let page = "<head><title>\(text)</title><meta property=og:title content=after></head><body>"
+        for size in [4096, 100_000] {
+            let document = scan(page, chunk: size)
+            #expect(document.meta("og:title") == "after", "chunk \(size)")
+            #expect((document.title ?? "").utf8.count <= TagGate.textLimit, "chunk \(size)")
+        }
     }
 
     @Test func endlessJSONLDIsCapped() {

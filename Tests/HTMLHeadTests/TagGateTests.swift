@@ -25,10 +25,28 @@ import Testing
         let page = #"""
             <!DOCTYPE html><html><head><title>a < b</title><!-- don't "quote" --><?pi x?>
             <meta property="og:title" content='it&apos;s > "fine"'><meta name=x content=unquoted>
-            <script>if (a<b && c>d) { s = "</scr" + 'ipt>'; }</script><style>p>a{}</style></head><body>x</body>
+            <script type="application/LD+JSON">{"a": "</scr" + 'ipt>', "b<c": 1}</script></head><body>x</body>
             """#
         for size in [1, 2, 3, 5, 7, 16, 64, page.utf8.count] {
             #expect(emits(page, chunk: size).joined() == page, "chunk \(size)")
+        }
+    }
+
+    @Test func codeAndStylesheetsAreDroppedButTheirElementsStay() {
+        let page = #"""
+            <head><script>if (a<b && c>d) { s = "</scr" + 'ipt>'; }</script><STYLE media=x>p>a{}</STYLE >
+            <script src="/a.js" data-x='json'></script><script type=text/javascript>var json = 1;</script>
+            <script type=application/ld+json>{"@type": "a<b"}</script><script type="x-json">[1]</script>
+            <script type="application/ld+json; charset=utf-8" id=j>{}</script><meta name=a content=b></head>
+            """#
+        let expected = #"""
+            <head><script></script><STYLE media=x></style >
+            <script src="/a.js" data-x='json'></script><script type=text/javascript></script>
+            <script type=application/ld+json>{"@type": "a<b"}</script><script type="x-json">[1]</script>
+            <script type="application/ld+json; charset=utf-8" id=j>{}</script><meta name=a content=b></head>
+            """#
+        for size in [1, 2, 3, 5, 7, 16, 64, page.utf8.count] {
+            #expect(emits(page, chunk: size).joined() == expected, "chunk \(size)")
         }
     }
 
@@ -74,7 +92,8 @@ import Testing
         #expect(commentOut.hasSuffix("--><meta name=a content=b>"))
         #expect(commentOut.utf8.count < TagGate.commentLimit + 100)
 
-        let script = "<script>" + String(repeating: "x<y'\"", count: 300_000) + "</script ><meta name=a content=b>"
+        let script = "<script type=application/ld+json>" + String(repeating: "x<y'\"", count: 300_000)
+            + "</script ><meta name=a content=b>"
         let scriptOut = emits(script, chunk: 4096).joined()
         #expect(scriptOut.hasSuffix("</script ><meta name=a content=b>"))
         #expect(scriptOut.utf8.count < TagGate.rawTextLimit + 100)
@@ -100,6 +119,26 @@ import Testing
             #expect(cut.title == "T")
             #expect(cut.meta("og:description") == whole.meta("og:description"))
             #expect(cut.all("script").first?.text == #"{"name": "a<b"}"#)
+        }
+    }
+
+    @Test func withoutAttributesTagsKeepTheirNamesAndEnds() {
+        var gate = TagGate()
+        gate.keepsAttributes = false
+        let page = #"<meta name="a>b" content='c'><link rel=x href=/y /><script type=application/ld+json>{}</script><body class=z>t"#
+        var out = ""
+        for size in [1, 5, page.utf8.count] {
+            var cut = gate
+            out = ""
+            let bytes = Array(page.utf8)
+            var offset = 0
+            while offset < bytes.count {
+                let end = min(offset + size, bytes.count)
+                bytes[offset..<end].withUnsafeBytes { cut.feed($0) { out += String(decoding: $0, as: UTF8.self) } }
+                offset = end
+            }
+            cut.finish { out += String(decoding: $0, as: UTF8.self) }
+            #expect(out == "<meta ><link ><script ></script><body >t", "chunk \(size)")
         }
     }
 }

@@ -31,4 +31,16 @@ CURLcode lp_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value);
 
 CURLMcode lp_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 
+/// A share handle for every loop of one transfer engine: DNS cache and TLS
+/// sessions, each kind of data behind its own mutex (the lock callbacks
+/// libcurl requires when the share is used from several threads). Not the
+/// connection cache: libcurl does not support sharing connections between
+/// threads. NULL when libcurl refuses it or memory runs out.
+typedef struct lp_share lp_share;
+lp_share *lp_share_create(void);
+/// The CURLSH* to set as CURLOPT_SHARE.
+CURLSH *lp_share_handle(lp_share *share);
+/// Frees the share once no easy handle uses it (else leaves it, rather than free what is in use).
+void lp_share_destroy(lp_share *share);
+
 #endif

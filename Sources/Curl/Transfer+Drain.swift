@@ -1,0 +1,57 @@
+internal import CCurl
+
+/// Keeping a connection when a transfer stops early.
+///
+/// A transfer that stops before its response ends makes curl close the
+/// connection: the rest of the response is still on its way, so the
+/// connection cannot carry another request. When the rest is small and its
+/// size known (`Content-Length`), reading it to the end is cheaper than the
+/// next request's new TCP (and TLS) handshake: the transfer then *drains*.
+/// Its caller gets the result at once, as if it had stopped; the bytes that
+/// follow go nowhere (not to the consumer, not into `bytesRead`), and when
+/// the response ends the connection goes back to the loop's pool. A drain
+/// that takes longer than `drainMilliseconds` is ended by the loop, which
+/// closes the connection as a stop would have.
+///
+/// The address policy still holds: a kept connection only serves requests
+/// with the profile it was opened under (`ConnectionProfile`). The slot the
+/// transfer holds in the limits is given back when the drain ends.
+extension Transfer {
+    /// The most of a response read past an early stop to keep its connection.
+    static let drainBytes: Int64 = 64 * 1024
+    /// How long a drain may take before the connection is given up.
+    static let drainMilliseconds = 1_000
+
+    /// Stops the transfer on the consumer's word: true when it drains (the
+    /// callback must take the bytes), false when curl must stop it now.
+    func stopOrDrain() -> Bool {
+        stoppedEarly = true
+        guard let rest = remainingResponseBytes, rest <= Self.drainBytes else { return false }
+        draining = true
+        drainDeadline = .now + .milliseconds(Self.drainMilliseconds)
+        complete(.success(()))
+        return true
+    }
+
+    /// Bytes of this response's body still to come, when known and the
+    /// connection could carry another request after them: HTTP/1.1 (or 1.0
+    /// with `Connection: keep-alive`) with a `Content-Length`, and no
+    /// `Connection: close`. (HTTP/2 ends a stream without closing its
+    /// connection; an unknown length ends with the connection.)
+    private var remainingResponseBytes: Int64? {
+        let connection = fields["connection"]?.lowercased() ?? ""
+        guard let easy, let version = easy.long(CURLINFO_HTTP_VERSION), !connection.contains("close"),
+            version == Int(CURL_HTTP_VERSION_1_1)
+                || (version == Int(CURL_HTTP_VERSION_1_0) && connection.contains("keep-alive")),
+            let length = easy.offT(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T), length >= 0,
+            let received = easy.offT(CURLINFO_SIZE_DOWNLOAD_T), received <= length
+        else { return nil }
+        return length - received
+    }
+
+    /// True when a drain ran past its time.
+    func drainOverdue(at now: ContinuousClock.Instant) -> Bool {
+        guard draining, let drainDeadline else { return false }
+        return now >= drainDeadline
+    }
+}

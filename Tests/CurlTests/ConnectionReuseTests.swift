@@ -1,0 +1,141 @@
+import Glibc
+import Synchronization
+import Testing
+
+@testable import Curl
+
+/// A loopback HTTP/1.1 server that keeps connections open and answers every
+/// request with the same small page; it counts the connections it accepted.
+/// One thread, polling; stopped (and its sockets closed) by `stop()`.
+final class KeepAliveServer: Sendable {
+    let port: UInt16
+    private let listener: Int32
+    private let state = Mutex((connections: 0, stopping: false))
+    static let body = Array("<html><head><title>kept</title></head></html>".utf8)
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
+                bind(fd, pointer, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else {
+            close(fd)
+            throw ListenerError()
+        }
+        listener = fd
+        port = UInt16(bigEndian: address.sin_port)
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        guard pthread_create(&thread, nil, { context in
+            guard let context else { return nil }
+            Unmanaged<KeepAliveServer>.fromOpaque(context).takeRetainedValue().serve()
+            return nil
+        }, context) == 0 else {
+            Unmanaged<KeepAliveServer>.fromOpaque(context).release()
+            close(fd)
+            throw ListenerError()
+        }
+        pthread_detach(thread)
+    }
+
+    var connections: Int { state.withLock { $0.connections } }
+
+    /// Tells the server thread to end; it closes its sockets within one poll (50 ms).
+    /// (No waiting here: a test's task must not block a thread of the shared pool.)
+    func stop() {
+        state.withLock { $0.stopping = true }
+    }
+
+    private func serve() {
+        var clients: [Int32: [UInt8]] = [:]
+        while !state.withLock({ $0.stopping }) {
+            var polled = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            polled += clients.keys.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            guard poll(&polled, nfds_t(polled.count), 50) > 0 else { continue }
+            for entry in polled where entry.revents != 0 {
+                if entry.fd == listener {
+                    let client = accept(listener, nil, nil)
+                    if client >= 0 {
+                        clients[client] = []
+                        state.withLock { $0.connections += 1 }
+                    }
+                    continue
+                }
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let count = read(entry.fd, &buffer, buffer.count)
+                guard count > 0 else {
+                    close(entry.fd)
+                    clients[entry.fd] = nil
+                    continue
+                }
+                var pending = (clients[entry.fd] ?? []) + buffer[..<count]
+                // One answer per complete request head.
+                while let end = Self.endOfHead(pending) {
+                    pending.removeFirst(end)
+                    let head = Array("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: \(Self.body.count)\r\n\r\n".utf8)
+                    let answer = head + Self.body
+                    _ = answer.withUnsafeBytes { write(entry.fd, $0.baseAddress, $0.count) }
+                }
+                clients[entry.fd] = pending
+            }
+        }
+        for client in clients.keys { close(client) }
+        close(listener)
+    }
+
+    private static func endOfHead(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in 0...(bytes.count - 4)
+        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+            return index + 4
+        }
+        return nil
+    }
+}
+
+/// Tier 2 (a real libcurl against a loopback server): connections are kept
+/// between requests of the engine's profile, and never reused by a request
+/// under another policy.
+struct ConnectionReuseTests {
+    private func request(_ port: UInt16, allowPrivate: Bool) -> TransferRequest {
+        TransferRequest(
+            url: "http://127.0.0.1:\(port)/", userAgent: "test", timeout: 10,
+            policy: AddressPolicy(allowPrivateNetwork: allowPrivate))
+    }
+
+    @Test func requestsOfOneProfileShareAConnection() async throws {
+        let server = try KeepAliveServer()
+        defer { server.stop() }
+        let engine = TransferEngine()
+        defer { engine.shutdown() }
+        for _ in 0..<3 {
+            let result = try await engine.perform(request(server.port, allowPrivate: true), consumer: CountingConsumer())
+            #expect(result.output == KeepAliveServer.body.count)
+        }
+        #expect(server.connections == 1)
+    }
+
+    @Test func aStricterPolicyNeverRidesOnAKeptConnection() async throws {
+        let server = try KeepAliveServer()
+        defer { server.stop() }
+        let engine = TransferEngine()
+        defer { engine.shutdown() }
+        // Opens a connection to loopback, allowed by this policy, and keeps it.
+        _ = try await engine.perform(request(server.port, allowPrivate: true), consumer: CountingConsumer())
+        // The same URL under a policy that refuses loopback: refused at connect, not served by the kept connection.
+        var refusal: CurlError?
+        do {
+            _ = try await engine.perform(request(server.port, allowPrivate: false), consumer: CountingConsumer())
+        } catch {
+            refusal = error
+        }
+        #expect(refusal?.kind == .blockedAddress)
+        #expect(server.connections == 1)
+    }
+}

@@ -1,0 +1,107 @@
+"""Keeping connections when a fetch stops early (issue 10, part 1).
+
+A page whose head gives title, summary and image ends the transfer at
+`</head>`. When the rest of the response is small and its length known, the
+engine reads it to the end so the connection can carry the next request;
+when the rest is large it closes the connection as before. The server counts
+connections by the client's port.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from fixture_server import FixtureServer
+
+KiB = 1024
+FETCHES = 8
+HEAD = (b'<!DOCTYPE html><html><head><meta charset="utf-8"><title>Kept</title>'
+        b'<meta name="description" content="A page whose head has everything.">'
+        b'<meta property="og:image" content="/img.png"></head><body>')
+
+
+def body(size: int) -> bytes:
+    filler = b"<p>" + b"lorem ipsum dolor sit amet " * 40 + b"</p>\n"
+    return (HEAD + filler * (size // len(filler) + 1))[:size]
+
+
+@pytest.fixture
+def counting_server():
+    """A fixture server of the test's own whose pages record the client port of each request."""
+    server = FixtureServer().start()
+    ports: list[int] = []
+    lock = threading.Lock()
+
+    def page(h, path, q):
+        with lock:
+            ports.append(h.client_address[1])
+        size = int(q("size", "0"))
+        if q("stall"):
+            # The head and a little body, then nothing: the promised rest never comes.
+            data = body(size)
+            h.send_response(200)
+            h.send_header("Content-Type", "text/html; charset=utf-8")
+            h.send_header("Content-Length", str(len(data) + 20 * KiB))
+            h.end_headers()
+            h.wfile.write(data)
+            h.wfile.flush()
+            h.close_connection = True
+            h.fixture.stopping.wait(10)
+            return
+        h.send(200, body(size))
+
+    server.add_route("/kept", page)
+    try:
+        yield server, ports
+    finally:
+        server.stop()
+
+
+def fetch_all(run_cli, server, size: int, extra: str = "") -> tuple:
+    urls = "".join(server.url(f"/kept?size={size}&n={i}{extra}") + "\n" for i in range(FETCHES))
+    res = run_cli("fetch", "--stdin", "--concurrency", "1", "--no-subresources", "--allow-private-network",
+                  "--no-cache", stdin=urls, timeout=60)
+    assert res.returncode == 0, res.describe()
+    assert len(res.objects) == FETCHES, res.describe()
+    for m in res.objects:
+        assert m["title"] == "Kept", res.describe()
+    return res
+
+
+def test_small_rest_is_read_and_the_connection_kept(run_cli, counting_server):
+    server, ports = counting_server
+    # 40 KiB pages: the fetch stops at </head>, 16–40 KiB before the end.
+    res = fetch_all(run_cli, server, 40 * KiB)
+    # Each multi loop (at most four) keeps its connection; without the
+    # drain every fetch would open its own.
+    assert len(ports) == FETCHES
+    assert len(set(ports)) <= 4, f"{len(set(ports))} connections for {FETCHES} fetches\n{res.describe()}"
+    # What was read for the preview stays what the preview needed.
+    for m in res.objects:
+        assert m["bytesRead"] < 40 * KiB, res.describe()
+
+
+def test_large_rest_closes_the_connection(run_cli, counting_server):
+    server, ports = counting_server
+    # 600 KiB pages: the rest is far past the drain limit, so each stop closes.
+    res = fetch_all(run_cli, server, 600 * KiB)
+    assert len(set(ports)) == FETCHES, f"{len(set(ports))} connections for {FETCHES} fetches\n{res.describe()}"
+    for m in res.objects:
+        assert m["bytesRead"] < 200 * KiB, res.describe()
+
+
+def test_a_stalled_rest_does_not_hold_the_result(run_cli, counting_server):
+    server, ports = counting_server
+    # The server promises 20 KiB more and never sends it: the results come
+    # at the stop, not after the drain gives up (1 s) or the timeout (10 s).
+    urls = "".join(server.url(f"/kept?size={4 * KiB}&stall=1&n={i}") + "\n" for i in range(3))
+    res = run_cli("fetch", "--stdin", "--concurrency", "1", "--no-subresources", "--allow-private-network",
+                  "--no-cache", "--timeout", "10", stdin=urls, timeout=60)
+    assert res.returncode == 0, res.describe()
+    assert [m["title"] for m in res.objects] == ["Kept"] * 3, res.describe()
+    # Three drains given up after 1 s each would take 3 s; three timeouts 30 s.
+    assert res.elapsed < 2.5, res.describe()
+    # A drain given up closes its connection: none of them is used twice.
+    assert len(set(ports)) == 3, res.describe()
