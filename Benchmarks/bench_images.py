@@ -50,7 +50,6 @@ import base64
 import functools
 import http.server
 import os
-import threading
 import shutil
 import statistics
 import subprocess
@@ -65,6 +64,7 @@ sys.path.insert(0, str(REPO / "Tests" / "integration"))
 sys.path.insert(0, str(REPO / "protocol" / "python"))
 
 from linkpeek_client import LinkPeekClient  # noqa: E402
+from background_server import BackgroundServer  # noqa: E402
 from procinfo import vm_hwm_kb  # noqa: E402
 
 LOGO = b"""<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 240 80">
@@ -107,7 +107,7 @@ def imagemagick() -> str | None:
     return None
 
 
-class FileServer:
+class FileServer(BackgroundServer):
     """The images as files over loopback HTTP/1.0 (one response per
     connection, written at once: a keep-alive server that writes headers
     and body apart adds delayed-ACK waits that are the server's, not ours)."""
@@ -118,17 +118,7 @@ class FileServer:
 
     def __init__(self, directory: Path):
         handler = functools.partial(self.Handler, directory=str(directory))
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join(timeout=5)
+        super().__init__(http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler), join_timeout=5)
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.httpd.server_address[1]}{path}"

@@ -21,22 +21,7 @@ final class SilentListener {
     let port: UInt16
 
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
-                bind(fd, pointer, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else {
-            close(fd)
-            throw ListenerError()
-        }
-        self.fd = fd
-        port = UInt16(bigEndian: address.sin_port)
+        (fd, port) = try LoopbackSocket.listen()
     }
 
     /// True when a connection waits to be accepted.
@@ -48,7 +33,6 @@ final class SilentListener {
     deinit { close(fd) }
 }
 
-struct ListenerError: Error {}
 
 struct CancelBeforeSubmitTests {
     @Test func aTaskCancelledBeforeItsTransferStartsNeverConnects() async throws {

@@ -14,22 +14,7 @@ final class KeepAliveServer: Sendable {
     static let body = Array("<html><head><title>kept</title></head></html>".utf8)
 
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
-                bind(fd, pointer, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else {
-            close(fd)
-            throw ListenerError()
-        }
-        listener = fd
-        port = UInt16(bigEndian: address.sin_port)
+        (listener, port) = try LoopbackSocket.listen()
         let context = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()
         guard pthread_create(&thread, nil, { context in
@@ -38,7 +23,7 @@ final class KeepAliveServer: Sendable {
             return nil
         }, context) == 0 else {
             Unmanaged<KeepAliveServer>.fromOpaque(context).release()
-            close(fd)
+            close(listener)
             throw ListenerError()
         }
         pthread_detach(thread)

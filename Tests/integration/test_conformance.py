@@ -31,12 +31,13 @@ import os
 import re
 import subprocess
 import sys
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+
+from background_server import BackgroundServer
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(os.environ.get("LINKPEEK_CORPUS", REPO_ROOT.parent / "shared" / "corpus"))
@@ -131,7 +132,7 @@ def run_case(case, outdir):
     return error
 
 
-class CorpusServer:
+class CorpusServer(BackgroundServer):
     """Serves each case's page.html at its URL's path, picked by the Host
     header, as text/html; 404 for anything else. 127.0.0.1, ephemeral port."""
 
@@ -168,18 +169,7 @@ class CorpusServer:
             def handle_error(self, request, client_address):
                 pass  # a client that stops reading early is expected
 
-        self.httpd = Server(("127.0.0.1", 0), Handler)
-        self.port = self.httpd.server_address[1]
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join(timeout=10)
+        super().__init__(Server(("127.0.0.1", 0), Handler))
 
 
 def served_url(url, port):

@@ -1,0 +1,20 @@
+"""An http.server on 127.0.0.1 served from a daemon thread for the life of a
+`with` block: shut down, closed and joined (bounded) on the way out."""
+import threading
+
+
+class BackgroundServer:
+    def __init__(self, httpd, join_timeout=10):
+        self.httpd = httpd
+        self.port = httpd.server_address[1]
+        self.join_timeout = join_timeout
+        self.thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(timeout=self.join_timeout)
