@@ -54,8 +54,10 @@ extension PageConsumer {
     }
 
     /// Stops once the head is complete and either the page declared every
-    /// field the rules could still use (`hasEveryDeclaredField`) or the head
-    /// was followed by `bodyScanBytes` of body (`bodyBytesRead`).
+    /// field the rules could still use (`DeclaredFields.isEverything`) or the
+    /// head was followed by `bodyScanBytes` of body (`bodyBytesRead`). Once
+    /// the main fields are declared (`isComplete`) the body is held unparsed
+    /// (`hold`) until it shows a sign of the rest.
     func afterScanning() -> TransferDecision {
         guard let scanner, scanner.headComplete else { return .proceed }
         let document = scanner.document
@@ -69,18 +71,40 @@ extension PageConsumer {
         // JSON-LD, and the fallbacks keep being collected meanwhile.
         if document.elements.count != elementsChecked {
             elementsChecked = document.elements.count
-            if document.hasEveryDeclaredField { return .stop }
+            let fields = document.declaredFields
+            if fields.isEverything { return .stop }
+            if fields.isComplete, !readingOn { holding = true }
         }
         return bodyBytesRead(scanner) >= bodyScanBytes ? .stop : .proceed
+    }
+
+    /// Holds body bytes unparsed, looking for a sign of a missing field
+    /// (`BodyEvidence`); at the first, parses what was held and reads on to
+    /// the budget. Without one the budget ends the transfer and the held
+    /// bytes are dropped: they add nothing the rules use (the main fields
+    /// are declared, so the body fallbacks are not chosen).
+    func hold(_ bytes: UnsafeRawBufferPointer, scanner: HeadScanner) -> TransferDecision {
+        held.append(contentsOf: bytes)
+        guard evidence.search(held) else {
+            return bodyBytesRead(scanner) >= bodyScanBytes ? .stop : .proceed
+        }
+        holding = false
+        readingOn = true
+        let parsed = held
+        held = []
+        parsed.withUnsafeBytes { scanner.feed($0) }
+        return afterScanning()
     }
 
     /// Bytes of body read: after the page's own `</head>` or `<body>`. When
     /// the parser started the body sooner (a stray `<img>` or `<div>` in the
     /// head), the head's `<meta>` tags still follow: the count waits for the
     /// marker, at most `impliedHeadBytes` past where the parser's body began.
+    /// Held bytes count as read.
     func bodyBytesRead(_ scanner: HeadScanner) -> Int {
-        if let end = headEnd.end { return min(scanner.bytesAfterHead, max(0, bytesSeen - end)) }
-        return max(0, scanner.bytesAfterHead - Self.impliedHeadBytes)
+        let afterHead = scanner.bytesAfterHead + held.count
+        if let end = headEnd.end { return min(afterHead, max(0, bytesSeen - end)) }
+        return max(0, afterHead - Self.impliedHeadBytes)
     }
 
     /// How long a head may go on after the parser started the body, before
