@@ -1,3 +1,5 @@
+import HTMLHead
+
 /// Looks in a page's raw body bytes, without parsing them, for signs that a
 /// field the head left out is still coming: a byline or author word
 /// (`class="author"`, `rel=author`, `/author/ann`, a JSON `"author"`),
@@ -48,6 +50,14 @@ struct BodyEvidence {
                 return false
             }
         }
+    }
+
+    /// True for a parsed body element that is such a sign: anything the
+    /// scanner recorded in the body (a player, a byline, an author or media
+    /// link, a `<time>`, microdata, JSON-LD) but images, headings and
+    /// paragraphs, which every page has.
+    static func isSign(_ element: HTMLElement) -> Bool {
+        element.inBody && !["img", "h1", "p"].contains(element.name)
     }
 
     private static func marker(in buffer: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {

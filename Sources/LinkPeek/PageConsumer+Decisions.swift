@@ -39,12 +39,13 @@ extension PageConsumer {
         body = .html
         let scanner = HeadScanner(contentType: contentType, bodyRecords: MetadataRules.bodyRecords)
         self.scanner = scanner
-        sniffBuffer.withUnsafeBytes {
+        let buffered = sniffBuffer
+        sniffBuffer = []
+        return buffered.withUnsafeBytes {
             headEnd.scan($0)
             scanner.feed($0)
+            return afterFeeding($0)
         }
-        sniffBuffer = []
-        return afterScanning()
     }
 
     private func feedMedia() -> TransferDecision? {
@@ -73,20 +74,41 @@ extension PageConsumer {
             elementsChecked = document.elements.count
             let fields = document.declaredFields
             if fields.isEverything { return .stop }
-            if fields.isComplete, !readingOn { holding = true }
+            if fields.isComplete, !readingOn {
+                // What was parsed of the body already may show a sign (the
+                // parser reports the head's end a chunk late).
+                if document.elements.contains(where: BodyEvidence.isSign) { readingOn = true } else { holding = true }
+            }
         }
         return bodyBytesRead(scanner) >= bodyScanBytes ? .stop : .proceed
     }
 
+    /// `afterScanning` for a chunk just parsed. When the chunk made the
+    /// consumer start holding, its own body part (after the page's head end)
+    /// was parsed already: a sign of a missing field there means reading on.
+    func afterFeeding(_ bytes: UnsafeRawBufferPointer) -> TransferDecision {
+        let decision = afterScanning()
+        guard holding, case .proceed = decision, let end = headEnd.end else { return decision }
+        let chunkStart = bytesSeen - bytes.count
+        guard end < bytesSeen else { return decision }
+        var search = BodyEvidence()
+        if search.search(Array(bytes[max(0, end - chunkStart)...])) {
+            holding = false
+            readingOn = true
+        }
+        return decision
+    }
+
     /// Holds body bytes unparsed, looking for a sign of a missing field
     /// (`BodyEvidence`); at the first, parses what was held and reads on to
-    /// the budget. Without one the budget ends the transfer and the held
-    /// bytes are dropped: they add nothing the rules use (the main fields
-    /// are declared, so the body fallbacks are not chosen).
+    /// the budget. Without one within `evidenceWindowBytes` of body the
+    /// transfer ends and the held bytes are dropped: they add nothing the
+    /// rules use (the main fields are declared, so the body fallbacks are
+    /// not chosen).
     func hold(_ bytes: UnsafeRawBufferPointer, scanner: HeadScanner) -> TransferDecision {
         held.append(contentsOf: bytes)
         guard evidence.search(held) else {
-            return bodyBytesRead(scanner) >= bodyScanBytes ? .stop : .proceed
+            return bodyBytesRead(scanner) >= min(bodyScanBytes, Self.evidenceWindowBytes) ? .stop : .proceed
         }
         holding = false
         readingOn = true
@@ -106,6 +128,13 @@ extension PageConsumer {
         if let end = headEnd.end { return min(afterHead, max(0, bytesSeen - end)) }
         return max(0, afterHead - Self.impliedHeadBytes)
     }
+
+    /// How much body a page that gave its main fields may show before a
+    /// sign of a missing field must have appeared: bylines, dates and
+    /// players of pages that are no article sit near the top of the body
+    /// (1–13 KiB into it on the open corpus, one of seven at 43 KiB), and
+    /// each further KiB is read from the network by every such page.
+    static let evidenceWindowBytes = 16 * 1024
 
     /// How long a head may go on after the parser started the body, before
     /// the body budget starts counting anyway.

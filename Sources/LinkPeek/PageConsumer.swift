@@ -92,7 +92,7 @@ final class PageConsumer: TransferConsumer {
             headEnd.scan(bytes)
             if holding { return hold(bytes, scanner: scanner) }
             scanner.feed(bytes)
-            return afterScanning()
+            return afterFeeding(bytes)
         }
         switch body {
         case nil, .html?:

@@ -63,6 +63,41 @@ import Testing
         #expect(document?.elements.contains { $0.name == "h1" && $0.text == "Heading 3" } == false)
     }
 
+    @Test func noSignWithinTheEvidenceWindowEndsTheReadBeforeTheBudget() {
+        // 40 chunks of about 356 bytes: 14 KiB, then a byline past the 16 KiB window.
+        let chunk = "<h1>Heading</h1>" + filler
+        let window = PageConsumer.evidenceWindowBytes
+        let chunks = [plainHead] + Array(repeating: chunk, count: 2 * window / chunk.utf8.count)
+            + ["<span class=byline>Ann Lee</span>"]
+        let (stoppedAfter, document) = feed(chunks, bodyScanBytes: 64 * 1024)
+        let chunksInWindow = window / chunk.utf8.count
+        #expect(stoppedAfter.map { $0 <= chunksInWindow + 3 } == true)
+        #expect(document?.elements.contains { $0.text == "Ann Lee" } == false)
+    }
+
+    @Test func aSignInTheChunkThatEndedTheHeadCounts() {
+        // The head and a player arrive in one chunk: that chunk was parsed before
+        // the holding began, and its sign still keeps the reading on past the window.
+        let chunk = "<h1>Heading</h1>" + filler
+        let fillers = Array(repeating: chunk, count: 2 * PageConsumer.evidenceWindowBytes / chunk.utf8.count)
+        let chunks = [plainHead + "<audio controls src=/e.mp3></audio>"] + fillers + ["<span class=byline>Ann Lee</span>"]
+        let (stoppedAfter, document) = feed(chunks, bodyScanBytes: 64 * 1024)
+        #expect(stoppedAfter == nil)
+        #expect(document?.elements.contains { $0.text == "Ann Lee" } == true)
+    }
+
+    @Test func aSignCutByTheChunkThatEndedTheHeadCounts() {
+        // Body JSON-LD starts in the chunk that ended the head and ends in the
+        // next one: its start, parsed before the holding began, keeps the reading on.
+        let chunk = "<h1>Heading</h1>" + filler
+        let fillers = Array(repeating: chunk, count: 2 * PageConsumer.evidenceWindowBytes / chunk.utf8.count)
+        let chunks = [plainHead + filler + #"<script type="application/ld+json">{"@type":"WebPage","author":{"name":"Ann"#,
+                      #" Lee"}}</script>"#] + fillers
+        let (stoppedAfter, document) = feed(chunks, bodyScanBytes: 64 * 1024)
+        #expect(stoppedAfter == nil)
+        #expect(document?.elements.contains { $0.name == "script" && $0.text?.contains("Ann Lee") == true } == true)
+    }
+
     @Test func aBylineInTheBodyIsParsedAfterAHeadWithTheMainFields() {
         let byline = "<span class=\"Author-name\">Ann Lee</span>"
         let chunks = [plainHead, filler, filler + byline, filler, filler]
