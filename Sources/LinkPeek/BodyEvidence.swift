@@ -52,12 +52,14 @@ struct BodyEvidence {
         }
     }
 
-    /// True for a parsed body element that is such a sign: anything the
-    /// scanner recorded in the body (a player, a byline, an author or media
-    /// link, a `<time>`, microdata, JSON-LD) but images, headings and
-    /// paragraphs, which every page has.
+    /// True for a parsed body element that is such a sign: a body fallback
+    /// (a player, a byline, an author or media link, a `<time>`) but images,
+    /// headings and paragraphs, which every page has; microdata; JSON-LD.
+    /// Not the head's own tags after a stray element started the body.
     static func isSign(_ element: HTMLElement) -> Bool {
-        element.inBody && !["img", "h1", "p"].contains(element.name)
+        guard element.inBody else { return false }
+        if element.isFallback { return !["img", "h1", "p"].contains(element.name) }
+        return element.name == "script" || element["itemprop"] != nil
     }
 
     private static func marker(in buffer: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {

@@ -55,11 +55,13 @@ extension PageConsumer {
     /// the budget. Without one within `evidenceWindowBytes` of body the
     /// transfer ends and the held bytes are dropped: they add nothing the
     /// rules use (the main fields are declared, so the body fallbacks are
-    /// not chosen).
+    /// not chosen). The held bytes count too, which bounds them when the
+    /// page's own head end has not come (a stray body element in the head).
     func hold(_ bytes: UnsafeRawBufferPointer, scanner: HeadScanner) -> TransferDecision {
         held.append(contentsOf: bytes)
         guard evidence.search(held) else {
-            return bodyBytesRead(scanner) >= min(bodyScanBytes, Self.evidenceWindowBytes) ? .stop : .proceed
+            let read = max(held.count, bodyBytesRead(scanner))
+            return read >= min(bodyScanBytes, Self.evidenceWindowBytes) ? .stop : .proceed
         }
         holding = false
         readingOn = true

@@ -98,6 +98,18 @@ import Testing
         #expect(document?.elements.contains { $0.name == "script" && $0.text?.contains("Ann Lee") == true } == true)
     }
 
+    @Test func heldBytesAreBoundedWhenThePagesHeadEndNeverComes() {
+        // A stray <img> starts the parser's body; the page's own </head> never
+        // comes, so the body budget would wait 512 KiB: the held bytes stop at the window.
+        let head = "<html><head><title>T</title><meta name=description content=D><meta property=og:image content=/og.png>"
+            + "<img src=/pixel.gif width=1 height=1>" + String(repeating: "<meta name=x content=y>", count: 30)
+        let chunk = "<script>var s = \"" + String(repeating: "s", count: 1000) + "\";</script>\n"
+        let chunks = [head] + Array(repeating: chunk, count: 4 * PageConsumer.evidenceWindowBytes / chunk.utf8.count)
+        let (stoppedAfter, _) = feed(chunks, bodyScanBytes: 64 * 1024)
+        let chunksInWindow = PageConsumer.evidenceWindowBytes / chunk.utf8.count
+        #expect(stoppedAfter.map { $0 <= chunksInWindow + 3 } == true)
+    }
+
     @Test func aBylineInTheBodyIsParsedAfterAHeadWithTheMainFields() {
         let byline = "<span class=\"Author-name\">Ann Lee</span>"
         let chunks = [plainHead, filler, filler + byline, filler, filler]
