@@ -1,30 +1,26 @@
 import HTMLHead
 
 extension HeadDocument {
-    /// True when the page already declares everything the rules could still
-    /// use from further down: a title, a summary and an image, and for an
-    /// article (`og:type` article, `article:*` metas, a JSON-LD Article or
-    /// BlogPosting) its author, published time, site name and any video or
-    /// audio too. Reading on is then unlikely to improve the preview, so the
-    /// transfer may stop.
-    ///
-    /// Other pages stop at the main fields: reading 64 KiB of every page's
-    /// body would bring a byline to a few more of them at the cost of about
-    /// half the fetch rate (README, Conformance).
+    /// The fields the page declares so far, for the fetch's stop rule: a
+    /// quick look at the tags, not the full rules. `isComplete` says the
+    /// main fields are there (and for an article, `og:type` article,
+    /// `article:*` metas, a JSON-LD Article or BlogPosting, its author,
+    /// published time, site name and any video or audio too); `isEverything`
+    /// that every field the rules could still find further down is there.
     ///
     /// Bylines, `<time>` elements, microdata and JSON-LD often sit 1–60 KiB
-    /// into the body; while any of these fields is missing the reading goes
-    /// on to the read budget (head + `bodyScanBytes`).
+    /// into the body; the fetch reads on to the read budget (head +
+    /// `bodyScanBytes`) unless `isEverything`, and past `isComplete` it parses
+    /// the body only once the body shows such signs (`BodyEvidence`).
     ///
     /// Every element is looked at: an `og:type` of article late in the head
     /// asks for more than the fields before it gave.
     ///
-    /// A quick look at the tags, not the full rules: it runs whenever the
-    /// scanner recorded something new once the head is complete, on the curl
-    /// thread, so it must stay cheap. It only decides when to stop reading;
-    /// the rules still choose the values. Body fallbacks
-    /// (`HTMLElement.isFallback`) do not count.
-    var hasEveryDeclaredField: Bool {
+    /// It runs whenever the scanner recorded something new once the head is
+    /// complete, on the curl thread, so it must stay cheap. It only decides
+    /// when to stop reading; the rules still choose the values. Body
+    /// fallbacks (`HTMLElement.isFallback`) do not count.
+    var declaredFields: DeclaredFields {
         var found = DeclaredFields()
         for element in elements where !element.isFallback {
             switch element.name {
@@ -46,11 +42,11 @@ extension HeadDocument {
                 break
             }
         }
-        return found.isComplete
+        return found
     }
 }
 
-/// The fields `hasEveryDeclaredField` looks for, as flags.
+/// The fields `declaredFields` looks for, as flags.
 struct DeclaredFields: OptionSet {
     let rawValue: Int
 
@@ -69,11 +65,18 @@ struct DeclaredFields: OptionSet {
     /// player sit in the body as often as in the head.
     static let articleFields: DeclaredFields = [.author, .published, .siteName, .media]
 
-    /// Everything a preview of this kind of page can use is declared.
+    /// Every field the rules could still find in the body.
+    static let everything: DeclaredFields = main.union(articleFields)
+
+    /// The main fields are declared, and for an article its own fields too:
+    /// what the head must give before the body is no longer parsed blindly.
     var isComplete: Bool {
         guard isSuperset(of: .main) else { return false }
         return !contains(.article) || isSuperset(of: DeclaredFields.articleFields)
     }
+
+    /// Nothing the rules could still use is missing: the reading may stop.
+    var isEverything: Bool { isSuperset(of: Self.everything) }
 
     /// True when `text` has a byte other than ASCII white space.
     static func hasText(_ text: String?) -> Bool {

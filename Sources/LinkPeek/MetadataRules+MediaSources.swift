@@ -68,11 +68,28 @@ extension MetadataRules {
         }
         for node in page.jsonLD.contentNodes {
             for media in [node["audio"], node["associatedMedia"]] {
-                candidates += plainMedia(page.jsonLD.urls(media), source: "json-ld:audio",
+                candidates += plainMedia(jsonLDAudioURLs(media, in: page.jsonLD), source: "json-ld:audio",
                                          order: jsonOrder, resolver: page.resolver)
             }
         }
         return candidates.filter { !$0.isData }
+    }
+
+    /// URLs of JSON-LD audio as `JSONLDGraph.urls` reads them; besides, a
+    /// bare reference whose `@id` no node of the graph defines and that is
+    /// a web address of an audio file by its extension
+    /// (`"audio": [{"@id": "https://cdn.example/ep1.mp3?src=feed"}]`): the
+    /// identifier is the file itself.
+    static func jsonLDAudioURLs(_ value: Any?, in graph: JSONLDGraph) -> [String] {
+        let found = graph.urls(value)
+        guard found.isEmpty else { return found }
+        let items: [Any] = (value as? [Any]) ?? (value.map { [$0] } ?? [])
+        return items.compactMap { item in
+            guard let node = item as? JSONLDGraph.Node, let id = node["@id"] as? String,
+                  graph.dereference(node).count == node.count,
+                  id.lowercased().hasPrefix("http"), mediaFileKind(id) == .audio else { return nil }
+            return id
+        }
     }
 
     /// Whether a player can play the video directly: a `video/*` or HLS

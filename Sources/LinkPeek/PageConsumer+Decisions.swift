@@ -39,12 +39,13 @@ extension PageConsumer {
         body = .html
         let scanner = HeadScanner(contentType: contentType, bodyRecords: MetadataRules.bodyRecords)
         self.scanner = scanner
-        sniffBuffer.withUnsafeBytes {
+        let buffered = sniffBuffer
+        sniffBuffer = []
+        return buffered.withUnsafeBytes {
             headEnd.scan($0)
             scanner.feed($0)
+            return afterFeeding($0)
         }
-        sniffBuffer = []
-        return afterScanning()
     }
 
     private func feedMedia() -> TransferDecision? {
@@ -52,40 +53,6 @@ extension PageConsumer {
         sniffBuffer = []
         return ImageProbe.probe(mediaPrefix)?.width != nil ? .stop : nil
     }
-
-    /// Stops once the head is complete and either the page declared every
-    /// field the rules could still use (`hasEveryDeclaredField`) or the head
-    /// was followed by `bodyScanBytes` of body (`bodyBytesRead`).
-    func afterScanning() -> TransferDecision {
-        guard let scanner, scanner.headComplete else { return .proceed }
-        let document = scanner.document
-        if !sentHead {
-            sentHead = true
-            onEvent(.headParsed(document, bytes: bytesSeen))
-        }
-        // Re-check only when the scanner found something new. Body
-        // fallbacks (an `<img>`, a byline) do not count as declared fields:
-        // the reading goes on for what the page declares late, such as body
-        // JSON-LD, and the fallbacks keep being collected meanwhile.
-        if document.elements.count != elementsChecked {
-            elementsChecked = document.elements.count
-            if document.hasEveryDeclaredField { return .stop }
-        }
-        return bodyBytesRead(scanner) >= bodyScanBytes ? .stop : .proceed
-    }
-
-    /// Bytes of body read: after the page's own `</head>` or `<body>`. When
-    /// the parser started the body sooner (a stray `<img>` or `<div>` in the
-    /// head), the head's `<meta>` tags still follow: the count waits for the
-    /// marker, at most `impliedHeadBytes` past where the parser's body began.
-    func bodyBytesRead(_ scanner: HeadScanner) -> Int {
-        if let end = headEnd.end { return min(scanner.bytesAfterHead, max(0, bytesSeen - end)) }
-        return max(0, scanner.bytesAfterHead - Self.impliedHeadBytes)
-    }
-
-    /// How long a head may go on after the parser started the body, before
-    /// the body budget starts counting anyway.
-    static let impliedHeadBytes = 512 * 1024
 
     static func isHTML(_ type: String) -> Bool {
         type == "text/html" || type == "application/xhtml+xml"

@@ -4,8 +4,10 @@ import HTMLHead
 /// Turns a page's bytes into a `HeadDocument` as they arrive, and stops the
 /// transfer as soon as more bytes cannot add anything: at the end of the head
 /// when it declared every field the rules could still use
-/// (`HeadDocument.hasEveryDeclaredField`), else after scanning
-/// `bodyScanBytes` of body for late tags, bylines and dates.
+/// (`DeclaredFields.isEverything`), else after `bodyScanBytes` of body, read
+/// for late tags, bylines and dates. Once the head gave the main fields
+/// (`DeclaredFields.isComplete`) the body is held unparsed until it shows a
+/// sign of what is missing (`BodyEvidence`).
 ///
 /// - Important: a `TransferConsumer`: curl thread only.
 final class PageConsumer: TransferConsumer {
@@ -48,6 +50,13 @@ final class PageConsumer: TransferConsumer {
     /// Where the page's markup ends its head (`</head`, `<body`), which may
     /// be long after the parser started the body.
     var headEnd = HeadEndMarker()
+    /// Body bytes read but not parsed: the head gave the main fields and the
+    /// body has shown no sign yet of the others (`BodyEvidence`).
+    var held: [UInt8] = []
+    var holding = false
+    /// The body showed a sign of a missing field: it is parsed to the budget.
+    var readingOn = false
+    var evidence = BodyEvidence()
 
     /// Bytes kept of a media response: enough for every image header linkpeek probes.
     static let mediaPrefixBytes = 64 * 1024
@@ -81,8 +90,9 @@ final class PageConsumer: TransferConsumer {
         // their type, declared HTML for binary garbage.
         if let scanner {
             headEnd.scan(bytes)
+            if holding { return hold(bytes, scanner: scanner) }
             scanner.feed(bytes)
-            return afterScanning()
+            return afterFeeding(bytes)
         }
         switch body {
         case nil, .html?:

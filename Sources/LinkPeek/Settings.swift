@@ -29,7 +29,8 @@ public struct Settings: Sendable, Equatable, Codable {
     public var maxRedirects: Int = 10
     /// Page bytes read at most, after decompression; reaching it marks the result `truncated`.
     public var maxBodyBytes: Int = 2 * 1024 * 1024
-    /// Bytes of body scanned after the head for late metadata, when the head lacked the main fields.
+    /// Bytes of body read after the head for late metadata, when the head did not declare every field
+    /// (`PageConsumer+Stop`: past the main fields, read unparsed until the body shows a sign of the rest).
     public var bodyScanBytes: Int = 64 * 1024
     /// Icon or image bytes read at most.
     public var maxSubresourceBytes: Int = 5 * 1024 * 1024

@@ -102,4 +102,18 @@ import Testing
         let ld = extract([Tag.jsonLD(#"{"@type":"AudioObject","contentUrl":"https://a.example/z.mp3"}"#)])
         #expect(ld.audio?.url == "https://a.example/z.mp3")
     }
+
+    @Test func audioReferencedOnlyByItsIdentifierIsThatFile() {
+        // A podcast episode names its audio by an `@id` that is the file's address.
+        let episode = extract([Tag.jsonLD(
+            #"{"@type":"PodcastEpisode","name":"Ep 1","audio":[{"@id":"https://cdn.example/e/1.mp3?src=feed"}]}"#)])
+        #expect(episode.audio?.url == "https://cdn.example/e/1.mp3?src=feed")
+        #expect(episode.sources?["audio"] == "json-ld:audio")
+        // An identifier that is no audio file, or that the graph defines, is not.
+        let page = extract([Tag.jsonLD(#"{"@type":"PodcastEpisode","audio":{"@id":"https://cdn.example/e/1#audio"}}"#)])
+        #expect(page.audio == nil)
+        let defined = extract([Tag.jsonLD(#"{"@graph":[{"@type":"PodcastEpisode","audio":{"@id":"https://cdn.example/e/1.mp3"}},"#
+            + #"{"@id":"https://cdn.example/e/1.mp3","@type":"AudioObject","name":"Ep 1"}]}"#)])
+        #expect(defined.audio == nil)
+    }
 }

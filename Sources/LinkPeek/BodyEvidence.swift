@@ -1,0 +1,73 @@
+import HTMLHead
+
+/// Looks in a page's raw body bytes, without parsing them, for signs that a
+/// field the head left out is still coming: a byline or author word
+/// (`class="author"`, `rel=author`, `/author/ann`, a JSON `"author"`),
+/// microdata (`itemprop`), JSON-LD (`ld+json`), a `<time>`, an `<audio>` or
+/// `<video>` player, or a link to an audio or video file.
+///
+/// The fetch holds the body bytes after a head that gave the main fields and
+/// parses them only once one of these shows (`PageConsumer`): a page whose
+/// body holds none reads its budget at the cost of a byte search, not of a
+/// parse. A false sign only costs that parse.
+///
+/// The words are the rules' own (`MetadataRules.bylineMarkers` and the media
+/// file extensions), matched in place: byline words without their first
+/// letter, which pages write in either case (`Author`, `author`).
+struct BodyEvidence {
+    /// Where the next search starts, in the bytes given to `search`.
+    private var searched = 0
+
+    static let markers: [[UInt8]] = {
+        let bylines = MetadataRules.bylineMarkers.map { String($0.dropFirst()) }
+        let media = (MetadataRules.audioFileExtensions + MetadataRules.videoFileExtensions).map { "." + $0 }
+        let structured = ["itemprop", "ld+json", "<time", "<audio", "<video"]
+        return (bylines + structured + media).map { Array($0.utf8) }.filter { !$0.isEmpty }
+    }()
+
+    private static let longest = markers.map(\.count).max() ?? 1
+
+    /// For each byte, whether some marker starts with it.
+    private static let starts: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for marker in markers { table[Int(marker[0])] = true }
+        return table
+    }()
+
+    /// True when `bytes` (the held body so far, which only ever grows)
+    /// holds a marker; each call looks only at what is new, plus enough of
+    /// the end before it for a marker split across two chunks.
+    mutating func search(_ bytes: [UInt8]) -> Bool {
+        let start = max(0, searched - (Self.longest - 1))
+        searched = bytes.count
+        return bytes.withUnsafeBufferPointer { buffer in
+            Self.starts.withUnsafeBufferPointer { starts in
+                var index = start
+                while index < buffer.count {
+                    if starts[Int(buffer[index])], Self.marker(in: buffer, at: index) { return true }
+                    index += 1
+                }
+                return false
+            }
+        }
+    }
+
+    /// True for a parsed body element that is such a sign: a body fallback
+    /// (a player, a byline, an author or media link, a `<time>`) but images,
+    /// headings and paragraphs, which every page has; microdata; JSON-LD.
+    /// Not the head's own tags after a stray element started the body.
+    static func isSign(_ element: HTMLElement) -> Bool {
+        guard element.inBody else { return false }
+        if element.isFallback { return !["img", "h1", "p"].contains(element.name) }
+        return element.name == "script" || element["itemprop"] != nil
+    }
+
+    private static func marker(in buffer: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        for marker in markers where marker[0] == buffer[index] && index + marker.count <= buffer.count {
+            var offset = 1
+            while offset < marker.count, buffer[index + offset] == marker[offset] { offset += 1 }
+            if offset == marker.count { return true }
+        }
+        return false
+    }
+}

@@ -1,0 +1,95 @@
+import Curl
+import HTMLHead
+
+/// The stop rule: when the head is complete, whether to stop, to hold the
+/// body unparsed until it shows a sign of a missing field, or to parse on to
+/// the body budget.
+extension PageConsumer {
+    /// Stops once the head is complete and either the page declared every
+    /// field the rules could still use (`DeclaredFields.isEverything`) or the
+    /// head was followed by `bodyScanBytes` of body (`bodyBytesRead`). Once
+    /// the main fields are declared (`isComplete`) the body is held unparsed
+    /// (`hold`) until it shows a sign of the rest.
+    func afterScanning() -> TransferDecision {
+        guard let scanner, scanner.headComplete else { return .proceed }
+        let document = scanner.document
+        if !sentHead {
+            sentHead = true
+            onEvent(.headParsed(document, bytes: bytesSeen))
+        }
+        // Re-check only when the scanner found something new. Body
+        // fallbacks (an `<img>`, a byline) do not count as declared fields:
+        // the reading goes on for what the page declares late, such as body
+        // JSON-LD, and the fallbacks keep being collected meanwhile.
+        if document.elements.count != elementsChecked {
+            elementsChecked = document.elements.count
+            let fields = document.declaredFields
+            if fields.isEverything { return .stop }
+            if fields.isComplete, !readingOn {
+                // What was parsed of the body already may show a sign (the
+                // parser reports the head's end a chunk late).
+                if document.elements.contains(where: BodyEvidence.isSign) { readingOn = true } else { holding = true }
+            }
+        }
+        return bodyBytesRead(scanner) >= bodyScanBytes ? .stop : .proceed
+    }
+
+    /// `afterScanning` for a chunk just parsed. When the chunk made the
+    /// consumer start holding, its own body part (after the page's head end)
+    /// was parsed already: a sign of a missing field there means reading on.
+    func afterFeeding(_ bytes: UnsafeRawBufferPointer) -> TransferDecision {
+        let decision = afterScanning()
+        guard holding, case .proceed = decision, let end = headEnd.end else { return decision }
+        let chunkStart = bytesSeen - bytes.count
+        guard end < bytesSeen else { return decision }
+        var search = BodyEvidence()
+        if search.search(Array(bytes[max(0, end - chunkStart)...])) {
+            holding = false
+            readingOn = true
+        }
+        return decision
+    }
+
+    /// Holds body bytes unparsed, looking for a sign of a missing field
+    /// (`BodyEvidence`); at the first, parses what was held and reads on to
+    /// the budget. Without one within `evidenceWindowBytes` of body the
+    /// transfer ends and the held bytes are dropped: they add nothing the
+    /// rules use (the main fields are declared, so the body fallbacks are
+    /// not chosen). The held bytes count too, which bounds them when the
+    /// page's own head end has not come (a stray body element in the head).
+    func hold(_ bytes: UnsafeRawBufferPointer, scanner: HeadScanner) -> TransferDecision {
+        held.append(contentsOf: bytes)
+        guard evidence.search(held) else {
+            let read = max(held.count, bodyBytesRead(scanner))
+            return read >= min(bodyScanBytes, Self.evidenceWindowBytes) ? .stop : .proceed
+        }
+        holding = false
+        readingOn = true
+        let parsed = held
+        held = []
+        parsed.withUnsafeBytes { scanner.feed($0) }
+        return afterScanning()
+    }
+
+    /// Bytes of body read: after the page's own `</head>` or `<body>`. When
+    /// the parser started the body sooner (a stray `<img>` or `<div>` in the
+    /// head), the head's `<meta>` tags still follow: the count waits for the
+    /// marker, at most `impliedHeadBytes` past where the parser's body began.
+    /// Held bytes count as read.
+    func bodyBytesRead(_ scanner: HeadScanner) -> Int {
+        let afterHead = scanner.bytesAfterHead + held.count
+        if let end = headEnd.end { return min(afterHead, max(0, bytesSeen - end)) }
+        return max(0, afterHead - Self.impliedHeadBytes)
+    }
+
+    /// How much body a page that gave its main fields may show before a
+    /// sign of a missing field must have appeared: bylines, dates and
+    /// players of pages that are no article sit near the top of the body
+    /// (1–13 KiB into it on the open corpus, one of seven at 43 KiB), and
+    /// each further KiB is read from the network by every such page.
+    static let evidenceWindowBytes = 16 * 1024
+
+    /// How long a head may go on after the parser started the body, before
+    /// the body budget starts counting anyway.
+    static let impliedHeadBytes = 512 * 1024
+}
