@@ -57,7 +57,7 @@ final class MultiLoop {
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             drainFinished()
-            pollMilliseconds = min(pollMilliseconds, endOverdueDrains())
+            pollMilliseconds = min(pollMilliseconds, endOverdueTransfers())
             // Finished transfers freed slots: when queued ones came to this
             // loop, start them now, not after the poll below times out.
             if releaseEnded() { continue }
@@ -154,17 +154,22 @@ final class MultiLoop {
         }
     }
 
-    /// Ends the drains that ran past their time (which closes their
-    /// connections); returns the milliseconds until the next one may.
-    private func endOverdueDrains() -> Int32 {
+    /// Ends the drains that ran past their time, and the settling transfers
+    /// that did (both close their connections: a settling one stops as an
+    /// early stop, with what its consumer has); returns the milliseconds
+    /// until the next one may.
+    private func endOverdueTransfers() -> Int32 {
         let now = ContinuousClock.now
         var next = Int32.max
-        for transfer in active.values where transfer.draining {
+        for transfer in active.values {
             if transfer.drainOverdue(at: now) {
                 end(id: transfer.id, with: .success(()))
-            } else if let deadline = transfer.drainDeadline {
+            } else if transfer.settleOverdue(at: now) {
+                transfer.stoppedEarly = true
+                end(id: transfer.id, with: .success(()))
+            } else if let deadline = transfer.draining ? transfer.drainDeadline : transfer.settleDeadline {
                 let left = deadline - now
-                // Safe: a drain's deadline is at most `Transfer.drainMilliseconds` away.
+                // Safe: both deadlines are at most a few seconds away (`Transfer.drainMilliseconds`, `settleMilliseconds`).
                 let ms = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
                 next = min(next, max(1, ms + 1))
             }

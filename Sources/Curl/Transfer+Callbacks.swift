@@ -64,9 +64,9 @@ extension Transfer {
         let take = min(room, bytes.count)
         if take > 0 {
             bytesRead += take
-            if received(UnsafeRawBufferPointer(rebasing: bytes[0..<take])) == .stop {
-                return stopOrDrain() ? bytes.count : 0
-            }
+            let decision = received(UnsafeRawBufferPointer(rebasing: bytes[0..<take]))
+            if decision == .stop { return stopOrDrain() ? bytes.count : 0 }
+            noteSettling(decision)
         }
         if take < bytes.count {
             truncated = true
@@ -124,6 +124,7 @@ extension Transfer {
         head = response
         let decision = responseStarted(response)
         if decision == .stop, stopOrDrain() { return .proceed }
+        noteSettling(decision)
         return decision
     }
 

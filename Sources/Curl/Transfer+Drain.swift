@@ -49,6 +49,22 @@ extension Transfer {
         return length - received
     }
 
+    /// How long a transfer may read on once its consumer said `settle`.
+    static let settleMilliseconds = 1_000
+
+    /// Starts the settle clock at the consumer's first `settle`.
+    func noteSettling(_ decision: TransferDecision) {
+        guard decision == .settle, settleDeadline == nil else { return }
+        settleDeadline = .now + .milliseconds(Self.settleMilliseconds)
+    }
+
+    /// True when a transfer read on past its settle time (and is not
+    /// already draining: its result was given at the stop).
+    func settleOverdue(at now: ContinuousClock.Instant) -> Bool {
+        guard !draining, let settleDeadline else { return false }
+        return now >= settleDeadline
+    }
+
     /// True when a drain ran past its time.
     func drainOverdue(at now: ContinuousClock.Instant) -> Bool {
         guard draining, let drainDeadline else { return false }

@@ -39,6 +39,9 @@ final class Transfer: @unchecked Sendable {
     /// response to keep the connection (see `Transfer+Drain`).
     var draining = false
     var drainDeadline: ContinuousClock.Instant?
+    /// When a transfer whose consumer said `settle` is ended with what it
+    /// has (see `TransferDecision.settle`).
+    var settleDeadline: ContinuousClock.Instant?
 
     // Hop by hop when a proxy is set (issue 11; see `HopCheck`).
     /// The URL of the hop running now: the request's, then each redirect's

@@ -125,7 +125,16 @@ public struct TransferResult<Output: Sendable>: Sendable {
 
 /// Whether the transfer should go on.
 public enum TransferDecision: Sendable {
-    case proceed, stop
+    /// Read on.
+    case proceed
+    /// End the transfer now, with what was read.
+    case stop
+    /// Read on, but what follows is optional: the consumer has what it
+    /// needs. The first `settle` starts a clock; a transfer still running
+    /// `Transfer.settleMilliseconds` later ends as if the consumer had said
+    /// `stop` (a slow or stalled rest of a response cannot hold a result
+    /// that is already there until the timeout).
+    case settle
 }
 
 /// Receives a transfer's bytes as they arrive.

@@ -9,7 +9,9 @@ extension PageConsumer {
     /// field the rules could still use (`DeclaredFields.isEverything`) or the
     /// head was followed by `bodyScanBytes` of body (`bodyBytesRead`). Once
     /// the main fields are declared (`isComplete`) the body is held unparsed
-    /// (`hold`) until it shows a sign of the rest.
+    /// (`hold`) until it shows a sign of the rest; from then on the reading
+    /// is optional (`.settle`): a body that comes slowly or stalls ends it
+    /// after `Transfer.settleMilliseconds` with what was read.
     func afterScanning() -> TransferDecision {
         guard let scanner, scanner.headComplete else { return .proceed }
         let document = scanner.document
@@ -31,7 +33,8 @@ extension PageConsumer {
                 if document.elements.contains(where: BodyEvidence.isSign) { readingOn = true } else { holding = true }
             }
         }
-        return bodyBytesRead(scanner) >= bodyScanBytes ? .stop : .proceed
+        if bodyBytesRead(scanner) >= bodyScanBytes { return .stop }
+        return holding || readingOn ? .settle : .proceed
     }
 
     /// `afterScanning` for a chunk just parsed. When the chunk made the
@@ -39,7 +42,7 @@ extension PageConsumer {
     /// was parsed already: a sign of a missing field there means reading on.
     func afterFeeding(_ bytes: UnsafeRawBufferPointer) -> TransferDecision {
         let decision = afterScanning()
-        guard holding, case .proceed = decision, let end = headEnd.end else { return decision }
+        guard holding, decision != .stop, let end = headEnd.end else { return decision }
         let chunkStart = bytesSeen - bytes.count
         guard end < bytesSeen else { return decision }
         var search = BodyEvidence()
@@ -61,7 +64,7 @@ extension PageConsumer {
         held.append(contentsOf: bytes)
         guard evidence.search(held) else {
             let read = max(held.count, bodyBytesRead(scanner))
-            return read >= min(bodyScanBytes, Self.evidenceWindowBytes) ? .stop : .proceed
+            return read >= min(bodyScanBytes, Self.evidenceWindowBytes) ? .stop : .settle
         }
         holding = false
         readingOn = true

@@ -1,6 +1,6 @@
 """Keeping connections when a fetch stops early (issue 10, part 1).
 
-A page whose head gives title, summary and image ends the transfer at
+A page whose head gives every field the rules use ends the transfer at
 `</head>`. When the rest of the response is small and its length known, the
 engine reads it to the end so the connection can carry the next request;
 when the rest is large it closes the connection as before. The server counts
@@ -17,14 +17,21 @@ from fixture_server import FixtureServer
 
 KiB = 1024
 FETCHES = 8
-HEAD = (b'<!DOCTYPE html><html><head><meta charset="utf-8"><title>Kept</title>'
-        b'<meta name="description" content="A page whose head has everything.">'
-        b'<meta property="og:image" content="/img.png"></head><body>')
+# The main fields only: the fetch reads on into the body for a byline or a
+# date (at most `PageConsumer.evidenceWindowBytes` without a sign of one).
+MAIN_HEAD = (b'<!DOCTYPE html><html><head><meta charset="utf-8"><title>Kept</title>'
+             b'<meta name="description" content="A page whose head has the main fields.">'
+             b'<meta property="og:image" content="/img.png"></head><body>')
+# Every field the rules could still find in a body: the fetch stops at </head>.
+HEAD = MAIN_HEAD.replace(b"</head>", b'<meta property="og:site_name" content="Kept Site">'
+                         b'<meta name="author" content="Ann Writer">'
+                         b'<meta property="article:published_time" content="2026-01-02T03:04:05Z">'
+                         b'<meta property="og:video" content="/clip.mp4"></head>')
 
 
-def body(size: int) -> bytes:
+def body(size: int, head: bytes = HEAD) -> bytes:
     filler = b"<p>" + b"lorem ipsum dolor sit amet " * 40 + b"</p>\n"
-    return (HEAD + filler * (size // len(filler) + 1))[:size]
+    return (head + filler * (size // len(filler) + 1))[:size]
 
 
 @pytest.fixture
@@ -40,7 +47,7 @@ def counting_server():
         size = int(q("size", "0"))
         if q("stall"):
             # The head and a little body, then nothing: the promised rest never comes.
-            data = body(size)
+            data = body(size, MAIN_HEAD if q("main") else HEAD)
             h.send_response(200)
             h.send_header("Content-Type", "text/html; charset=utf-8")
             h.send_header("Content-Length", str(len(data) + 20 * KiB))
@@ -105,3 +112,20 @@ def test_a_stalled_rest_does_not_hold_the_result(run_cli, counting_server):
     assert res.elapsed < 2.5, res.describe()
     # A drain given up closes its connection: none of them is used twice.
     assert len(set(ports)) == 3, res.describe()
+
+
+def test_a_stalled_body_after_the_main_fields_ends_at_the_settle_time(run_cli, counting_server):
+    server, ports = counting_server
+    # The head gives title, summary and image but no byline or date, so the
+    # fetch reads on into the body; the body stalls after 4 KiB. The reading
+    # past the main fields is optional: it ends after the settle time (1 s,
+    # `Transfer.settleMilliseconds`) with the head's fields, not with a
+    # timeout error after 10 s.
+    urls = "".join(server.url(f"/kept?size={4 * KiB}&stall=1&main=1&n={i}") + "\n" for i in range(2))
+    res = run_cli("fetch", "--stdin", "--concurrency", "1", "--no-subresources", "--allow-private-network",
+                  "--no-cache", "--timeout", "10", stdin=urls, timeout=60)
+    assert res.returncode == 0, res.describe()
+    assert [m["title"] for m in res.objects] == ["Kept"] * 2, res.describe()
+    assert [m["summary"] for m in res.objects] == ["A page whose head has the main fields."] * 2, res.describe()
+    # Two settle times (1 s each) and start-up; two timeouts would be 20 s.
+    assert 2.0 <= res.elapsed < 6, res.describe()
