@@ -61,6 +61,17 @@ final class ElementCollector {
         captures.isEmpty && (document.elements.count >= limits.elements || recordedBytes >= limits.totalBytes)
     }
 
+    /// What the tag gate may drop of the text that follows (`TagGate.BodyText`):
+    /// body text while nothing captures it, libxml2 being `insideElement`.
+    func bodyText(insideElement: Bool) -> TagGate.BodyText {
+        var bodyText = TagGate.BodyText()
+        bodyText.drops = insideElement && document.headComplete && captures.isEmpty
+        let recording = document.elements.count < limits.elements && recordedBytes < limits.totalBytes
+        bodyText.paragraphs = recording && fallbackCounts[.paragraph] < limits.fallbacks.cap(.paragraph)
+        bodyText.headings = recording && fallbackCounts[.heading] < limits.fallbacks.cap(.heading)
+        return bodyText
+    }
+
     /// `<body>`/`<frameset>` started or `</head>` ended, for a full collector.
     func bodyStarted() {
         document.headComplete = true
