@@ -46,19 +46,25 @@ struct AttributeList {
         return result
     }
 
-    /// All attributes, names lowercased, the first of a repeated name
-    /// winning, each value cut to at most `maxValueBytes` bytes.
-    func dictionary(maxValueBytes: Int) -> [String: String] {
-        var count = 0
-        forEach { _, _ in
-            count += 1
-            return true
-        }
-        var result = [String: String](minimumCapacity: count)
+    private static let linearLimit = 16
+
+    /// All attributes in order, names lowercased, the first of a repeated
+    /// name winning, each value cut to at most `maxValueBytes` bytes.
+    func attributes(maxValueBytes: Int) -> [HTMLElement.Attribute] {
+        var result: [HTMLElement.Attribute] = []
+        // Repeats are found by a look through the few kept so far; past
+        // `linearLimit` (up to `TagGate.attributeLimit` on hostile tags) by a set.
+        var names: Set<String>?
         forEach { key, value in
             let name = AttributeList.lowercasedName(key)
-            guard result[name] == nil else { return true }
-            result[name] = value.map { AttributeList.string($0, maxBytes: maxValueBytes) } ?? ""
+            if result.count == AttributeList.linearLimit { names = Set(result.map(\.name)) }
+            if names != nil {
+                guard names?.insert(name).inserted == true else { return true }
+            } else if result.contains(where: { $0.name == name }) {
+                return true
+            }
+            result.append(HTMLElement.Attribute(
+                name: name, value: value.map { AttributeList.string($0, maxBytes: maxValueBytes) } ?? ""))
             return true
         }
         return result

@@ -61,6 +61,17 @@ final class ElementCollector {
         captures.isEmpty && (document.elements.count >= limits.elements || recordedBytes >= limits.totalBytes)
     }
 
+    /// What the tag gate may drop of the text that follows (`TagGate.BodyText`):
+    /// body text while nothing captures it, libxml2 being `insideElement`.
+    func bodyText(insideElement: Bool) -> TagGate.BodyText {
+        var bodyText = TagGate.BodyText()
+        bodyText.drops = insideElement && document.headComplete && captures.isEmpty
+        let recording = document.elements.count < limits.elements && recordedBytes < limits.totalBytes
+        bodyText.paragraphs = recording && fallbackCounts[.paragraph] < limits.fallbacks.cap(.paragraph)
+        bodyText.headings = recording && fallbackCounts[.heading] < limits.fallbacks.cap(.heading)
+        return bodyText
+    }
+
     /// `<body>`/`<frameset>` started or `</head>` ended, for a full collector.
     func bodyStarted() {
         document.headComplete = true
@@ -203,10 +214,10 @@ final class ElementCollector {
     private func record(
         _ name: String, _ attributes: AttributeList, capture kind: Capture.Kind? = nil, limit: Int = 0, isFallback: Bool = false
     ) {
-        let values = attributes.dictionary(maxValueBytes: limits.attributeValueBytes)
-        recordedBytes += values.reduce(name.utf8.count) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+        let values = attributes.attributes(maxValueBytes: limits.attributeValueBytes)
+        recordedBytes += values.reduce(name.utf8.count) { $0 + $1.name.utf8.count + $1.value.utf8.count }
         document.elements.append(
-            HTMLElement(name: name, attributes: values, inBody: document.headComplete, isFallback: isFallback))
+            HTMLElement(name: name, attributeList: values, inBody: document.headComplete, isFallback: isFallback))
         guard let kind, captures.count < limits.openCaptures else { return }
         captures.append(Capture(index: document.elements.count - 1, depth: depth, kind: kind, limit: limit))
     }

@@ -41,7 +41,20 @@ public struct HTMLElement: Sendable, Equatable {
     public var name: String
     /// Attributes with lowercased names; values decoded (entities resolved),
     /// not trimmed. When a name repeats, the first value wins.
-    public var attributes: [String: String]
+    public var attributes: [String: String] {
+        get { Dictionary(attributeList.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }) }
+        set { attributeList = newValue.map { Attribute(name: $0.key, value: $0.value) } }
+    }
+    /// The same, in document order, each name once: an element has a few
+    /// attributes and the rules look up several per element, which a short
+    /// array answers faster than hashing every name into a dictionary.
+    public private(set) var attributeList: [Attribute] {
+        didSet { index = HTMLElement.index(of: attributeList) }
+    }
+    /// Positions by name, only for an element with more than `linearLimit`
+    /// attributes (a hostile tag may have hundreds): lookups stay hashed there.
+    private var index: [String: Int]?
+    private static let linearLimit = 16
     /// Text content, for `title`, JSON-LD `script` and `itemprop` elements,
     /// and for fallback elements that have text (trimmed, at most 1,024 bytes).
     public var text: String?
@@ -53,6 +66,12 @@ public struct HTMLElement: Sendable, Equatable {
     /// which is weaker evidence than what it declares.
     public var isFallback: Bool
 
+    /// One attribute: its lowercased name and its value.
+    public struct Attribute: Sendable, Equatable {
+        public var name: String
+        public var value: String
+    }
+
     public init(
         name: String,
         attributes: [String: String] = [:],
@@ -60,12 +79,37 @@ public struct HTMLElement: Sendable, Equatable {
         inBody: Bool = false,
         isFallback: Bool = false
     ) {
+        self.init(name: name, attributeList: attributes.map { Attribute(name: $0.key, value: $0.value) }, text: text,
+                  inBody: inBody, isFallback: isFallback)
+    }
+
+    /// An element whose attributes are already in order, each name once (the scanner's).
+    init(name: String, attributeList: [Attribute], text: String? = nil, inBody: Bool, isFallback: Bool) {
         self.name = name
-        self.attributes = attributes
+        self.attributeList = attributeList
+        index = HTMLElement.index(of: attributeList)
         self.text = text
         self.inBody = inBody
         self.isFallback = isFallback
     }
 
-    public subscript(attribute: String) -> String? { attributes[attribute] }
+    public subscript(attribute: String) -> String? {
+        if let index { return index[attribute].map { attributeList[$0].value } }
+        for pair in attributeList where pair.name == attribute { return pair.value }
+        return nil
+    }
+
+    private static func index(of list: [Attribute]) -> [String: Int]? {
+        guard list.count > linearLimit else { return nil }
+        var index = [String: Int](minimumCapacity: list.count)
+        for (position, pair) in list.enumerated() where index[pair.name] == nil { index[pair.name] = position }
+        return index
+    }
+
+    /// Equal when name, text, flags and the set of attributes are (their order does not matter).
+    public static func == (lhs: HTMLElement, rhs: HTMLElement) -> Bool {
+        lhs.name == rhs.name && lhs.text == rhs.text && lhs.inBody == rhs.inBody && lhs.isFallback == rhs.isFallback
+            && lhs.attributeList.count == rhs.attributeList.count
+            && lhs.attributeList.allSatisfy { rhs[$0.name] == $0.value }
+    }
 }

@@ -102,9 +102,17 @@ final class PushParser {
     /// delivered before this returns.
     func parse(_ bytes: UnsafeRawBufferPointer) {
         guard !stalled, !bytes.isEmpty else { return }
+        gate.bodyText = collector.bodyText(insideElement: insideElement)
         gate.feed(bytes) { parseUngated($0) }
         if gate.heldCount > PushParser.maxPendingBytes { stalled = true }
         if collector.isFull { gate.keepsAttributes = false }
+    }
+
+    /// True when libxml2 is inside an element other than `<html>` and
+    /// `<head>`, where text would imply a `<body>` and a `<p>`.
+    private var insideElement: Bool {
+        guard let name = context.pointee.name else { return false }
+        return !PushParser.named(name, "html") && !PushParser.named(name, "head")
     }
 
     private func parseUngated(_ bytes: UnsafeRawBufferPointer) {

@@ -87,6 +87,8 @@ struct TagGate {
     /// elements' names still matter (where the head ends), and libxml2 need
     /// not parse, decode and copy attributes no one reads (100,000 metas).
     var keepsAttributes = true
+    /// Body text no element can capture is dropped (see `TagGate+BodyText`).
+    var bodyText = BodyText()
     private var isEndTag = false
     /// The element whose raw text is being read (`script` or `style`).
     private var rawTextEndTag: [UInt8] = []
@@ -206,7 +208,7 @@ struct TagGate {
             return skip(bytes, from: start, upTo: UInt8(ascii: "<"))
         case .comment(dashes: 0) where dropping:
             return skip(bytes, from: start, upTo: UInt8(ascii: "-"))
-        case .text where dropping:
+        case .text where dropping || bodyText.drops:
             return skip(bytes, from: start, upTo: UInt8(ascii: "<"))
         case .text:
             stop = UInt8(ascii: "<")
@@ -419,6 +421,7 @@ struct TagGate {
     /// The tag's `>`: back to text, or into a script's or style's raw text,
     /// which is dropped from the start unless it is a script that may be JSON-LD.
     private mutating func endTag() -> Keep {
+        bodyText.tagEnded(tagName, isEndTag: isEndTag, hasAttributes: attributeCount > 0)
         if !isEndTag, tagName == .script || tagName == .style {
             rawTextEndTag = tagName == .script ? Self.scriptEnd : Self.styleEnd
             startLimited()

@@ -14,7 +14,7 @@ struct TagName: Equatable {
         append(first)
     }
 
-    private init(_ name: StaticString) {
+    init(_ name: StaticString) {
         for offset in 0..<name.utf8CodeUnitCount { append(name.utf8Start[offset]) }
     }
 

@@ -74,7 +74,8 @@ extension LinkPeekEngine {
             let entry = CacheEntry(
                 value: .metadata(metadata), expiresAt: now.addingTimeInterval(freshness.lifetime),
                 mustRevalidate: freshness.noCache, etag: freshness.etag, lastModified: freshness.lastModified)
-            let final = metadata.url.flatMap(key.with(url:))
+            // Aliases live in the store only: memory alone (`--no-cache`) need not normalise the final URL.
+            let final = cache.keepsPreviews ? metadata.url.flatMap(key.with(url:)) : nil
             let aliases = final.map { $0 == key ? [] : [$0] } ?? []
             await cache.put(entry, key: key, originalURL: url, aliases: aliases, now: now)
         case .failure(let error):

@@ -27,22 +27,26 @@ public struct CacheEntry: Sendable, Equatable {
     /// The validators (`ETag`, `Last-Modified`) of the response it came from.
     public var etag: String?
     public var lastModified: String?
-    /// The preview as a cache hit serves it (`fromCache: true`), encoded
-    /// once here so that a hit costs a copy, not an encoding: a daemon can
-    /// answer tens of thousands of `getCached` a second this way, against a
-    /// few thousand when each hit encodes the metadata again. Nil for failures.
-    public private(set) var servedJSON: [UInt8]?
+    /// The preview as a cache hit serves it (`fromCache: true`), encoded at
+    /// most once, on first use, so that a hit costs a copy, not an encoding:
+    /// a daemon can answer tens of thousands of `getCached` a second this
+    /// way, against a few thousand when each hit encodes the metadata again.
+    /// An entry nobody reads back (`fetch --no-cache`) is never encoded.
+    /// Nil for failures.
+    public var servedJSON: [UInt8]? { served.bytes }
+    private let served: ServedJSON
 
     public init(
         value: Value, expiresAt: Date, mustRevalidate: Bool = false, etag: String? = nil, lastModified: String? = nil
     ) {
-        self.init(value: value, expiresAt: expiresAt, mustRevalidate: mustRevalidate, etag: etag,
-                  lastModified: lastModified, servedJSON: nil)
+        var servedForm: LinkMetadata?
         if case .metadata(var metadata) = value {
             metadata.fromCache = true
             metadata.stale = nil
-            servedJSON = try? metadata.jsonBytes()
+            servedForm = metadata
         }
+        self.init(value: value, expiresAt: expiresAt, mustRevalidate: mustRevalidate, etag: etag,
+                  lastModified: lastModified, served: ServedJSON(encoding: servedForm))
     }
 
     /// An entry whose served form is already known (read back from the store).
@@ -50,12 +54,25 @@ public struct CacheEntry: Sendable, Equatable {
         value: Value, expiresAt: Date, mustRevalidate: Bool, etag: String?, lastModified: String?,
         servedJSON: [UInt8]?
     ) {
+        self.init(value: value, expiresAt: expiresAt, mustRevalidate: mustRevalidate, etag: etag,
+                  lastModified: lastModified, served: ServedJSON(known: servedJSON))
+    }
+
+    private init(
+        value: Value, expiresAt: Date, mustRevalidate: Bool, etag: String?, lastModified: String?, served: ServedJSON
+    ) {
         self.value = value
         self.expiresAt = expiresAt
         self.mustRevalidate = mustRevalidate
         self.etag = etag
         self.lastModified = lastModified
-        self.servedJSON = servedJSON
+        self.served = served
+    }
+
+    /// Equal when what they hold is: the served form follows from the value.
+    public static func == (lhs: CacheEntry, rhs: CacheEntry) -> Bool {
+        lhs.value == rhs.value && lhs.expiresAt == rhs.expiresAt && lhs.mustRevalidate == rhs.mustRevalidate
+            && lhs.etag == rhs.etag && lhs.lastModified == rhs.lastModified
     }
 
     public func isFresh(at now: Date = Date()) -> Bool { !mustRevalidate && now < expiresAt }

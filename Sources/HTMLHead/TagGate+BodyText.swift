@@ -1,0 +1,41 @@
+extension TagGate {
+    /// Drops body text that no element is capturing, before libxml2 has to
+    /// decode it character by character: on a long page most of the 64 KiB
+    /// of body read after the head is paragraph text that no rule reads
+    /// once the collector's few paragraphs are kept.
+    ///
+    /// The collector says, before each chunk, whether dropping is safe
+    /// (`PushParser` sets `drops`): the body has started, no element is
+    /// capturing text, and libxml2 is inside an element, not directly in
+    /// `<html>` (where text would imply a `<body>` and a `<p>`). Within the
+    /// chunk the gate runs ahead of libxml2, so it stops dropping, until the
+    /// next check, at any start tag that might open a capture: one with an
+    /// attribute (a marker, `itemprop`, a JSON-LD type, a link, `datetime`)
+    /// or a bare `<title>`, `<p>` or `<h1>` (the last two while the collector
+    /// still keeps such elements), and at an end tag of `body`, `html` or `head`.
+    /// It is conservative: text kept that no one captures costs only time.
+    struct BodyText {
+        /// Text runs are dropped (until a tag below says otherwise).
+        var drops = false
+        /// Whether a bare `<p>` or `<h1>` may still be recorded with its text.
+        var paragraphs = true
+        var headings = true
+
+        private static let structural: [TagName] = [TagName("body"), TagName("html"), TagName("head")]
+        private static let title = TagName("title")
+        private static let paragraph = TagName("p")
+        private static let heading = TagName("h1")
+
+        /// A tag's `>`: stops dropping if the tag might change what is captured.
+        mutating func tagEnded(_ name: TagName, isEndTag: Bool, hasAttributes: Bool) {
+            guard drops else { return }
+            if isEndTag {
+                if Self.structural.contains(name) { drops = false }
+            } else if hasAttributes || name == Self.title || (paragraphs && name == Self.paragraph)
+                || (headings && name == Self.heading)
+            {
+                drops = false
+            }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+/// The containers of `WireJSONEncoder`: each adds members or elements to its node.
+extension WireJSONEncoder {
+    struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let node: WireJSONNode
+        let codingPath: [any CodingKey]
+
+        private func add(_ key: Key) -> WireJSONNode { add(named: key.stringValue) }
+
+        private func add(named name: String) -> WireJSONNode {
+            let child = WireJSONNode()
+            if case .object(var members) = node.value {
+                node.value = .empty  // keeps `members` uniquely referenced while it grows
+                members.append((name, child))
+                node.value = .object(members)
+            }
+            return child
+        }
+
+        mutating func encodeNil(forKey key: Key) throws { add(key).value = .written(Array("null".utf8)) }
+
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+            try WireJSONEncoder.encode(value, into: add(key), codingPath: codingPath)
+        }
+
+        mutating func encode(_ value: String, forKey key: Key) throws { add(key).value = WireJSONEncoder.written(value) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { add(key).value = WireJSONEncoder.written(value) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { add(key).value = WireJSONEncoder.written(value) }
+
+        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+            if let value { add(key).value = WireJSONEncoder.written(value) }
+        }
+
+        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+            if let value { add(key).value = WireJSONEncoder.written(value) }
+        }
+
+        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+            if let value { add(key).value = WireJSONEncoder.written(value) }
+        }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+            -> KeyedEncodingContainer<NestedKey>
+        {
+            WireJSONEncoder(node: add(key), codingPath: codingPath).container(keyedBy: keyType)
+        }
+
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+            WireJSONEncoder(node: add(key), codingPath: codingPath).unkeyedContainer()
+        }
+
+        mutating func superEncoder() -> any Encoder {
+            WireJSONEncoder(node: add(named: "super"), codingPath: codingPath)
+        }
+
+        mutating func superEncoder(forKey key: Key) -> any Encoder {
+            WireJSONEncoder(node: add(key), codingPath: codingPath)
+        }
+    }
+
+    struct Unkeyed: UnkeyedEncodingContainer {
+        let node: WireJSONNode
+        let codingPath: [any CodingKey]
+        var count: Int {
+            if case .array(let elements) = node.value { return elements.count }
+            return 0
+        }
+
+        private func add() -> WireJSONNode {
+            let child = WireJSONNode()
+            if case .array(var elements) = node.value {
+                node.value = .empty
+                elements.append(child)
+                node.value = .array(elements)
+            }
+            return child
+        }
+
+        mutating func encodeNil() throws { add().value = .written(Array("null".utf8)) }
+
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            try WireJSONEncoder.encode(value, into: add(), codingPath: codingPath)
+        }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+            -> KeyedEncodingContainer<NestedKey>
+        {
+            WireJSONEncoder(node: add(), codingPath: codingPath).container(keyedBy: keyType)
+        }
+
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+            WireJSONEncoder(node: add(), codingPath: codingPath).unkeyedContainer()
+        }
+
+        mutating func superEncoder() -> any Encoder {
+            WireJSONEncoder(node: add(), codingPath: codingPath)
+        }
+    }
+
+    struct Single: SingleValueEncodingContainer {
+        let node: WireJSONNode
+        let codingPath: [any CodingKey]
+
+        mutating func encodeNil() throws { node.value = .written(Array("null".utf8)) }
+
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            try WireJSONEncoder.encode(value, into: node, codingPath: codingPath)
+        }
+
+        mutating func encode(_ value: String) throws { node.value = WireJSONEncoder.written(value) }
+        mutating func encode(_ value: Int) throws { node.value = WireJSONEncoder.written(value) }
+        mutating func encode(_ value: Bool) throws { node.value = WireJSONEncoder.written(value) }
+    }
+}
