@@ -57,6 +57,10 @@ let package = Package(
         .target(
             name: "TextTrimming"
         ),
+        // The one JSON string escaper, for the daemon's messages and the CLI's lines (no dependencies).
+        .target(
+            name: "JSONText"
+        ),
 
         // MARK: Threading
         // Named detached pthreads, so that no target needs full Foundation for `Thread`.
@@ -110,6 +114,7 @@ let package = Package(
             name: "LinkPeek",
             dependencies: [
                 "Curl",
+                "JSONText",
                 "HTMLHead",
                 "CacheABI",
                 "Images",
@@ -160,6 +165,7 @@ let package = Package(
             name: "JSONRPC",
             dependencies: [
                 "CCrashGuard",
+                "JSONText",
                 "Threading",
             ]
         ),

@@ -1,3 +1,5 @@
+import JSONText
+
 /// Encodes an `Encodable` as compact JSON, byte for byte what
 /// `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]` writes for
 /// the types previews are made of (strings, integers, booleans, arrays,
@@ -66,35 +68,6 @@ final class WireJSONNode {
 
     /// `string` as a JSON string literal.
     static func write(string: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { utf8 in
-            var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                runStart = index + 1
-                escape(byte, to: &bytes)
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    private static func escape(_ byte: UInt8, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\\"))
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
-        default:
-            let hex = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-            bytes.append(contentsOf: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-        }
+        JSONStringLiteral.append(string, to: &bytes)
     }
 }

@@ -99,15 +99,21 @@ def test_large_rest_closes_the_connection(run_cli, counting_server):
         assert m["bytesRead"] < 200 * KiB, res.describe()
 
 
+def fetch_stalled(run_cli, server, count: int, extra: str = ""):
+    """`count` 4 KiB pages whose server then stalls, one at a time, with a 10 s timeout: all answered with their title."""
+    urls = "".join(server.url(f"/kept?size={4 * KiB}&stall=1&n={i}{extra}") + "\n" for i in range(count))
+    res = run_cli("fetch", "--stdin", "--concurrency", "1", "--no-subresources", "--allow-private-network",
+                  "--no-cache", "--timeout", "10", stdin=urls, timeout=60)
+    assert res.returncode == 0, res.describe()
+    assert [m["title"] for m in res.objects] == ["Kept"] * count, res.describe()
+    return res
+
+
 def test_a_stalled_rest_does_not_hold_the_result(run_cli, counting_server):
     server, ports = counting_server
     # The server promises 20 KiB more and never sends it: the results come
     # at the stop, not after the drain gives up (1 s) or the timeout (10 s).
-    urls = "".join(server.url(f"/kept?size={4 * KiB}&stall=1&n={i}") + "\n" for i in range(3))
-    res = run_cli("fetch", "--stdin", "--concurrency", "1", "--no-subresources", "--allow-private-network",
-                  "--no-cache", "--timeout", "10", stdin=urls, timeout=60)
-    assert res.returncode == 0, res.describe()
-    assert [m["title"] for m in res.objects] == ["Kept"] * 3, res.describe()
+    res = fetch_stalled(run_cli, server, 3)
     # Three drains given up after 1 s each would take 3 s; three timeouts 30 s.
     assert res.elapsed < 2.5, res.describe()
     # A drain given up closes its connection: none of them is used twice.
@@ -121,11 +127,7 @@ def test_a_stalled_body_after_the_main_fields_ends_at_the_settle_time(run_cli, c
     # past the main fields is optional: it ends after the settle time (1 s,
     # `Transfer.settleMilliseconds`) with the head's fields, not with a
     # timeout error after 10 s.
-    urls = "".join(server.url(f"/kept?size={4 * KiB}&stall=1&main=1&n={i}") + "\n" for i in range(2))
-    res = run_cli("fetch", "--stdin", "--concurrency", "1", "--no-subresources", "--allow-private-network",
-                  "--no-cache", "--timeout", "10", stdin=urls, timeout=60)
-    assert res.returncode == 0, res.describe()
-    assert [m["title"] for m in res.objects] == ["Kept"] * 2, res.describe()
+    res = fetch_stalled(run_cli, server, 2, "&main=1")
     assert [m["summary"] for m in res.objects] == ["A page whose head has the main fields."] * 2, res.describe()
     # Two settle times (1 s each) and start-up; two timeouts would be 20 s.
     assert 2.0 <= res.elapsed < 6, res.describe()
