@@ -3,7 +3,7 @@
     LINKPEEK_BIN=.build/release/linkpeek python3 Benchmarks/bench_parse.py [--runs 7]
 
 Each shape is a 2 MiB page written here: one huge attribute, 100,000 metas,
-200,000 attributes on one tag, 10,000 nested tags (in the body, and in the
+200,000 attributes on one tag, metas of 256 and of 32 short attributes, 10,000 nested tags (in the body, and in the
 head before the metadata), a 2 MiB comment, script and title, entities past
 U+10FFFF, an unclosed attribute. Runs of `linkpeek parse` on the shape and on
 a tiny page alternate; the table gives medians and their difference in wall
@@ -31,6 +31,11 @@ MIB = 1 << 20
 from bench_daemon import release_binary  # noqa: E402
 
 
+def many_attribute_tags(count: int, size: int) -> str:
+    tag = "<meta " + " ".join(f"a{i}=1" for i in range(count)) + ">"
+    return tag * (size // len(tag))
+
+
 def shapes(size: int = 2 * MIB) -> dict[str, str]:
     metas = "".join(f'<meta name="k{i}" content="v{i}">' for i in range(100_000))
     attrs = " ".join(f'a{i}="{i}"' for i in range(200_000))
@@ -38,6 +43,10 @@ def shapes(size: int = 2 * MIB) -> dict[str, str]:
         "one 2 MiB attribute": '<html><head><meta property="og:title" content="' + "a" * size + '"><title>x</title>',
         "100,000 metas": "<html><head>" + metas[:size] + "</head>",
         "200,000 attributes": "<html><head><meta " + attrs[:size] + "><title>t</title>",
+        # Many tags of many short attributes: libxml2 compares each attribute's
+        # name with every earlier one of its tag (`TagGate.attributeLimit`).
+        "metas of 256 attributes": "<html><head>" + many_attribute_tags(256, size),
+        "metas of 32 attributes": "<html><head>" + many_attribute_tags(32, size),
         "10,000 nested tags": "<html><head><title>t</title></head><body>" + "<div>" * 10_000 + "x" * (size - 50_000),
         "10,000 nested in head": "<html><head>" + "<span>" * 10_000 + "<meta property=og:title content=x>" + "y" * (size - 60_000),
         "2 MiB comment": "<html><head><!--" + "c" * size + "--><title>t</title>",
