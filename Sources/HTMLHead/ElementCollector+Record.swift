@@ -31,20 +31,14 @@ extension ElementCollector {
         // (a no-break space, a combining mark after a space) needs the walk
         // over Characters, on the whole text.
         var bytes = whole
-        while let first = bytes.first, isASCIIWhitespace(first) { bytes = bytes.dropFirst() }
-        while let last = bytes.last, isASCIIWhitespace(last) { bytes = bytes.dropLast() }
+        while let first = bytes.first, WhiteSpaceByte.isWhitespace(first) { bytes = bytes.dropFirst() }
+        while let last = bytes.last, WhiteSpaceByte.isWhitespace(last) { bytes = bytes.dropLast() }
         guard let first = bytes.first, let last = bytes.last else { return "" }
         if first < 0x80 && last < 0x80 { return String(decoding: bytes, as: UTF8.self) }
         let text = String(decoding: whole, as: UTF8.self)
         guard let start = text.firstIndex(where: { !$0.isWhitespace }),
               let end = text.lastIndex(where: { !$0.isWhitespace }) else { return "" }
         return String(text[start...end])
-    }
-
-    /// The ASCII characters `Character.isWhitespace` is true for: tab, line
-    /// feed, vertical tab, form feed, carriage return, space.
-    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || (0x09...0x0D).contains(byte)
     }
 
     /// `bytes` without a last character that the cap cut short.

@@ -338,7 +338,7 @@ struct TagGate {
             if watchesForJSON { matchJSON(byte) }
             return limited(byte, limit: Self.valueLimit)
         case .unquotedValue:
-            if Self.isSpace(byte) {
+            if ByteCursor.isSpace(byte) {
                 state = .tag(afterEquals: false)
                 jsonMatched = 0
                 return Keep()
@@ -382,7 +382,7 @@ struct TagGate {
 
     private mutating func stepInTag(_ byte: UInt8, afterEquals: Bool) -> Keep {
         if !tagNameDone {
-            if Self.isSpace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">") {
+            if ByteCursor.isSpace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">") {
                 tagNameDone = true
             } else {
                 tagName.append(Self.lower(byte))
@@ -399,7 +399,7 @@ struct TagGate {
             attributeNameOpen = false
             startLimited()
             state = .quotedValue(quote: byte)
-        case _ where Self.isSpace(byte) || byte == UInt8(ascii: "/"):
+        case _ where ByteCursor.isSpace(byte) || byte == UInt8(ascii: "/"):
             attributeNameOpen = false
         default:
             if afterEquals {
@@ -482,16 +482,12 @@ struct TagGate {
     }
 
     private static func endsAttributeName(_ byte: UInt8) -> Bool {
-        isSpace(byte) || byte == UInt8(ascii: "=") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/")
+        ByteCursor.isSpace(byte) || byte == UInt8(ascii: "=") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/")
             || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {
         (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-    }
-
-    private static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
     }
 
     private static func lower(_ byte: UInt8) -> UInt8 {

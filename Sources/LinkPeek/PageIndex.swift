@@ -179,7 +179,7 @@ extension PageIndex {
     static func normalizedKey(_ value: String) -> String {
         let bytes = value.utf8
         guard let first = bytes.first, let last = bytes.last else { return value }
-        let plain = !isASCIIWhitespace(first) && !isASCIIWhitespace(last)
+        let plain = !WhiteSpaceByte.isWhitespace(first) && !WhiteSpaceByte.isWhitespace(last)
             && !bytes.contains { $0 >= 0x80 || (0x41...0x5A).contains($0) }
         return plain ? value : value.trimmedWhitespace.lowercased()
     }
@@ -190,17 +190,11 @@ extension PageIndex {
             return Set(value.lowercased().split(whereSeparator: \.isWhitespace).map(String.init))
         }
         var result = Set<String>()
-        for token in value.utf8.split(whereSeparator: isASCIIWhitespace) {
+        for token in value.utf8.split(whereSeparator: WhiteSpaceByte.isWhitespace) {
             let lowered = token.contains { (0x41...0x5A).contains($0) }
             result.insert(lowered ? String(decoding: token.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
                           : String(decoding: token, as: UTF8.self))
         }
         return result
-    }
-
-    /// Space, tab, line feed, vertical tab, form feed, carriage return: the
-    /// ASCII part of Unicode White_Space (what `trimmedWhitespace` trims).
-    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || (0x09...0x0D).contains(byte)
     }
 }

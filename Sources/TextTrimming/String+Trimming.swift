@@ -6,7 +6,8 @@
 // Foundation used, plus the HTML standard's ASCII white space.
 //
 // Byte-level trimming on hot paths (curl's header lines, the tag scanner)
-// stays on bytes where it runs; this is for `String`s.
+// stays on bytes where it runs; this is for `String`s (`WhiteSpaceByte` is
+// the byte predicate that matches `trimmedWhitespace`).
 
 extension StringProtocol {
     /// The text without leading and trailing white space (Unicode White_Space:
