@@ -10,7 +10,7 @@
 /// must not turn into thousands of recorded elements.
 extension ElementCollector {
     /// The kinds of fallback element, each counted against its own cap.
-    enum FallbackKind: CaseIterable {
+    enum FallbackKind: Int, CaseIterable {
         /// `<video>` and `<audio>` (their `src`, `type`, `poster`).
         case player
         /// `<source>` and `<track>` inside a recorded player.
