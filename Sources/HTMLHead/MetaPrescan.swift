@@ -1,3 +1,5 @@
+import TextTrimming
+
 /// The HTML standard's "prescan a byte stream to determine its encoding":
 /// finds the first `<meta charset>` or `<meta http-equiv=content-type
 /// content="...charset=...">` in the first bytes, skipping comments and the
@@ -64,7 +66,7 @@ struct ByteCursor {
     var position = 0
 
     static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D || byte == 0x20
+        WhiteSpaceByte.isHTMLSpace(byte)
     }
 
     static func lower(_ byte: UInt8) -> UInt8 {

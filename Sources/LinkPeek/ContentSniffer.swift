@@ -1,3 +1,5 @@
+import TextTrimming
+
 /// Guesses the MIME type of a response that came without a `Content-Type`,
 /// from its first bytes, in the manner of the WHATWG MIME Sniffing
 /// standard's "rules for identifying an unknown MIME type".
@@ -14,7 +16,7 @@ public enum ContentSniffer {
     public static func sniff(_ prefix: [UInt8]) -> String? {
         var bytes = prefix[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        let markup = bytes.drop { [0x09, 0x0A, 0x0C, 0x0D, 0x20].contains($0) }
+        let markup = bytes.drop(while: WhiteSpaceByte.isHTMLSpace)
         if isHTML(markup) { return "text/html" }
         if startsWith(markup, "<?xml") { return xmlType(Array(markup)) }
         if startsWith(bytes, "%PDF-") { return "application/pdf" }

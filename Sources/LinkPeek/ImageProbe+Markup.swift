@@ -1,3 +1,5 @@
+import TextTrimming
+
 /// A minimal reader for the start of an XML or HTML document: enough to
 /// find the root element's name and attributes, for SVG sizes and for
 /// telling XHTML, SVG and feeds apart in `ContentSniffer`.
@@ -11,7 +13,7 @@ extension ImageProbe {
         }
 
         private func isSpace(_ byte: UInt8) -> Bool {
-            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
+            WhiteSpaceByte.isHTMLSpace(byte)
         }
 
         private func lookingAt(_ literal: String) -> Bool {

@@ -1,3 +1,5 @@
+import TextTrimming
+
 /// Makes an SVG safe to hand to librsvg: it must not fetch anything.
 ///
 /// librsvg is given the bytes from a buffer with no base URI, so it has
@@ -98,7 +100,7 @@ public enum SVGSanitizer {
     static let backslash = UInt8(ascii: "\\")
 
     static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
+        WhiteSpaceByte.isHTMLSpace(byte)
     }
 
     private static func lower(_ byte: UInt8) -> UInt8 {

@@ -8,4 +8,12 @@ public enum WhiteSpaceByte {
     public static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || (0x09...0x0D).contains(byte)
     }
+
+    /// Space, tab, line feed, form feed, carriage return: WHATWG's "ASCII
+    /// whitespace", what HTML (and the MIME sniffing standard) skip between
+    /// tokens; unlike `isWhitespace`, not vertical tab.
+    @inlinable
+    public static func isHTMLSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
+    }
 }

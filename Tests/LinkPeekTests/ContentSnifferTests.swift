@@ -24,6 +24,13 @@ import Testing
         #expect(sniff("<htmlx>") == nil)
     }
 
+    @Test func leadingWhitespaceIsWHATWGs() {
+        // Tab, line feed, form feed, carriage return and space are skipped
+        // before the opener; a vertical tab is not whitespace to the standard.
+        #expect(sniff("\u{0C}\t\r\n <html>") == "text/html")
+        #expect(sniff("\u{0B}<html>") == nil)
+    }
+
     @Test func xmlByRootElement() {
         let xhtml = """
             <?xml version="1.0" encoding="utf-8"?>
