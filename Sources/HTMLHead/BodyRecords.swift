@@ -14,11 +14,18 @@ public struct BodyRecords: Sendable, Equatable {
     /// Lowercase endings of an `<a href>`'s path (before `?` and `#`) that
     /// make the link worth recording.
     public var linkPathEndings: [String]
+    /// Landmarks whose elements are counted against caps of their own (see
+    /// `BodyContext`): a page's navigation, related-article lists and
+    /// footer, which may come before its article, then cannot use up the
+    /// records the article's byline, `<time>` and paragraphs need.
+    public var apart: BodyContext.Landmarks
 
-    public init(markers: [String] = [], linkHrefs: [String] = [], linkPathEndings: [String] = []) {
+    public init(markers: [String] = [], linkHrefs: [String] = [], linkPathEndings: [String] = [],
+                apart: BodyContext.Landmarks = []) {
         self.markers = markers
         self.linkHrefs = linkHrefs
         self.linkPathEndings = linkPathEndings
+        self.apart = apart
         markerBytes = markers.map { Array($0.lowercased().utf8) }.filter { !$0.isEmpty }
         linkHrefBytes = linkHrefs.map { Array($0.lowercased().utf8) }.filter { !$0.isEmpty }
         linkPathEndingBytes = linkPathEndings.map { Array($0.lowercased().utf8) }.filter { !$0.isEmpty }

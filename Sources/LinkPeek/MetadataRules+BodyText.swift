@@ -14,20 +14,29 @@ extension MetadataRules {
 
     /// The author a byline shows: a `rel=author` link, else an element
     /// marked author/byline by its class or id, else a link to an author
-    /// page (`/author/…`, `/author-bio?id=…`).
+    /// page (`/author/…`, `/author-bio?id=…`). Where it sits comes first
+    /// (`BodyPlace`): a byline in the lead article's header, then in the
+    /// article, then elsewhere; one in navigation, an aside or the page
+    /// footer (related articles, comment boxes) only when there is no other.
     static func bylineAuthor(in page: PageIndex) -> Picked<String>? {
         let tiers: [(String, (HTMLElement) -> Bool)] = [
             ("rel=author link", { $0.name == "a" && hasRelAuthor($0) }),
             ("byline", isMarkedByline),
             ("author page link", linksToAuthorPage),
         ]
+        let lead = LeadArticle(page)
+        var best: (place: BodyPlace, picked: Picked<String>)?
         for (source, isTier) in tiers {
+            // Within a tier, the first at its place; a later tier only wins by a better place.
             for (position, (element, _)) in page.fallbacks.enumerated() where isTier(element) {
-                guard let text = TextCleaner.clean(element.text), let name = bylineName(text) else { continue }
-                return Picked(value: innermostByline(after: position, in: text, page: page) ?? name, source: source)
+                let place = lead.place(of: element)
+                guard best.map({ place < $0.place }) ?? true,
+                      let text = TextCleaner.clean(element.text), let name = bylineName(text) else { continue }
+                best = (place, Picked(value: innermostByline(after: position, in: text, page: page) ?? name, source: source))
             }
+            if best?.place == .leadHeader { break }
         }
-        return nil
+        return best?.picked
     }
 
     /// A byline box often wraps the name's own element (`<div class=author>
@@ -111,11 +120,34 @@ extension MetadataRules {
         return nil
     }
 
-    /// The first `<time datetime>` that holds a date.
+    /// The best-placed `<time datetime>` that holds a date (`BodyPlace`):
+    /// the lead article's header's, else the article's, else the first
+    /// elsewhere; one in navigation, an aside or the page footer (a related
+    /// article's, a comment's, a copyright's) only when there is no other.
     static func timeElementDate(in page: PageIndex) -> Picked<String>? {
+        placedTimeElementDate(in: page, lead: LeadArticle(page))?.picked
+    }
+
+    static func placedTimeElementDate(in page: PageIndex, lead: LeadArticle) -> (place: BodyPlace, picked: Picked<String>)? {
+        var best: (place: BodyPlace, picked: Picked<String>)?
         for (element, _) in page.fallbacks where element.name == "time" {
-            if let date = dateText(element["datetime"]) { return Picked(value: date, source: "time element") }
+            let place = lead.place(of: element)
+            guard best.map({ place < $0.place }) ?? true, let date = dateText(element["datetime"]) else { continue }
+            best = (place, Picked(value: date, source: "time element"))
+            if place == .leadHeader { break }
         }
-        return nil
+        return best
+    }
+
+    /// The date the page shows: its best-placed `<time datetime>`, else the
+    /// date in its best-placed byline; a byline's date wins only by a
+    /// better place (a dateline in the article over a `<time>` in an aside).
+    static func shownDate(in page: PageIndex) -> Picked<String>? {
+        let lead = LeadArticle(page)
+        let time = placedTimeElementDate(in: page, lead: lead)
+        if let time, time.place == .leadHeader { return time.picked }
+        guard let dateline = placedDatelineDate(in: page, lead: lead) else { return time?.picked }
+        guard let time else { return dateline.picked }
+        return dateline.place < time.place ? dateline.picked : time.picked
     }
 }

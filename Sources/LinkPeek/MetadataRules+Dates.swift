@@ -21,13 +21,22 @@ extension MetadataRules {
     /// The date a byline shows in its text ("By Ann Lee · May 3, 2016,
     /// 2:58 p.m.", "Posted on 3 May 2016 by Ann"): the longest run of words
     /// that reads as a whole date. Only bylines are read: elsewhere a date
-    /// in the text is as likely an event's as the page's.
+    /// in the text is as likely an event's as the page's. Of several, the
+    /// best-placed (`BodyPlace`), as for `<time>`.
     static func datelineDate(in page: PageIndex) -> Picked<String>? {
+        placedDatelineDate(in: page, lead: LeadArticle(page))?.picked
+    }
+
+    static func placedDatelineDate(in page: PageIndex, lead: LeadArticle) -> (place: BodyPlace, picked: Picked<String>)? {
+        var best: (place: BodyPlace, picked: Picked<String>)?
         for (element, _) in page.fallbacks where isMarkedByline(element) {
-            guard let text = TextCleaner.clean(element.text), hasYear(text) else { continue }
-            if let date = dateInText(text) { return Picked(value: date, source: "dateline") }
+            let place = lead.place(of: element)
+            guard best.map({ place < $0.place }) ?? true,
+                  let text = TextCleaner.clean(element.text), hasYear(text), let date = dateInText(text) else { continue }
+            best = (place, Picked(value: date, source: "dateline"))
+            if place == .leadHeader { break }
         }
-        return nil
+        return best
     }
 
     /// The ISO 8601 form of the longest run of `text`'s words that is a

@@ -21,13 +21,19 @@ extension MetadataRules {
     ]
 
     /// The page's first paragraph long enough to be prose, not a notice or
-    /// byline, ended at a sentence boundary.
+    /// byline, ended at a sentence boundary. Paragraphs in navigation, an
+    /// aside, a form or a footer are never taken (`nonSummaryLandmarks`), and
+    /// the lead article's first one wins over one before it elsewhere (a
+    /// promotion or a site blurb above the article).
     static func firstParagraph(in page: PageIndex) -> Picked<String>? {
-        for (element, _) in page.fallbacks where element.name == "p" && !isMarkedByline(element) {
+        var candidates: [(element: HTMLElement, value: String)] = []
+        for (element, _) in page.fallbacks where element.name == "p" && !isMarkedByline(element)
+            && !element.context.isInside(nonSummaryLandmarks) {
             guard let text = TextCleaner.clean(element.text), text.count >= minimumSummaryLength, !isNotice(text) else { continue }
-            return Picked(value: summaryPrefix(text), source: "first paragraph")
+            candidates.append((element, text))
         }
-        return nil
+        let text = bestPlaced(candidates.map { ($0.element, $0.value) }, lead: LeadArticle(page), within: .lead)
+        return text.map { Picked(value: summaryPrefix($0), source: "first paragraph") }
     }
 
     /// A cookie banner, an ad label, a copyright line or a "turn on
