@@ -7,7 +7,10 @@
 /// that mark one — comes from the caller as `BodyRecords`, and the rules
 /// in LinkPeek decide what each record means. Each kind has its own small
 /// cap, because the live fetch reads up to 64 KiB of body and a long page
-/// must not turn into thousands of recorded elements.
+/// must not turn into thousands of recorded elements. Elements inside the
+/// caller's `BodyRecords.apart` landmarks (navigation, related lists) have
+/// caps of their own, so that they cannot crowd out the article's; each
+/// record carries where it sat (`BodyContext`).
 extension ElementCollector {
     /// The kinds of fallback element, each counted against its own cap.
     enum FallbackKind: Int, CaseIterable {
