@@ -19,7 +19,8 @@ public struct BodyContext: Sendable, Hashable {
         public static let article = Landmarks(rawValue: 1 << 0)
         /// Inside `<main>`.
         public static let main = Landmarks(rawValue: 1 << 1)
-        /// Inside the page's first `<article>`.
+        /// Inside the page's first `<article>` that is not inside one of the
+        /// caller's `BodyRecords.apart` landmarks.
         public static let firstArticle = Landmarks(rawValue: 1 << 2)
         /// Inside an `<article>` that is itself inside an `<article>` (a
         /// comment or a teaser within a story).

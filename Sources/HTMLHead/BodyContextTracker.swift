@@ -15,7 +15,7 @@ struct BodyContextTracker {
     /// The greatest depth in `openedAt` among open flags: an end deeper than
     /// this closes nothing, which is almost every end.
     private var deepestOpen = 0
-    /// True once an `<article>` started: later ones are not the first.
+    /// True once an `<article>` outside `apart` started: later ones are not the first.
     private var sawArticle = false
 
     /// Where an element at `depth` sits.
@@ -28,10 +28,14 @@ struct BodyContextTracker {
         !self.landmarks.isDisjoint(with: landmarks)
     }
 
+    /// Landmarks whose `<article>`s are not the page's first (the caller's
+    /// `BodyRecords.apart`: a teaser in a related list before the story).
+    var apart: BodyContext.Landmarks = []
+
     /// An element started at `depth` (its own depth: `<html>` is 1).
     mutating func open(_ name: String, _ attributes: AttributeList, depth: Int) {
         var opened = opening(name)
-        if var role = attributes.withValue(of: "role", BodyContextTracker.roleLandmarks) ?? nil {
+        if var role = BodyContextTracker.roleLandmarks(of: attributes) {
             if role.contains(.article) {
                 role.remove(.article)
                 if !opened.contains(.article) { opened.formUnion(articleLandmarks()) }
@@ -59,8 +63,12 @@ struct BodyContextTracker {
         deepestOpen = deepest
     }
 
-    /// The flags an element of this name sets where it starts.
+    /// The flags an element of this name sets where it starts. Asked for
+    /// every element: most names are told apart by their first byte alone.
     private mutating func opening(_ name: String) -> BodyContext.Landmarks {
+        guard name.utf8.count >= 3, let first = name.utf8.first, BodyContextTracker.landmarkInitials.contains(first) else {
+            return []
+        }
         let inArticle = isInside([.article, .main])
         switch name {
         case "article": return articleLandmarks()
@@ -79,7 +87,7 @@ struct BodyContextTracker {
     private mutating func articleLandmarks() -> BodyContext.Landmarks {
         var result: BodyContext.Landmarks = .article
         if landmarks.contains(.article) { result.insert(.nestedArticle) }
-        if !sawArticle {
+        if !sawArticle, !isInside(apart) {
             sawArticle = true
             result.insert(.firstArticle)
         }
@@ -96,6 +104,24 @@ struct BodyContextTracker {
         (Array("main".utf8), .main),
         (Array("article".utf8), .article),
     ]
+
+    /// First letters of the landmark elements' names.
+    private static let landmarkInitials: [UInt8] = Array("amhfn".utf8)
+
+    /// The landmarks named by the element's `role` attribute, or nil: the
+    /// attribute's name compared in place, byte by byte, since every body
+    /// element's attributes are looked through.
+    static func roleLandmarks(of attributes: AttributeList) -> BodyContext.Landmarks? {
+        guard var cursor = attributes.pairs else { return nil }
+        while let key = cursor.pointee {
+            if key[0] == UInt8(ascii: "r"), key[1] == UInt8(ascii: "o"), key[2] == UInt8(ascii: "l"),
+               key[3] == UInt8(ascii: "e"), key[4] == 0 {
+                return cursor.advanced(by: 1).pointee.flatMap(roleLandmarks)
+            }
+            cursor = cursor.advanced(by: 2)
+        }
+        return nil
+    }
 
     /// The landmarks named by a `role` value's tokens (ASCII case ignored),
     /// read in place; nil when none is a landmark role.

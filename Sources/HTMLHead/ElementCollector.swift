@@ -54,6 +54,7 @@ final class ElementCollector {
 
     init(limits: Limits = Limits()) {
         self.limits = limits
+        bodyContext.apart = limits.fallbacks.records.apart
     }
 
     var headComplete: Bool { document.headComplete }

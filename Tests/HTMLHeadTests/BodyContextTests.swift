@@ -6,10 +6,10 @@ import Testing
 /// hostile nesting; and fallbacks in the caller's `apart` landmarks counted
 /// against caps of their own.
 @Suite struct BodyContextTests {
-    private typealias Landmarks = BodyContext.Landmarks
+    typealias Landmarks = BodyContext.Landmarks
 
     /// The recorded `<time>` elements' landmarks by their `datetime`, fed whole and in 7-byte chunks (which must agree).
-    private func timeLandmarks(_ html: String, records: BodyRecords = BodyRecords()) -> [String: Landmarks] {
+    func timeLandmarks(_ html: String, records: BodyRecords = BodyRecords()) -> [String: Landmarks] {
         let whole = scan(html, bodyRecords: records)
         #expect(scan(html, chunk: 7, bodyRecords: records).elements == whole.elements)
         var result: [String: Landmarks] = [:]
@@ -17,7 +17,7 @@ import Testing
         return result
     }
 
-    private func time(_ name: String) -> String { "<time datetime=\(name)>x</time>" }
+    func time(_ name: String) -> String { "<time datetime=\(name)>x</time>" }
 
     @Test func elementsAndTheirLandmarks() {
         let found = timeLandmarks("""
@@ -116,5 +116,19 @@ import Testing
         let together = scan(html).all("time")
         #expect(together.count == limit)
         #expect(!together.contains { $0["datetime"] == "story" })
+    }
+}
+
+extension BodyContextTests {
+    /// An `<article>` inside an `apart` landmark (a teaser in a related
+    /// list before the story) is not the page's first.
+    @Test func anArticleInsideAnApartLandmarkIsNotTheFirst() {
+        let html = "<body><aside><article>\(time("teaser"))</article></aside><article>\(time("story"))</article>"
+        let apart = timeLandmarks(html, records: BodyRecords(apart: [.aside]))
+        #expect(apart["teaser"] == [.aside, .article])
+        #expect(apart["story"] == [.article, .firstArticle])
+        let plain = timeLandmarks(html)
+        #expect(plain["teaser"] == [.aside, .article, .firstArticle])
+        #expect(plain["story"] == [.article])
     }
 }

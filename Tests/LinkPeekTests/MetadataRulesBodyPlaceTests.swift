@@ -80,6 +80,17 @@ private func extractPage(_ html: String) -> LinkMetadata {
         #expect(byMain.author == "Ann Lee")
     }
 
+    /// Teasers written as `<article>`s in a related list before the story
+    /// do not make the story's own byline any less the lead's.
+    @Test func teaserArticlesInAnAsideAreNotTheLead() {
+        let page = extractPage(head + """
+            <aside><article><a href="/news/a">Bridge reopens</a></article></aside>
+            <div class="promo"><span class="author">Pat Promo</span></div>
+            <article><p>\(prose)</p><p class="byline">Ann Lee</p></article>
+            """)
+        #expect(page.author == "Ann Lee")
+    }
+
     /// A comment is an article nested in the story: its author and date are
     /// not the story's, even when they come first.
     @Test func aNestedArticleIsNotTheLead() {
