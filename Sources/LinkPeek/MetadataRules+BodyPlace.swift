@@ -54,19 +54,22 @@ extension MetadataRules {
         }
     }
 
-    /// The best-placed of `candidates` (elements with a value each, in page
-    /// order): the first at the best place, places better than `within`
-    /// counting as `within` (for a summary, the article's header and its
-    /// text are one place).
+    /// The best-placed value `value` finds among the page's body fallbacks
+    /// (given each one's position in `page.fallbacks`; nil for none): the
+    /// first at the best place, places better than `within` counting as
+    /// `within` (for a summary, the article's header and its text are one
+    /// place). `value` is asked only where it could still win.
     static func bestPlaced<Value>(
-        _ candidates: [(element: HTMLElement, value: Value)], lead: LeadArticle, within: BodyPlace = .leadHeader
-    ) -> Value? {
+        in page: PageIndex, lead: LeadArticle, within: BodyPlace = .leadHeader,
+        _ value: (_ position: Int, _ element: HTMLElement) -> Value?
+    ) -> (place: BodyPlace, value: Value)? {
         var best: (place: BodyPlace, value: Value)?
-        for candidate in candidates {
-            let place = max(lead.place(of: candidate.element), within)
-            if best.map({ place < $0.place }) ?? true { best = (place, candidate.value) }
+        for (position, (element, _)) in page.fallbacks.enumerated() {
+            let place = max(lead.place(of: element), within)
+            guard best.map({ place < $0.place }) ?? true, let found = value(position, element) else { continue }
+            best = (place, found)
             if place == within { break }
         }
-        return best?.value
+        return best
     }
 }

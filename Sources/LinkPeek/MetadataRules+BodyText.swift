@@ -25,18 +25,17 @@ extension MetadataRules {
             ("author page link", linksToAuthorPage),
         ]
         let lead = LeadArticle(page)
-        var best: (place: BodyPlace, picked: Picked<String>)?
+        var best: (place: BodyPlace, value: Picked<String>)?
         for (source, isTier) in tiers {
             // Within a tier, the first at its place; a later tier only wins by a better place.
-            for (position, (element, _)) in page.fallbacks.enumerated() where isTier(element) {
-                let place = lead.place(of: element)
-                guard best.map({ place < $0.place }) ?? true,
-                      let text = TextCleaner.clean(element.text), let name = bylineName(text) else { continue }
-                best = (place, Picked(value: innermostByline(after: position, in: text, page: page) ?? name, source: source))
+            let found = bestPlaced(in: page, lead: lead) { position, element -> Picked<String>? in
+                guard isTier(element), let text = TextCleaner.clean(element.text), let name = bylineName(text) else { return nil }
+                return Picked(value: innermostByline(after: position, in: text, page: page) ?? name, source: source)
             }
+            if let found, best.map({ found.place < $0.place }) ?? true { best = found }
             if best?.place == .leadHeader { break }
         }
-        return best?.picked
+        return best?.value
     }
 
     /// A byline box often wraps the name's own element (`<div class=author>
@@ -125,18 +124,14 @@ extension MetadataRules {
     /// elsewhere; one in navigation, an aside or the page footer (a related
     /// article's, a comment's, a copyright's) only when there is no other.
     static func timeElementDate(in page: PageIndex) -> Picked<String>? {
-        placedTimeElementDate(in: page, lead: LeadArticle(page))?.picked
+        placedTimeElementDate(in: page, lead: LeadArticle(page))?.value
     }
 
-    static func placedTimeElementDate(in page: PageIndex, lead: LeadArticle) -> (place: BodyPlace, picked: Picked<String>)? {
-        var best: (place: BodyPlace, picked: Picked<String>)?
-        for (element, _) in page.fallbacks where element.name == "time" {
-            let place = lead.place(of: element)
-            guard best.map({ place < $0.place }) ?? true, let date = dateText(element["datetime"]) else { continue }
-            best = (place, Picked(value: date, source: "time element"))
-            if place == .leadHeader { break }
+    static func placedTimeElementDate(in page: PageIndex, lead: LeadArticle) -> (place: BodyPlace, value: Picked<String>)? {
+        bestPlaced(in: page, lead: lead) { _, element in
+            guard element.name == "time", let date = dateText(element["datetime"]) else { return nil }
+            return Picked(value: date, source: "time element")
         }
-        return best
     }
 
     /// The date the page shows: its best-placed `<time datetime>`, else the
@@ -145,9 +140,9 @@ extension MetadataRules {
     static func shownDate(in page: PageIndex) -> Picked<String>? {
         let lead = LeadArticle(page)
         let time = placedTimeElementDate(in: page, lead: lead)
-        if let time, time.place == .leadHeader { return time.picked }
-        guard let dateline = placedDatelineDate(in: page, lead: lead) else { return time?.picked }
-        guard let time else { return dateline.picked }
-        return dateline.place < time.place ? dateline.picked : time.picked
+        if let time, time.place == .leadHeader { return time.value }
+        guard let dateline = placedDatelineDate(in: page, lead: lead) else { return time?.value }
+        guard let time else { return dateline.value }
+        return dateline.place < time.place ? dateline.value : time.value
     }
 }

@@ -24,19 +24,15 @@ extension MetadataRules {
     /// in the text is as likely an event's as the page's. Of several, the
     /// best-placed (`BodyPlace`), as for `<time>`.
     static func datelineDate(in page: PageIndex) -> Picked<String>? {
-        placedDatelineDate(in: page, lead: LeadArticle(page))?.picked
+        placedDatelineDate(in: page, lead: LeadArticle(page))?.value
     }
 
-    static func placedDatelineDate(in page: PageIndex, lead: LeadArticle) -> (place: BodyPlace, picked: Picked<String>)? {
-        var best: (place: BodyPlace, picked: Picked<String>)?
-        for (element, _) in page.fallbacks where isMarkedByline(element) {
-            let place = lead.place(of: element)
-            guard best.map({ place < $0.place }) ?? true,
-                  let text = TextCleaner.clean(element.text), hasYear(text), let date = dateInText(text) else { continue }
-            best = (place, Picked(value: date, source: "dateline"))
-            if place == .leadHeader { break }
+    static func placedDatelineDate(in page: PageIndex, lead: LeadArticle) -> (place: BodyPlace, value: Picked<String>)? {
+        bestPlaced(in: page, lead: lead) { _, element in
+            guard isMarkedByline(element), let text = TextCleaner.clean(element.text), hasYear(text),
+                  let date = dateInText(text) else { return nil }
+            return Picked(value: date, source: "dateline")
         }
-        return best
     }
 
     /// The ISO 8601 form of the longest run of `text`'s words that is a

@@ -26,14 +26,13 @@ extension MetadataRules {
     /// the lead article's first one wins over one before it elsewhere (a
     /// promotion or a site blurb above the article).
     static func firstParagraph(in page: PageIndex) -> Picked<String>? {
-        var candidates: [(element: HTMLElement, value: String)] = []
-        for (element, _) in page.fallbacks where element.name == "p" && !isMarkedByline(element)
-            && !element.context.isInside(nonSummaryLandmarks) {
-            guard let text = TextCleaner.clean(element.text), text.count >= minimumSummaryLength, !isNotice(text) else { continue }
-            candidates.append((element, text))
+        let found = bestPlaced(in: page, lead: LeadArticle(page), within: .lead) { _, element -> String? in
+            guard element.name == "p", !isMarkedByline(element), !element.context.isInside(nonSummaryLandmarks),
+                  let text = TextCleaner.clean(element.text), text.count >= minimumSummaryLength, !isNotice(text)
+            else { return nil }
+            return text
         }
-        let text = bestPlaced(candidates.map { ($0.element, $0.value) }, lead: LeadArticle(page), within: .lead)
-        return text.map { Picked(value: summaryPrefix($0), source: "first paragraph") }
+        return found.map { Picked(value: summaryPrefix($0.value), source: "first paragraph") }
     }
 
     /// A cookie banner, an ad label, a copyright line or a "turn on
