@@ -123,11 +123,7 @@ extension MetadataRules {
     /// the lead article's header's, else the article's, else the first
     /// elsewhere; one in navigation, an aside or the page footer (a related
     /// article's, a comment's, a copyright's) only when there is no other.
-    static func timeElementDate(in page: PageIndex) -> Picked<String>? {
-        placedTimeElementDate(in: page, lead: LeadArticle(page))?.value
-    }
-
-    static func placedTimeElementDate(in page: PageIndex, lead: LeadArticle) -> (place: BodyPlace, value: Picked<String>)? {
+    static func timeElementDate(in page: PageIndex, lead: LeadArticle) -> (place: BodyPlace, value: Picked<String>)? {
         bestPlaced(in: page, lead: lead) { _, element in
             guard element.name == "time", let date = dateText(element["datetime"]) else { return nil }
             return Picked(value: date, source: "time element")
@@ -139,9 +135,9 @@ extension MetadataRules {
     /// better place (a dateline in the article over a `<time>` in an aside).
     static func shownDate(in page: PageIndex) -> Picked<String>? {
         let lead = LeadArticle(page)
-        let time = placedTimeElementDate(in: page, lead: lead)
+        let time = timeElementDate(in: page, lead: lead)
         if let time, time.place == .leadHeader { return time.value }
-        guard let dateline = placedDatelineDate(in: page, lead: lead) else { return time?.value }
+        guard let dateline = datelineDate(in: page, lead: lead) else { return time?.value }
         guard let time else { return dateline.value }
         return dateline.place < time.place ? dateline.value : time.value
     }
