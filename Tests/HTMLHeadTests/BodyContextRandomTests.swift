@@ -70,15 +70,7 @@ import Testing
             var found: [String: Landmarks] = [:]
             for mark in whole.all("span") { found[mark["itemprop"] ?? ""] = mark.context.landmarks }
             #expect(found == expected, "seed \(seed): \(html)")
-            let bytes = Array(html.utf8)
-            let scanner = HeadScanner(contentType: nil)
-            var offset = 0
-            while offset < bytes.count {
-                let length = Int.random(in: 1...40, using: &generator)
-                scanner.feed(Array(bytes[offset..<min(offset + length, bytes.count)]))
-                offset += length
-            }
-            #expect(scanner.finish().elements == whole.elements, "seed \(seed): \(html)")
+            #expect(scanInRandomChunks(Array(html.utf8), using: &generator).elements == whole.elements, "seed \(seed): \(html)")
             if found != expected { return }
         }
     }
