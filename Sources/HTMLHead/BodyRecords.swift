@@ -4,7 +4,7 @@
 ///
 /// Without words the scanner records, from the body, only elements by their
 /// tag: `<video>`, `<audio>` (and the `<source>`/`<track>` inside a recorded
-/// one), `<img>`, `<h1>`, `<p>` and `<time datetime>`.
+/// one), `<img>`, `<h1>`, `<p>` and `<time>` with an attribute (`datetime`, a class).
 public struct BodyRecords: Sendable, Equatable {
     /// Lowercase substrings of `class`, `id` or `rel` that make any body
     /// element worth recording with its text.

@@ -31,6 +31,13 @@ extension ElementCollector {
         case paragraph
         /// `<time datetime>`, with its text.
         case time
+        /// `<time>` without `datetime` but with another attribute (a class),
+        /// with its text, where its date may be; counted apart from `.time`
+        /// because pages list many such times ("1w", "3 hours ago") that
+        /// must not crowd out a dated one. A bare `<time>` is not kept: the
+        /// tag gate may drop its text (`TagGate.BodyText`), depending on
+        /// where chunks are cut.
+        case textTime
     }
 
     /// How many elements of each kind are kept, how much text each may
@@ -44,6 +51,7 @@ extension ElementCollector {
         var headings = 3
         var paragraphs = 10
         var times = 10
+        var textTimes = 10
         var textBytes = 1024
         var records = BodyRecords()
 
@@ -57,6 +65,7 @@ extension ElementCollector {
             case .heading: headings
             case .paragraph: paragraphs
             case .time: times
+            case .textTime: textTimes
             }
         }
 
@@ -80,7 +89,8 @@ extension ElementCollector {
             case "p":
                 return !markedFull && isMarked(attributes) ? .marked : .paragraph
             case "time":
-                return attributes.contains("datetime") ? .time : nil
+                if attributes.contains("datetime") { return .time }
+                return attributes.pairs?.pointee != nil ? .textTime : nil
             case "a":
                 if isMarkedLink(attributes) || isMarked(attributes) { return .link }
                 return nil

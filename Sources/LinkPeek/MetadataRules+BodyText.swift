@@ -119,18 +119,20 @@ extension MetadataRules {
         return nil
     }
 
-    /// The best-placed `<time datetime>` that holds a date (`BodyPlace`):
+    /// The best-placed `<time>` that holds a date (`BodyPlace`), in its
+    /// `datetime`, else in its text ("May 3, 2016", read as a dateline is):
     /// the lead article's header's, else the article's, else the first
     /// elsewhere; one in navigation, an aside or the page footer (a related
     /// article's, a comment's, a copyright's) only when there is no other.
     static func timeElementDate(in page: PageIndex, lead: LeadArticle) -> (place: BodyPlace, value: Picked<String>)? {
         bestPlaced(in: page, lead: lead) { _, element in
-            guard element.name == "time", let date = dateText(element["datetime"]) else { return nil }
+            guard element.name == "time",
+                  let date = dateText(element["datetime"]) ?? TextCleaner.clean(element.text).flatMap(dateInText) else { return nil }
             return Picked(value: date, source: "time element")
         }
     }
 
-    /// The date the page shows: its best-placed `<time datetime>`, else the
+    /// The date the page shows: its best-placed `<time>`, else the
     /// date in its best-placed byline; a byline's date wins only by a
     /// better place (a dateline in the article over a `<time>` in an aside).
     static func shownDate(in page: PageIndex) -> Picked<String>? {

@@ -132,3 +132,26 @@ extension BodyContextTests {
         #expect(plain["story"] == [.article])
     }
 }
+
+extension BodyContextTests {
+    /// A `<time>` is kept when it has any attribute (its date may be in its
+    /// text); a bare one is not, since the tag gate may drop its text.
+    @Test func timesWithAnAttributeAreKeptWithTheirText() {
+        let html = "<body><time class=published>May 3, 2016</time><time>bare</time><time datetime=2024-01-01>x</time>"
+        for chunk in [nil, 3] {
+            let kept = scan(html, chunk: chunk).all("time")
+            #expect(kept.map(\.text) == ["May 3, 2016", "x"])
+        }
+    }
+}
+
+extension BodyContextTests {
+    /// Many undated `<time>`s (a feed's "1w") do not use up the cap of dated ones.
+    @Test func undatedTimesHaveACapOfTheirOwn() {
+        let limits = ElementCollector.FallbackLimits()
+        let feed = String(repeating: "<time class=ago>1w</time>", count: limits.textTimes + 5)
+        let kept = scan("<body>" + feed + "<time datetime=2017-03-08>Mar 8, 2017</time>").all("time")
+        #expect(kept.count == limits.textTimes + 1)
+        #expect(kept.last?["datetime"] == "2017-03-08")
+    }
+}

@@ -58,6 +58,18 @@ private func extractPage(_ html: String) -> LinkMetadata {
         #expect(page.sources?["publishedTime"] == "dateline")
     }
 
+    /// A `<time>` without `datetime` gives the date its text shows; one
+    /// whose text holds no year gives none.
+    @Test func aTimeElementsTextIsReadAsADate() {
+        let page = extractPage(head + """
+            <article><header><time class="ago">3 hours ago</time><time class="published">May 3, 2016 2:58 pm</time>
+            </header><p>\(prose)</p></article>
+            """)
+        #expect(page.publishedTime == "2016-05-03T14:58:00")
+        #expect(page.sources?["publishedTime"] == "time element")
+        #expect(extractPage(head + "<article><time class=ago>3 hours ago</time></article>").publishedTime == nil)
+    }
+
     /// Without anything better, what the chrome shows is still used.
     @Test func theChromeIsTheLastResort() {
         let page = extractPage(head + "<p>\(prose)</p><footer><span class=author>Dana Hill</span><time datetime=2020-06-01>June</time></footer>")
