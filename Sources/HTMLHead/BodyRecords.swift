@@ -4,7 +4,7 @@
 ///
 /// Without words the scanner records, from the body, only elements by their
 /// tag: `<video>`, `<audio>` (and the `<source>`/`<track>` inside a recorded
-/// one), `<img>`, `<h1>`, `<p>` and `<time datetime>`.
+/// one), `<img>`, `<h1>`, `<p>` and `<time>` with an attribute (`datetime`, a class).
 public struct BodyRecords: Sendable, Equatable {
     /// Lowercase substrings of `class`, `id` or `rel` that make any body
     /// element worth recording with its text.
@@ -14,11 +14,18 @@ public struct BodyRecords: Sendable, Equatable {
     /// Lowercase endings of an `<a href>`'s path (before `?` and `#`) that
     /// make the link worth recording.
     public var linkPathEndings: [String]
+    /// Landmarks whose elements are counted against caps of their own (see
+    /// `BodyContext`): a page's navigation, related-article lists and
+    /// footer, which may come before its article, then cannot use up the
+    /// records the article's byline, `<time>` and paragraphs need.
+    public var apart: BodyContext.Landmarks
 
-    public init(markers: [String] = [], linkHrefs: [String] = [], linkPathEndings: [String] = []) {
+    public init(markers: [String] = [], linkHrefs: [String] = [], linkPathEndings: [String] = [],
+                apart: BodyContext.Landmarks = []) {
         self.markers = markers
         self.linkHrefs = linkHrefs
         self.linkPathEndings = linkPathEndings
+        self.apart = apart
         markerBytes = markers.map { Array($0.lowercased().utf8) }.filter { !$0.isEmpty }
         linkHrefBytes = linkHrefs.map { Array($0.lowercased().utf8) }.filter { !$0.isEmpty }
         linkPathEndingBytes = linkPathEndings.map { Array($0.lowercased().utf8) }.filter { !$0.isEmpty }

@@ -7,7 +7,10 @@
 /// that mark one — comes from the caller as `BodyRecords`, and the rules
 /// in LinkPeek decide what each record means. Each kind has its own small
 /// cap, because the live fetch reads up to 64 KiB of body and a long page
-/// must not turn into thousands of recorded elements.
+/// must not turn into thousands of recorded elements. Elements inside the
+/// caller's `BodyRecords.apart` landmarks (navigation, related lists) have
+/// caps of their own, so that they cannot crowd out the article's; each
+/// record carries where it sat (`BodyContext`).
 extension ElementCollector {
     /// The kinds of fallback element, each counted against its own cap.
     enum FallbackKind: Int, CaseIterable {
@@ -28,6 +31,13 @@ extension ElementCollector {
         case paragraph
         /// `<time datetime>`, with its text.
         case time
+        /// `<time>` without `datetime` but with another attribute (a class),
+        /// with its text, where its date may be; counted apart from `.time`
+        /// because pages list many such times ("1w", "3 hours ago") that
+        /// must not crowd out a dated one. A bare `<time>` is not kept: the
+        /// tag gate may drop its text (`TagGate.BodyText`), depending on
+        /// where chunks are cut.
+        case textTime
     }
 
     /// How many elements of each kind are kept, how much text each may
@@ -41,6 +51,7 @@ extension ElementCollector {
         var headings = 3
         var paragraphs = 10
         var times = 10
+        var textTimes = 10
         var textBytes = 1024
         var records = BodyRecords()
 
@@ -54,6 +65,7 @@ extension ElementCollector {
             case .heading: headings
             case .paragraph: paragraphs
             case .time: times
+            case .textTime: textTimes
             }
         }
 
@@ -77,7 +89,8 @@ extension ElementCollector {
             case "p":
                 return !markedFull && isMarked(attributes) ? .marked : .paragraph
             case "time":
-                return attributes.contains("datetime") ? .time : nil
+                if attributes.contains("datetime") { return .time }
+                return attributes.pairs?.pointee != nil ? .textTime : nil
             case "a":
                 if isMarkedLink(attributes) || isMarked(attributes) { return .link }
                 return nil

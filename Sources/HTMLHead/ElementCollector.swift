@@ -47,9 +47,14 @@ final class ElementCollector {
     private var playerDepth = 0
     private var playerRecorded = false
     private var fallbackCounts = FallbackCounts()
+    /// The landmarks around the element being parsed (`BodyContext`), and the
+    /// fallbacks kept inside the caller's `BodyRecords.apart` ones, counted apart.
+    private var bodyContext = BodyContextTracker()
+    private var apartCounts = FallbackCounts()
 
     init(limits: Limits = Limits()) {
         self.limits = limits
+        bodyContext.apart = limits.fallbacks.records.apart
     }
 
     var headComplete: Bool { document.headComplete }
@@ -99,6 +104,7 @@ final class ElementCollector {
     func start(_ name: String, _ attributes: AttributeList) {
         separateBlocks(name)
         depth += 1
+        bodyContext.open(name, attributes, depth: depth)
         switch name {
         case "html":
             // XHTML pages may carry only the XML spelling.
@@ -152,12 +158,13 @@ final class ElementCollector {
             playerDepth += 1
             playerRecorded = false
         }
+        let apart = bodyContext.isInside(limits.fallbacks.records.apart)
         guard document.headComplete, foreignDepth == 0, codeDepth == 0,
               let kind = limits.fallbacks.kind(
                   of: name, attributes, insidePlayer: playerDepth > 0 && playerRecorded,
-                  markedFull: fallbackCounts[.marked] >= limits.fallbacks.marked),
-              fallbackCounts[kind] < limits.fallbacks.cap(kind) else { return }
-        fallbackCounts[kind] += 1
+                  markedFull: (apart ? apartCounts : fallbackCounts)[.marked] >= limits.fallbacks.marked),
+              (apart ? apartCounts : fallbackCounts)[kind] < limits.fallbacks.cap(kind) else { return }
+        if apart { apartCounts[kind] += 1 } else { fallbackCounts[kind] += 1 }
         if isPlayer { playerRecorded = true }
         let hasText = !ElementCollector.voidElements.contains(name) && !isPlayer
         record(name, attributes, capture: hasText ? .trimmed : nil, limit: limits.fallbacks.textBytes, isFallback: true)
@@ -169,6 +176,7 @@ final class ElementCollector {
 
     /// The end of an element whose name does not matter here (see `needsEndTagName`).
     func endUnnamed() {
+        bodyContext.close(depth: depth)
         depth = max(0, depth - 1)
     }
 
@@ -190,6 +198,7 @@ final class ElementCollector {
         default:
             break
         }
+        bodyContext.close(depth: depth)
         depth = max(0, depth - 1)
     }
 
@@ -217,7 +226,8 @@ final class ElementCollector {
         let values = attributes.attributes(maxValueBytes: limits.attributeValueBytes)
         recordedBytes += values.reduce(name.utf8.count) { $0 + $1.name.utf8.count + $1.value.utf8.count }
         document.elements.append(
-            HTMLElement(name: name, attributeList: values, inBody: document.headComplete, isFallback: isFallback))
+            HTMLElement(name: name, attributeList: values, inBody: document.headComplete, isFallback: isFallback,
+                        context: document.headComplete ? bodyContext.context(depth: depth) : BodyContext()))
         guard let kind, captures.count < limits.openCaptures else { return }
         captures.append(Capture(index: document.elements.count - 1, depth: depth, kind: kind, limit: limit))
     }

@@ -65,6 +65,9 @@ public struct HTMLElement: Sendable, Equatable {
     /// because it declares metadata. Such elements say what a page shows,
     /// which is weaker evidence than what it declares.
     public var isFallback: Bool
+    /// Where a body element sat: the landmarks around it and its depth
+    /// (`BodyContext`); empty for head elements.
+    public var context: BodyContext
 
     /// One attribute: its lowercased name and its value.
     public struct Attribute: Sendable, Equatable {
@@ -77,20 +80,23 @@ public struct HTMLElement: Sendable, Equatable {
         attributes: [String: String] = [:],
         text: String? = nil,
         inBody: Bool = false,
-        isFallback: Bool = false
+        isFallback: Bool = false,
+        context: BodyContext = BodyContext()
     ) {
         self.init(name: name, attributeList: attributes.map { Attribute(name: $0.key, value: $0.value) }, text: text,
-                  inBody: inBody, isFallback: isFallback)
+                  inBody: inBody, isFallback: isFallback, context: context)
     }
 
     /// An element whose attributes are already in order, each name once (the scanner's).
-    init(name: String, attributeList: [Attribute], text: String? = nil, inBody: Bool, isFallback: Bool) {
+    init(name: String, attributeList: [Attribute], text: String? = nil, inBody: Bool, isFallback: Bool,
+         context: BodyContext = BodyContext()) {
         self.name = name
         self.attributeList = attributeList
         index = HTMLElement.index(of: attributeList)
         self.text = text
         self.inBody = inBody
         self.isFallback = isFallback
+        self.context = context
     }
 
     public subscript(attribute: String) -> String? {
@@ -106,9 +112,10 @@ public struct HTMLElement: Sendable, Equatable {
         return index
     }
 
-    /// Equal when name, text, flags and the set of attributes are (their order does not matter).
+    /// Equal when name, text, flags, context and the set of attributes are (their order does not matter).
     public static func == (lhs: HTMLElement, rhs: HTMLElement) -> Bool {
         lhs.name == rhs.name && lhs.text == rhs.text && lhs.inBody == rhs.inBody && lhs.isFallback == rhs.isFallback
+            && lhs.context == rhs.context
             && lhs.attributeList.count == rhs.attributeList.count
             && lhs.attributeList.allSatisfy { rhs[$0.name] == $0.value }
     }

@@ -21,5 +21,6 @@ extension MetadataRules {
     public static let bodyRecords = BodyRecords(
         markers: bylineMarkers,
         linkHrefs: authorLinkHrefs,
-        linkPathEndings: (audioFileExtensions + videoFileExtensions).map { "." + $0 })
+        linkPathEndings: (audioFileExtensions + videoFileExtensions).map { "." + $0 },
+        apart: chromeLandmarks)
 }

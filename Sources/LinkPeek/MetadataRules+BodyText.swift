@@ -14,20 +14,28 @@ extension MetadataRules {
 
     /// The author a byline shows: a `rel=author` link, else an element
     /// marked author/byline by its class or id, else a link to an author
-    /// page (`/author/…`, `/author-bio?id=…`).
+    /// page (`/author/…`, `/author-bio?id=…`). Where it sits comes first
+    /// (`BodyPlace`): a byline in the lead article's header, then in the
+    /// article, then elsewhere; one in navigation, an aside or the page
+    /// footer (related articles, comment boxes) only when there is no other.
     static func bylineAuthor(in page: PageIndex) -> Picked<String>? {
         let tiers: [(String, (HTMLElement) -> Bool)] = [
             ("rel=author link", { $0.name == "a" && hasRelAuthor($0) }),
             ("byline", isMarkedByline),
             ("author page link", linksToAuthorPage),
         ]
+        let lead = LeadArticle(page)
+        var best: (place: BodyPlace, value: Picked<String>)?
         for (source, isTier) in tiers {
-            for (position, (element, _)) in page.fallbacks.enumerated() where isTier(element) {
-                guard let text = TextCleaner.clean(element.text), let name = bylineName(text) else { continue }
+            // Within a tier, the first at its place; a later tier only wins by a better place.
+            let found = bestPlaced(in: page, lead: lead) { position, element -> Picked<String>? in
+                guard isTier(element), let text = TextCleaner.clean(element.text), let name = bylineName(text) else { return nil }
                 return Picked(value: innermostByline(after: position, in: text, page: page) ?? name, source: source)
             }
+            if let found, best.map({ found.place < $0.place }) ?? true { best = found }
+            if best?.place == .leadHeader { break }
         }
-        return nil
+        return best?.value
     }
 
     /// A byline box often wraps the name's own element (`<div class=author>
@@ -111,11 +119,28 @@ extension MetadataRules {
         return nil
     }
 
-    /// The first `<time datetime>` that holds a date.
-    static func timeElementDate(in page: PageIndex) -> Picked<String>? {
-        for (element, _) in page.fallbacks where element.name == "time" {
-            if let date = dateText(element["datetime"]) { return Picked(value: date, source: "time element") }
+    /// The best-placed `<time>` that holds a date (`BodyPlace`), in its
+    /// `datetime`, else in its text ("May 3, 2016", read as a dateline is):
+    /// the lead article's header's, else the article's, else the first
+    /// elsewhere; one in navigation, an aside or the page footer (a related
+    /// article's, a comment's, a copyright's) only when there is no other.
+    static func timeElementDate(in page: PageIndex, lead: LeadArticle) -> (place: BodyPlace, value: Picked<String>)? {
+        bestPlaced(in: page, lead: lead) { _, element in
+            guard element.name == "time",
+                  let date = dateText(element["datetime"]) ?? TextCleaner.clean(element.text).flatMap(dateInText) else { return nil }
+            return Picked(value: date, source: "time element")
         }
-        return nil
+    }
+
+    /// The date the page shows: its best-placed `<time>`, else the
+    /// date in its best-placed byline; a byline's date wins only by a
+    /// better place (a dateline in the article over a `<time>` in an aside).
+    static func shownDate(in page: PageIndex) -> Picked<String>? {
+        let lead = LeadArticle(page)
+        let time = timeElementDate(in: page, lead: lead)
+        if let time, time.place == .leadHeader { return time.value }
+        guard let dateline = datelineDate(in: page, lead: lead) else { return time?.value }
+        guard let time else { return dateline.value }
+        return dateline.place < time.place ? dateline.value : time.value
     }
 }

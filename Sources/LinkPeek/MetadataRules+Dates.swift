@@ -21,13 +21,14 @@ extension MetadataRules {
     /// The date a byline shows in its text ("By Ann Lee · May 3, 2016,
     /// 2:58 p.m.", "Posted on 3 May 2016 by Ann"): the longest run of words
     /// that reads as a whole date. Only bylines are read: elsewhere a date
-    /// in the text is as likely an event's as the page's.
-    static func datelineDate(in page: PageIndex) -> Picked<String>? {
-        for (element, _) in page.fallbacks where isMarkedByline(element) {
-            guard let text = TextCleaner.clean(element.text), hasYear(text) else { continue }
-            if let date = dateInText(text) { return Picked(value: date, source: "dateline") }
+    /// in the text is as likely an event's as the page's. Of several, the
+    /// best-placed (`BodyPlace`), as for `<time>`.
+    static func datelineDate(in page: PageIndex, lead: LeadArticle) -> (place: BodyPlace, value: Picked<String>)? {
+        bestPlaced(in: page, lead: lead) { _, element in
+            guard isMarkedByline(element), let text = TextCleaner.clean(element.text), hasYear(text),
+                  let date = dateInText(text) else { return nil }
+            return Picked(value: date, source: "dateline")
         }
-        return nil
     }
 
     /// The ISO 8601 form of the longest run of `text`'s words that is a

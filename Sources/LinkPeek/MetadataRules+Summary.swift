@@ -21,13 +21,18 @@ extension MetadataRules {
     ]
 
     /// The page's first paragraph long enough to be prose, not a notice or
-    /// byline, ended at a sentence boundary.
+    /// byline, ended at a sentence boundary. Paragraphs in navigation, an
+    /// aside, a form or a footer are never taken (`nonSummaryLandmarks`), and
+    /// the lead article's first one wins over one before it elsewhere (a
+    /// promotion or a site blurb above the article).
     static func firstParagraph(in page: PageIndex) -> Picked<String>? {
-        for (element, _) in page.fallbacks where element.name == "p" && !isMarkedByline(element) {
-            guard let text = TextCleaner.clean(element.text), text.count >= minimumSummaryLength, !isNotice(text) else { continue }
-            return Picked(value: summaryPrefix(text), source: "first paragraph")
+        let found = bestPlaced(in: page, lead: LeadArticle(page), within: .lead) { _, element -> String? in
+            guard element.name == "p", !isMarkedByline(element), !element.context.isInside(nonSummaryLandmarks),
+                  let text = TextCleaner.clean(element.text), text.count >= minimumSummaryLength, !isNotice(text)
+            else { return nil }
+            return text
         }
-        return nil
+        return found.map { Picked(value: summaryPrefix($0.value), source: "first paragraph") }
     }
 
     /// A cookie banner, an ad label, a copyright line or a "turn on

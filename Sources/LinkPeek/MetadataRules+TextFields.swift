@@ -135,7 +135,7 @@ extension MetadataRules {
         for property in page.properties(named: "datepublished") {
             if let date = dateText(property.value) { return Picked(value: date, source: "microdata:datepublished") }
         }
-        return timeElementDate(in: page) ?? datelineDate(in: page)
+        return shownDate(in: page)
     }
 
     /// A date: ISO 8601 with the page's offset when its form is known

@@ -42,14 +42,7 @@ import Testing
             let whole = scan(bytes)
             #expect(whole.elements == scan(utf8).elements, "seed \(seed)")
             for _ in 0..<4 {
-                let scanner = HeadScanner(contentType: nil)
-                var offset = 0
-                while offset < bytes.count {
-                    let length = Int.random(in: 1...40, using: &generator)
-                    scanner.feed(Array(bytes[offset..<min(offset + length, bytes.count)]))
-                    offset += length
-                }
-                let split = scanner.finish()
+                let split = scanInRandomChunks(bytes, using: &generator)
                 #expect(split == whole, "seed \(seed): \(html)")
                 if split != whole { return }
             }

@@ -1,4 +1,18 @@
+import SeededRandom
 @testable import HTMLHead
+
+/// Scans `bytes` fed in chunks of 1 to 40 bytes drawn from `generator`: the
+/// network decides chunk boundaries, so no boundary may change the result.
+func scanInRandomChunks(_ bytes: [UInt8], using generator: inout SeededGenerator) -> HeadDocument {
+    let scanner = HeadScanner(contentType: nil)
+    var offset = 0
+    while offset < bytes.count {
+        let length = Int.random(in: 1...40, using: &generator)
+        scanner.feed(Array(bytes[offset..<min(offset + length, bytes.count)]))
+        offset += length
+    }
+    return scanner.finish()
+}
 
 /// Scans `bytes` fed in chunks of `chunk` bytes (all at once by default).
 func scan(_ bytes: [UInt8], contentType: String? = nil, chunk: Int? = nil, bodyRecords: BodyRecords = BodyRecords())

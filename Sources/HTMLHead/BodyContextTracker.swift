@@ -1,0 +1,144 @@
+/// Follows which landmarks are open around the element being parsed, for
+/// `BodyContext`, in constant memory whatever the nesting: no stack of open
+/// elements, only the depth at which each landmark flag was set (by its
+/// outermost element; a `<nav>` inside a `<nav>` changes nothing). When an
+/// element at or above that depth ends, the flag goes. A page of 10,000
+/// nested tags costs one comparison per end tag.
+///
+/// It relies on the collector's depth, which libxml2 keeps balanced: every
+/// start it reports gets an end, implied or written, by the end of input.
+struct BodyContextTracker {
+    /// The landmarks open now.
+    private(set) var landmarks: BodyContext.Landmarks = []
+    /// For each open flag (by bit position), the depth of the element that set it.
+    private var openedAt = [Int](repeating: 0, count: BodyContext.Landmarks.count)
+    /// The greatest depth in `openedAt` among open flags: an end deeper than
+    /// this closes nothing, which is almost every end.
+    private var deepestOpen = 0
+    /// True once an `<article>` outside `apart` started: later ones are not the first.
+    private var sawArticle = false
+
+    /// Where an element at `depth` sits.
+    func context(depth: Int) -> BodyContext {
+        BodyContext(landmarks: landmarks, depth: depth)
+    }
+
+    /// True when the open landmarks include any of `landmarks`.
+    func isInside(_ landmarks: BodyContext.Landmarks) -> Bool {
+        !self.landmarks.isDisjoint(with: landmarks)
+    }
+
+    /// Landmarks whose `<article>`s are not the page's first (the caller's
+    /// `BodyRecords.apart`: a teaser in a related list before the story).
+    var apart: BodyContext.Landmarks = []
+
+    /// An element started at `depth` (its own depth: `<html>` is 1).
+    mutating func open(_ name: String, _ attributes: AttributeList, depth: Int) {
+        var opened = opening(name)
+        if var role = BodyContextTracker.roleLandmarks(of: attributes) {
+            if role.contains(.article) {
+                role.remove(.article)
+                if !opened.contains(.article) { opened.formUnion(articleLandmarks()) }
+            }
+            opened.formUnion(role)
+        }
+        let new = opened.subtracting(landmarks)
+        guard !new.isEmpty else { return }
+        for bit in 0..<BodyContext.Landmarks.count where new.rawValue & (1 << bit) != 0 { openedAt[bit] = depth }
+        landmarks.formUnion(new)
+        deepestOpen = max(deepestOpen, depth)
+    }
+
+    /// The element at `depth` ended: the flags it (or a deeper element) set go.
+    mutating func close(depth: Int) {
+        guard depth <= deepestOpen else { return }
+        var deepest = 0
+        for bit in 0..<BodyContext.Landmarks.count where landmarks.rawValue & (1 << bit) != 0 {
+            if openedAt[bit] >= depth {
+                landmarks.remove(BodyContext.Landmarks(rawValue: 1 << bit))
+            } else {
+                deepest = max(deepest, openedAt[bit])
+            }
+        }
+        deepestOpen = deepest
+    }
+
+    /// The flags an element of this name sets where it starts. Asked for
+    /// every element: most names are told apart by their first byte alone.
+    private mutating func opening(_ name: String) -> BodyContext.Landmarks {
+        guard name.utf8.count >= 3, let first = name.utf8.first, BodyContextTracker.landmarkInitials.contains(first) else {
+            return []
+        }
+        let inArticle = isInside([.article, .main])
+        switch name {
+        case "article": return articleLandmarks()
+        case "main": return .main
+        case "header": return inArticle ? .articleHeader : .header
+        case "footer": return inArticle ? .articleFooter : .footer
+        case "nav": return .nav
+        case "aside": return .aside
+        case "form": return .form
+        default: return []
+        }
+    }
+
+    /// An `<article>` (or `role=article`) starting: the first of the page,
+    /// or one nested in another.
+    private mutating func articleLandmarks() -> BodyContext.Landmarks {
+        var result: BodyContext.Landmarks = .article
+        if landmarks.contains(.article) { result.insert(.nestedArticle) }
+        if !sawArticle, !isInside(apart) {
+            sawArticle = true
+            result.insert(.firstArticle)
+        }
+        return result
+    }
+
+    /// ARIA landmark roles and the elements they stand for (banner and
+    /// contentinfo are the page's header and footer wherever they are written).
+    private static let roles: [(name: [UInt8], landmarks: BodyContext.Landmarks)] = [
+        (Array("navigation".utf8), .nav),
+        (Array("complementary".utf8), .aside),
+        (Array("contentinfo".utf8), .footer),
+        (Array("banner".utf8), .header),
+        (Array("main".utf8), .main),
+        (Array("article".utf8), .article),
+    ]
+
+    /// First letters of the landmark elements' names.
+    private static let landmarkInitials: [UInt8] = Array("amhfn".utf8)
+
+    /// The landmarks named by the element's `role` attribute, or nil: the
+    /// attribute's name compared in place, byte by byte, since every body
+    /// element's attributes are looked through.
+    static func roleLandmarks(of attributes: AttributeList) -> BodyContext.Landmarks? {
+        guard var cursor = attributes.pairs else { return nil }
+        while let key = cursor.pointee {
+            if key[0] == UInt8(ascii: "r"), key[1] == UInt8(ascii: "o"), key[2] == UInt8(ascii: "l"),
+               key[3] == UInt8(ascii: "e"), key[4] == 0 {
+                return cursor.advanced(by: 1).pointee.flatMap(roleLandmarks)
+            }
+            cursor = cursor.advanced(by: 2)
+        }
+        return nil
+    }
+
+    /// The landmarks named by a `role` value's tokens (ASCII case ignored),
+    /// read in place; nil when none is a landmark role.
+    static func roleLandmarks(_ value: UnsafePointer<UInt8>) -> BodyContext.Landmarks? {
+        var found: BodyContext.Landmarks = []
+        var start = 0
+        while true {
+            while value[start] != 0, ByteCursor.isSpace(value[start]) { start += 1 }
+            guard value[start] != 0 else { break }
+            var end = start
+            while value[end] != 0, !ByteCursor.isSpace(value[end]) { end += 1 }
+            for role in roles where role.name.count == end - start
+                && role.name.indices.allSatisfy({ ByteCursor.lower(value[start + $0]) == role.name[$0] }) {
+                found.insert(role.landmarks)
+            }
+            start = end
+        }
+        return found.isEmpty ? nil : found
+    }
+}

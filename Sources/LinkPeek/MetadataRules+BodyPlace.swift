@@ -1,0 +1,75 @@
+import HTMLHead
+
+/// Where on the page a body element sits, as the rules rank it: a page's
+/// navigation, sidebars, related-article lists and footer carry other
+/// people's names and other articles' dates, so a byline, `<time>` or
+/// paragraph of the article itself wins over one there, whatever their order.
+///
+/// HTMLHead records the landmarks around each element (`BodyContext`); this
+/// is the one place that judges them.
+extension MetadataRules {
+    /// Landmarks that hold no part of the article: navigation, sidebars and
+    /// related lists (`<aside>`), forms (comment and search boxes) and the
+    /// page's footer. Their elements are also counted apart by the scanner
+    /// (`BodyRecords.apart`), so that they cannot use up the records the
+    /// article needs when they come first.
+    static let chromeLandmarks: BodyContext.Landmarks = [.nav, .aside, .form, .footer]
+
+    /// Where paragraphs are never a summary: the chrome, and an article's
+    /// own footer (tags, "originally published in", author notes).
+    static let nonSummaryLandmarks: BodyContext.Landmarks = chromeLandmarks.union(.articleFooter)
+
+    /// A body element's place, best first.
+    enum BodyPlace: Int, Comparable {
+        /// In the header of the page's lead article (its headline, byline and date).
+        case leadHeader
+        /// Elsewhere in the lead article, outside its chrome.
+        case lead
+        /// Outside the lead article and outside the chrome.
+        case elsewhere
+        /// In navigation, an aside, a form or the page footer.
+        case chrome
+
+        static func < (lhs: BodyPlace, rhs: BodyPlace) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// What the page's lead article is: its first `<article>` (not one nested
+    /// in another, such as a comment), or, on a page whose recorded elements
+    /// sit in no `<article>`, its `<main>`.
+    struct LeadArticle {
+        let byArticle: Bool
+
+        init(_ page: PageIndex) {
+            byArticle = page.fallbacks.contains { $0.element.context.landmarks.contains(.firstArticle) }
+        }
+
+        func place(of element: HTMLElement) -> BodyPlace {
+            let context = element.context
+            if context.isInside(MetadataRules.chromeLandmarks) { return .chrome }
+            let inLead = byArticle
+                ? context.landmarks.contains(.firstArticle) && !context.landmarks.contains(.nestedArticle)
+                : context.landmarks.contains(.main)
+            guard inLead else { return .elsewhere }
+            return context.landmarks.contains(.articleHeader) ? .leadHeader : .lead
+        }
+    }
+
+    /// The best-placed value `value` finds among the page's body fallbacks
+    /// (given each one's position in `page.fallbacks`; nil for none): the
+    /// first at the best place, places better than `within` counting as
+    /// `within` (for a summary, the article's header and its text are one
+    /// place). `value` is asked only where it could still win.
+    static func bestPlaced<Value>(
+        in page: PageIndex, lead: LeadArticle, within: BodyPlace = .leadHeader,
+        _ value: (_ position: Int, _ element: HTMLElement) -> Value?
+    ) -> (place: BodyPlace, value: Value)? {
+        var best: (place: BodyPlace, value: Value)?
+        for (position, (element, _)) in page.fallbacks.enumerated() {
+            let place = max(lead.place(of: element), within)
+            guard best.map({ place < $0.place }) ?? true, let found = value(position, element) else { continue }
+            best = (place, found)
+            if place == within { break }
+        }
+        return best
+    }
+}
