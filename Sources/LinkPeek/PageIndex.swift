@@ -39,7 +39,9 @@ struct PageIndex {
     /// of metas would otherwise be scanned whole for every key a rule asks.
     private var metasByKey: [String: [Int]] = [:]
     var links: [Link] = []
-    var titles: [(text: String, inBody: Bool)] = []
+    private(set) var titles: [(text: String, inBody: Bool)] = []
+    /// `titleText()`, cleaned once: several rules ask for it.
+    private var cleanedTitle: String?
     var jsonLD: JSONLDGraph
     var properties: [Property] = []
     /// Positions in `properties` by name, in document order (as `metasByKey`).
@@ -86,6 +88,8 @@ struct PageIndex {
                 }
             }
         }
+        let ordered = titles.filter { !$0.inBody } + titles.filter(\.inBody)
+        cleanedTitle = ordered.lazy.compactMap { TextCleaner.clean($0.text) }.first
         resolver = URLResolver(pageURL: pageURL, baseHref: baseHref)
         jsonLD = JSONLDGraph(scripts: scripts)
         htmlLang = document.htmlLang
@@ -147,10 +151,7 @@ struct PageIndex {
     }
 
     /// The first non-empty `<title>`, preferring the head's.
-    func titleText() -> String? {
-        let ordered = titles.filter { !$0.inBody } + titles.filter(\.inBody)
-        return ordered.lazy.compactMap { TextCleaner.clean($0.text) }.first
-    }
+    func titleText() -> String? { cleanedTitle }
 }
 
 /// Keys and tokens, built on the UTF-8 bytes where they are plain ASCII (the
