@@ -68,11 +68,24 @@ struct BodyEvidence {
             Self.filter.withUnsafeBufferPointer { filter in
                 guard let base = buffer.baseAddress else { return false }
                 let raw = UnsafeRawPointer(base)
+                func passes(_ word: UInt32) -> Bool {
+                    let h = Self.hash(word)
+                    return filter[h >> 6] & (1 << UInt64(h & 63)) != 0
+                }
                 var index = start
-                // Four bytes at a time through the filter, then the last three one by one.
+                // Four positions per eight-byte load while they fit, then one
+                // four-byte window per position, then the last three one by one.
+                while index + 8 <= buffer.count {
+                    let eight = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    if passes(UInt32(truncatingIfNeeded: eight)) || passes(UInt32(truncatingIfNeeded: eight >> 8))
+                        || passes(UInt32(truncatingIfNeeded: eight >> 16)) || passes(UInt32(truncatingIfNeeded: eight >> 24)) {
+                        for position in index..<(index + 4) where Self.marker(in: buffer, at: position) { return true }
+                    }
+                    index += 4
+                }
                 while index + 4 <= buffer.count {
-                    let h = Self.hash(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt32.self)))
-                    if filter[h >> 6] & (1 << UInt64(h & 63)) != 0, Self.marker(in: buffer, at: index) { return true }
+                    if passes(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt32.self))),
+                        Self.marker(in: buffer, at: index) { return true }
                     index += 1
                 }
                 while index < buffer.count {
