@@ -27,12 +27,36 @@ struct BodyEvidence {
 
     private static let longest = markers.map(\.count).max() ?? 1
 
-    /// For each byte, whether some marker starts with it.
-    private static let starts: [Bool] = {
-        var table = [Bool](repeating: false, count: 256)
-        for marker in markers { table[Int(marker[0])] = true }
-        return table
+    /// The search's filter: a bit per hash of four bytes that begin some
+    /// marker. Most body bytes are letters that begin a marker too (`u` of
+    /// "uthor", `i` of "itemprop"); four bytes rarely do, so a position is
+    /// compared with the markers only when its four bytes hash to a set bit.
+    /// A marker shorter than four bytes sets the bits of every four bytes it
+    /// begins (one of three: 256 bits; shorter: all of them).
+    private static let filter: [UInt64] = {
+        var bits = [UInt64](repeating: 0, count: (1 << hashBits) / 64)
+        func set(_ word: UInt32) { let h = hash(word); bits[h >> 6] |= 1 << UInt64(h & 63) }
+        for marker in markers {
+            if marker.count >= 4 {
+                set(word(marker[0], marker[1], marker[2], marker[3]))
+            } else if marker.count == 3 {
+                for next in 0...255 { set(word(marker[0], marker[1], marker[2], UInt8(next))) }
+            } else {
+                return [UInt64](repeating: ~0, count: bits.count)
+            }
+        }
+        return bits
     }()
+
+    private static let hashBits = 14
+
+    private static func word(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) -> UInt32 {
+        UInt32(a) | UInt32(b) << 8 | UInt32(c) << 16 | UInt32(d) << 24
+    }
+
+    private static func hash(_ word: UInt32) -> Int {
+        Int(truncatingIfNeeded: (word &* 0x9E37_79B1) >> UInt32(32 - hashBits))
+    }
 
     /// True when `bytes` (the held body so far, which only ever grows)
     /// holds a marker; each call looks only at what is new, plus enough of
@@ -41,10 +65,31 @@ struct BodyEvidence {
         let start = max(0, searched - (Self.longest - 1))
         searched = bytes.count
         return bytes.withUnsafeBufferPointer { buffer in
-            Self.starts.withUnsafeBufferPointer { starts in
+            Self.filter.withUnsafeBufferPointer { filter in
+                guard let base = buffer.baseAddress else { return false }
+                let raw = UnsafeRawPointer(base)
+                func passes(_ word: UInt32) -> Bool {
+                    let h = Self.hash(word)
+                    return filter[h >> 6] & (1 << UInt64(h & 63)) != 0
+                }
                 var index = start
+                // Four positions per eight-byte load while they fit, then one
+                // four-byte window per position, then the last three one by one.
+                while index + 8 <= buffer.count {
+                    let eight = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    if passes(UInt32(truncatingIfNeeded: eight)) || passes(UInt32(truncatingIfNeeded: eight >> 8))
+                        || passes(UInt32(truncatingIfNeeded: eight >> 16)) || passes(UInt32(truncatingIfNeeded: eight >> 24)) {
+                        for position in index..<(index + 4) where Self.marker(in: buffer, at: position) { return true }
+                    }
+                    index += 4
+                }
+                while index + 4 <= buffer.count {
+                    if passes(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt32.self))),
+                        Self.marker(in: buffer, at: index) { return true }
+                    index += 1
+                }
                 while index < buffer.count {
-                    if starts[Int(buffer[index])], Self.marker(in: buffer, at: index) { return true }
+                    if Self.marker(in: buffer, at: index) { return true }
                     index += 1
                 }
                 return false

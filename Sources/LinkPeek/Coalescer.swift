@@ -25,13 +25,22 @@ final class Coalescer<Key: Hashable & Sendable>: Sendable {
 
     private final class Flight: Sendable {
         let task = Mutex<Task<Void, Never>?>(nil)
+        /// How many current waiters want progress events (changed under the
+        /// coalescer's lock, read without it).
+        let progressListeners = Atomic<Int>(0)
+        /// The stage of the last progress event, kept while nobody listens.
+        let lastStage = Mutex<FetchStage?>(nil)
     }
 
-    private struct FlightState {
+    /// A class, changed in place under the coalescer's lock: a struct read
+    /// out of the table for each event copied the last partial result.
+    private final class FlightState {
         let flight: Flight
         var waiters: [UInt64: Waiter] = [:]
         var lastProgress: ProviderEvent?
         var lastPartial: LinkMetadata?
+
+        init(flight: Flight) { self.flight = flight }
     }
 
     private struct State {
@@ -73,6 +82,9 @@ final class Coalescer<Key: Hashable & Sendable>: Sendable {
             guard let key = state.owner.removeValue(forKey: id),
                 let waiter = state.flights[key]?.waiters.removeValue(forKey: id)
             else { return (nil, nil) }
+            if waiter.demand.progress, let flight = state.flights[key]?.flight {
+                flight.progressListeners.subtract(1, ordering: .relaxed)
+            }
             guard let flight = state.flights[key], flight.waiters.isEmpty else { return (waiter, nil) }
             state.flights[key] = nil
             return (waiter, flight.flight)
@@ -84,14 +96,15 @@ final class Coalescer<Key: Hashable & Sendable>: Sendable {
     private func join(key: Key, id: UInt64, waiter: Waiter, work: @escaping Work) {
         let (flight, isNew, caughtUp) = state.withLock { state -> (Flight, Bool, [ProviderEvent]) in
             state.owner[id] = key
-            if var existing = state.flights[key] {
+            if let existing = state.flights[key] {
                 existing.waiters[id] = waiter
-                state.flights[key] = existing
+                if waiter.demand.progress { existing.flight.progressListeners.add(1, ordering: .relaxed) }
                 let partial = existing.lastPartial.map { ProviderEvent.partial($0) }
                 return (existing.flight, false, [existing.lastProgress, partial].compactMap { $0 })
             }
-            var fresh = FlightState(flight: Flight())
+            let fresh = FlightState(flight: Flight())
             fresh.waiters[id] = waiter
+            if waiter.demand.progress { fresh.flight.progressListeners.add(1, ordering: .relaxed) }
             state.flights[key] = fresh
             return (fresh.flight, true, [])
         }
@@ -114,16 +127,25 @@ final class Coalescer<Key: Hashable & Sendable>: Sendable {
     private func demand(key: Key, flight: Flight) -> FlightDemand {
         state.withLock { state in
             guard let current = state.flights[key], current.flight === flight else { return FlightDemand() }
-            return current.waiters.values.reduce(FlightDemand()) { $0.union($1.demand) }
+            return current.waiters.values.reduce(FlightDemand.none) { $0.union($1.demand) }
         }
     }
 
     private func broadcast(_ event: ProviderEvent, key: Key, flight: Flight) {
+        // Progress nobody shows (a page reports every chunk it reads): only
+        // a new stage goes on, so that a waiter joining later starts at it.
+        if case .progress(let stage, _) = event, flight.progressListeners.load(ordering: .relaxed) == 0 {
+            let known = flight.lastStage.withLock { last in
+                defer { last = stage }
+                return last == stage
+            }
+            if known { return }
+        }
         let waiters = state.withLock { state -> [Waiter] in
             guard let current = state.flights[key], current.flight === flight else { return [] }
             switch event {
-            case .partial(let metadata): state.flights[key]?.lastPartial = metadata
-            case .progress: state.flights[key]?.lastProgress = event
+            case .partial(let metadata): current.lastPartial = metadata
+            case .progress: current.lastProgress = event
             }
             return Array(current.waiters.values)
         }

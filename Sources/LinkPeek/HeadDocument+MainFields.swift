@@ -21,28 +21,33 @@ extension HeadDocument {
     /// when to stop reading; the rules still choose the values. Body
     /// fallbacks (`HTMLElement.isFallback`) do not count.
     var declaredFields: DeclaredFields {
-        var found = DeclaredFields()
-        for element in elements where !element.isFallback {
-            switch element.name {
-            case "title":
-                if DeclaredFields.hasText(element.text) { found.insert(.title) }
-            case "meta":
-                guard let content = element["content"], DeclaredFields.hasText(content) else { continue }
-                for key in [element["property"], element["name"]] {
-                    guard let key else { continue }
-                    // Keys are mostly written in lowercase: lowercase only the others.
-                    let lower = key.utf8.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) } ? key.lowercased() : key
-                    found.formUnion(DeclaredFields.declared(byMeta: lower, content: content))
-                }
-            case "link":
-                if element["rel"]?.lowercased() == "image_src", element["href"] != nil { found.insert(.image) }
-            case "script":
-                found.formUnion(DeclaredFields.declared(byJSONLD: element.text ?? ""))
-            default:
-                break
+        elements.reduce(into: DeclaredFields()) { $0.formUnion(DeclaredFields.declared(by: $1)) }
+    }
+}
+
+/// `declaredFields` kept up to date as a document grows, looking at each
+/// new element once (`PageConsumer` asks after every chunk): a `<meta>` or
+/// `<link>` declares what it declares for good (its attributes are final);
+/// a `<title>` or `<script>` is looked at again each time, because its text
+/// grows while the element is open.
+struct DeclaredFieldsTally {
+    /// What the elements with final attributes declared.
+    private var settled = DeclaredFields()
+    /// Positions of the elements whose text may still grow.
+    private var textual: [Int] = []
+    private var seen = 0
+
+    mutating func update(_ document: HeadDocument) -> DeclaredFields {
+        let elements = document.elements
+        if elements.count < seen { self = DeclaredFieldsTally() }
+        for index in seen..<elements.count {
+            switch elements[index].name {
+            case "title", "script": textual.append(index)
+            default: settled.formUnion(DeclaredFields.declared(by: elements[index]))
             }
         }
-        return found
+        seen = elements.count
+        return textual.reduce(settled) { $0.union(DeclaredFields.declared(by: elements[$1])) }
     }
 }
 
@@ -78,39 +83,67 @@ struct DeclaredFields: OptionSet {
     /// Nothing the rules could still use is missing: the reading may stop.
     var isEverything: Bool { isSuperset(of: Self.everything) }
 
+    /// What one element declares (nothing for a body fallback).
+    static func declared(by element: HTMLElement) -> DeclaredFields {
+        guard !element.isFallback else { return [] }
+        var found = DeclaredFields()
+        switch element.name {
+        case "title":
+            if hasText(element.text) { found.insert(.title) }
+        case "meta":
+            guard let content = element["content"], hasText(content) else { break }
+            for key in [element["property"], element["name"]] {
+                guard let key else { continue }
+                // Keys are mostly written in lowercase: lowercase only the others.
+                let lower = key.utf8.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) } ? key.lowercased() : key
+                found.formUnion(declared(byMeta: lower, content: content))
+            }
+        case "link":
+            if element["rel"]?.lowercased() == "image_src", element["href"] != nil { found.insert(.image) }
+        case "script":
+            found.formUnion(declared(byJSONLD: element.text ?? ""))
+        default:
+            break
+        }
+        return found
+    }
+
     /// True when `text` has a byte other than ASCII white space.
     static func hasText(_ text: String?) -> Bool {
         text?.utf8.contains { $0 != 0x20 && !(0x09...0x0D).contains($0) } ?? false
     }
 
-    /// Published-time keys, for a quick lookup.
-    static let publishedKeys = Set(MetadataRules.publishedTimeKeys)
-
     /// What one `<meta>` key declares. An author given as a URL (a profile
     /// page, as `article:author` often is) names nobody: the byline still counts.
     static func declared(byMeta key: String, content: String) -> DeclaredFields {
-        var found: DeclaredFields = []
-        switch key {
-        case "og:title", "twitter:title": found.insert(.title)
-        case "og:description", "twitter:description", "description": found.insert(.summary)
-        case "og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src": found.insert(.image)
-        case "og:site_name", "application-name", "apple-mobile-web-app-title", "publisher", "dc.publisher",
-             "dcterms.publisher":
-            found.insert(.siteName)
-        case "og:video", "og:video:url", "og:video:secure_url", "og:audio", "og:audio:url", "og:audio:secure_url",
-             "twitter:player", "twitter:player:stream":
-            found.insert(.media)
-        case "og:type":
-            if content.lowercased().contains("article") { found.insert(.article) }
-        case "author", "article:author", "dc.creator", "parsely-author", "sailthru.author":
-            if !MetadataRules.looksLikeURL(content.trimmedWhitespace) { found.insert(.author) }
-        default:
-            break
-        }
+        var found = metaKeys[key] ?? []
+        if key == "og:type", !content.lowercased().contains("article") { found.remove(.article) }
+        if found.contains(.author), MetadataRules.looksLikeURL(content.trimmedWhitespace) { found.remove(.author) }
         if key.hasPrefix("article:") { found.insert(.article) }
-        if publishedKeys.contains(key) { found.insert(.published) }
         return found
     }
+
+    /// What each `<meta>` key declares, looked up once per meta (a `switch`
+    /// over strings compared the key with each case in turn). `og:type`
+    /// declares an article only when its content says so, an author key an
+    /// author only when its content is not a URL (`declared(byMeta:content:)`).
+    private static let metaKeys: [String: DeclaredFields] = {
+        var table: [String: DeclaredFields] = [:]
+        func add(_ keys: [String], _ field: DeclaredFields) {
+            for key in keys { table[key, default: []].formUnion(field) }
+        }
+        add(["og:title", "twitter:title"], .title)
+        add(["og:description", "twitter:description", "description"], .summary)
+        add(["og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src"], .image)
+        add(["og:site_name", "application-name", "apple-mobile-web-app-title", "publisher", "dc.publisher",
+             "dcterms.publisher"], .siteName)
+        add(["og:video", "og:video:url", "og:video:secure_url", "og:audio", "og:audio:url", "og:audio:secure_url",
+             "twitter:player", "twitter:player:stream"], .media)
+        add(["og:type"], .article)
+        add(["author", "article:author", "dc.creator", "parsely-author", "sailthru.author"], .author)
+        add(MetadataRules.publishedTimeKeys, .published)
+        return table
+    }()
 
     /// What a JSON-LD block declares, by its keys and types as written (a
     /// substring look, not a parse: the rules parse it once at the end).

@@ -2,9 +2,12 @@ import FoundationEssentials
 
 extension LinkMetadata {
     /// The preview as the wire spells it (CLI and daemon): compact UTF-8
-    /// JSON, keys sorted, slashes unescaped, absent fields omitted.
+    /// JSON, keys sorted, slashes unescaped, absent fields omitted. Written
+    /// by `WireJSON` (the same bytes as `JSONEncoder.wire`, a fraction of
+    /// the cost); by `JSONEncoder` when `WireJSON` refuses a value.
     public func jsonBytes() throws -> [UInt8] {
-        Array(try JSONEncoder.wire.encode(self))
+        if let bytes = try? WireJSON.encode(self) { return bytes }
+        return Array(try JSONEncoder.wire.encode(self))
     }
 }
 

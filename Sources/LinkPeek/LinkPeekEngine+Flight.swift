@@ -37,9 +37,15 @@ struct FlightDemand: Sendable, Equatable {
     var partials = false
     /// Keep the subresources' bytes (`includeData`).
     var data = false
+    /// Send `.progress` events. Without a waiter that wants them, only a
+    /// change of stage is passed on.
+    var progress = true
+
+    /// Nothing besides the result (the identity of `union`).
+    static let none = FlightDemand(partials: false, data: false, progress: false)
 
     func union(_ other: FlightDemand) -> FlightDemand {
-        FlightDemand(partials: partials || other.partials, data: data || other.data)
+        FlightDemand(partials: partials || other.partials, data: data || other.data, progress: progress || other.progress)
     }
 }
 

@@ -64,6 +64,19 @@ public final class LinkPeekEngine: MetadataService {
     public func fetch(
         url: String, options: FetchOptions, events: @escaping @Sendable (ProviderEvent) -> Void
     ) async throws(FetchError) -> LinkMetadata {
+        try await fetch(url: url, options: options, progress: true, events: events)
+    }
+
+    /// `fetch` for a caller that shows no progress (the command's batch
+    /// fetches): a shared transfer then passes on its stages only, not
+    /// every chunk's byte count.
+    public func fetch(url: String, options: FetchOptions) async throws(FetchError) -> LinkMetadata {
+        try await fetch(url: url, options: options, progress: false, events: { _ in })
+    }
+
+    private func fetch(
+        url: String, options: FetchOptions, progress: Bool, events: @escaping @Sendable (ProviderEvent) -> Void
+    ) async throws(FetchError) -> LinkMetadata {
         let url = try URLCheck.validate(url).get()
         guard let key = CacheKey(rawURL: url, language: options.acceptLanguage) else {
             throw .failed(.invalidURL, "\"\(url)\" is not a valid URL.")
@@ -97,7 +110,7 @@ public final class LinkPeekEngine: MetadataService {
         }
         defer { timer.cancel() }
         let flight = FlightKey(page: key, fetchSubresources: options.fetchSubresources)
-        let demand = FlightDemand(partials: options.reportsPartialResults, data: options.includeData)
+        let demand = FlightDemand(partials: options.reportsPartialResults, data: options.includeData, progress: progress)
         let outcome = await coalescer.run(key: flight, waiter: waiter, demand: demand, events: events) { flight in
             await self.load(
                 url: url, key: key, options: options, revalidating: revalidating, timeout: timeout, flight: flight)

@@ -56,7 +56,7 @@ enum IconRel: Int, Comparable {
         }
     }
 
-    init?(rels: Set<String>) {
+    init?(rels: [String]) {
         if rels.contains("apple-touch-icon") || rels.contains("apple-touch-icon-precomposed") {
             self = .appleTouchIcon
         } else if rels.contains("mask-icon") {

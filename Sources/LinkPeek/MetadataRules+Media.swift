@@ -29,8 +29,9 @@ extension MetadataRules {
     /// `secure_url` beats `url` beats the bare tag.
     static func structuredMedia(prefix: String, in page: PageIndex) -> [MediaCandidate] {
         var groups: [StructuredGroup] = []
+        let propertyPrefix = prefix + ":"  // once, not per meta and key
         for meta in page.metas {
-            guard let key = meta.keys.first(where: { $0 == prefix || $0.hasPrefix(prefix + ":") }) else { continue }
+            guard let key = meta.keys.first(where: { $0 == prefix || $0.hasPrefix(propertyPrefix) }) else { continue }
             let value = meta.content.trimmedWhitespace
             guard !value.isEmpty else { continue }
             let property = key == prefix ? "" : String(key.dropFirst(prefix.count + 1))

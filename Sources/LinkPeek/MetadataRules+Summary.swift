@@ -68,6 +68,14 @@ extension MetadataRules {
     /// `text` when short enough, else its longest run of whole sentences
     /// within `maximumSummaryLength`, else its words within it and "…".
     static func summaryPrefix(_ text: String) -> String {
+        // Plain ASCII (no CR, which pairs with LF into one Character) has a
+        // Character per byte: the same cut, without grapheme breaking.
+        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return asciiSummaryPrefix(text) }
+        return characterSummaryPrefix(text)
+    }
+
+    /// `summaryPrefix` on `Character`s: any text.
+    static func characterSummaryPrefix(_ text: String) -> String {
         guard text.count > maximumSummaryLength else { return text }
         let window = text.prefix(maximumSummaryLength)
         var end: String.Index?
@@ -84,5 +92,19 @@ extension MetadataRules {
         }
         let words = window.split(separator: " ").dropLast().joined(separator: " ")
         return (words.isEmpty ? String(window) : words) + "…"
+    }
+
+    /// `summaryPrefix` of ASCII text, on its bytes.
+    static func asciiSummaryPrefix(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        guard bytes.count > maximumSummaryLength else { return text }
+        let window = bytes[0..<maximumSummaryLength]
+        var end: Int?
+        for index in window.indices where [UInt8(ascii: "."), UInt8(ascii: "!"), UInt8(ascii: "?")].contains(window[index]) {
+            if index + 1 == window.endIndex || window[index + 1] == UInt8(ascii: " ") { end = index + 1 }
+        }
+        if let end, end >= minimumSummaryLength { return String(decoding: window[..<end], as: UTF8.self) }
+        let words = window.split(separator: UInt8(ascii: " ")).dropLast().map { String(decoding: $0, as: UTF8.self) }
+        return (words.isEmpty ? String(decoding: window, as: UTF8.self) : words.joined(separator: " ")) + "…"
     }
 }

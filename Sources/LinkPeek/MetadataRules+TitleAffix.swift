@@ -43,11 +43,12 @@ extension MetadataRules {
     static func titleAffix(of title: String, in page: PageIndex) -> TitleAffix? {
         let splits = titleSplits(title)
         guard !splits.isEmpty else { return nil }
+        // Each part folded once (`foldedName` walks Unicode scalars).
+        let usable = splits.map { FoldedSplit($0) }.filter { !$0.site.isEmpty && !$0.rest.isEmpty }
         let names = Set(siteNameCandidates(in: page).map(foldedName).filter { !$0.isEmpty } + registrableNames(page.resolver.base?.host))
-        let usable = splits.filter { !foldedName($0.site).isEmpty && !foldedName($0.rest).isEmpty }
-        if let named = usable.first(where: { names.contains(foldedName($0.site)) }) { return named }
-        let others = otherTitles(than: title, in: page)
-        if !others.isEmpty, let shared = usable.first(where: { sharesAffix($0, with: others) }) { return shared }
+        if let named = usable.first(where: { names.contains($0.site) }) { return named.split }
+        let others = otherTitles(than: title, in: page).flatMap(titleSplits).map { FoldedSplit($0) }
+        if let shared = usable.first(where: { sharesAffix($0, with: others) }) { return shared.split }
         let headlines = pageHeadlines(in: page).map { $0.lowercased() }
         let feeds = feedTitles(in: page).map { $0.lowercased() }
         for split in splits {
@@ -147,15 +148,25 @@ extension MetadataRules {
     /// singer | Wiki"): the shared part is the site. A title that only adds
     /// another affix to the same text ("Kicker: Text" and "Kicker: Text -
     /// Site") shows nothing about the kicker.
-    private static func sharesAffix(_ split: TitleAffix, with others: [String]) -> Bool {
+    /// `others` are the other titles' splits.
+    private static func sharesAffix(_ split: FoldedSplit, with others: [FoldedSplit]) -> Bool {
         // Compared as letters and digits: quotes and dashes vary between a page's titles.
-        let rest = foldedName(split.rest)
-        return others.contains { other in
-            titleSplits(other).contains { candidate in
-                let otherRest = foldedName(candidate.rest)
-                return candidate.isSuffix == split.isSuffix && candidate.site == split.site
-                    && !otherRest.contains(rest) && !rest.contains(otherRest)
-            }
+        others.contains { candidate in
+            candidate.split.isSuffix == split.split.isSuffix && candidate.split.site == split.split.site
+                && !candidate.rest.contains(split.rest) && !split.rest.contains(candidate.rest)
+        }
+    }
+
+    /// A split with its parts folded (`foldedName`), for comparing.
+    private struct FoldedSplit {
+        let split: TitleAffix
+        let site: String
+        let rest: String
+
+        init(_ split: TitleAffix) {
+            self.split = split
+            site = MetadataRules.foldedName(split.site)
+            rest = MetadataRules.foldedName(split.rest)
         }
     }
 

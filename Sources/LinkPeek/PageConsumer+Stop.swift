@@ -25,7 +25,7 @@ extension PageConsumer {
         // JSON-LD, and the fallbacks keep being collected meanwhile.
         if document.elements.count != elementsChecked {
             elementsChecked = document.elements.count
-            let fields = document.declaredFields
+            let fields = declared.update(document)
             if fields.isEverything { return .stop }
             if fields.isComplete, !readingOn {
                 // What was parsed of the body already may show a sign (the

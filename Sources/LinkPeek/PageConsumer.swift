@@ -47,6 +47,9 @@ final class PageConsumer: TransferConsumer {
     var bytesSeen = 0
     var sentHead = false
     var elementsChecked = -1
+    /// What the head declared so far (`HeadDocument.declaredFields`), kept
+    /// up to date element by element.
+    var declared = DeclaredFieldsTally()
     /// Where the page's markup ends its head (`</head`, `<body`), which may
     /// be long after the parser started the body.
     var headEnd = HeadEndMarker()

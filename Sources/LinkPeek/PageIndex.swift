@@ -20,9 +20,10 @@ struct PageIndex {
         var order: Int
     }
 
-    /// One `<link>` tag with its lowercased rel tokens.
+    /// One `<link>` tag with its lowercased rel tokens (a list: a tag has one
+    /// or two, and a set cost a hash table per link).
     struct Link {
-        var rels: Set<String>
+        var rels: [String]
         var element: HTMLElement
         var order: Int
     }
@@ -39,7 +40,9 @@ struct PageIndex {
     /// of metas would otherwise be scanned whole for every key a rule asks.
     private var metasByKey: [String: [Int]] = [:]
     var links: [Link] = []
-    var titles: [(text: String, inBody: Bool)] = []
+    private(set) var titles: [(text: String, inBody: Bool)] = []
+    /// `titleText()`, cleaned once: several rules ask for it.
+    private var cleanedTitle: String?
     var jsonLD: JSONLDGraph
     var properties: [Property] = []
     /// Positions in `properties` by name, in document order (as `metasByKey`).
@@ -53,6 +56,8 @@ struct PageIndex {
     init(document: HeadDocument, pageURL: String) {
         var baseHref: String?
         var scripts: [String] = []
+        // Sized once: grown one tag at a time it was rehashed several times per page.
+        metasByKey.reserveCapacity(min(document.elements.count, 512))
         for (order, element) in document.elements.enumerated() {
             if element.isFallback {
                 fallbacks.append((element, order))
@@ -86,6 +91,8 @@ struct PageIndex {
                 }
             }
         }
+        let ordered = titles.filter { !$0.inBody } + titles.filter(\.inBody)
+        cleanedTitle = ordered.lazy.compactMap { TextCleaner.clean($0.text) }.first
         resolver = URLResolver(pageURL: pageURL, baseHref: baseHref)
         jsonLD = JSONLDGraph(scripts: scripts)
         htmlLang = document.htmlLang
@@ -147,10 +154,7 @@ struct PageIndex {
     }
 
     /// The first non-empty `<title>`, preferring the head's.
-    func titleText() -> String? {
-        let ordered = titles.filter { !$0.inBody } + titles.filter(\.inBody)
-        return ordered.lazy.compactMap { TextCleaner.clean($0.text) }.first
-    }
+    func titleText() -> String? { cleanedTitle }
 }
 
 /// Keys and tokens, built on the UTF-8 bytes where they are plain ASCII (the
@@ -184,17 +188,15 @@ extension PageIndex {
         return plain ? value : value.trimmedWhitespace.lowercased()
     }
 
-    /// The white-space separated tokens of `value`, lowercased (`rel`).
-    static func tokens(_ value: String) -> Set<String> {
+    /// The white-space separated tokens of `value`, lowercased (`rel`), in order.
+    static func tokens(_ value: String) -> [String] {
         guard value.utf8.allSatisfy({ $0 < 0x80 }) else {
-            return Set(value.lowercased().split(whereSeparator: \.isWhitespace).map(String.init))
+            return value.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
         }
-        var result = Set<String>()
-        for token in value.utf8.split(whereSeparator: WhiteSpaceByte.isWhitespace) {
+        return value.utf8.split(whereSeparator: WhiteSpaceByte.isWhitespace).map { token in
             let lowered = token.contains { (0x41...0x5A).contains($0) }
-            result.insert(lowered ? String(decoding: token.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
-                          : String(decoding: token, as: UTF8.self))
+            return lowered ? String(decoding: token.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+                : String(decoding: token, as: UTF8.self)
         }
-        return result
     }
 }

@@ -22,7 +22,8 @@ enum TextCleaner {
     /// zero-width space) made one space, trimmed; nil when nothing else is left.
     static func collapsingWhitespace(_ text: String) -> String? {
         var text = text
-        let output: [UInt8] = text.withUTF8 { bytes in
+        let output: [UInt8]? = text.withUTF8 { bytes in
+            if isCollapsed(bytes) { return nil }
             var output: [UInt8] = []
             output.reserveCapacity(bytes.count)
             var spaceOwed = false
@@ -35,13 +36,28 @@ enum TextCleaner {
                 } else {
                     if spaceOwed { output.append(UInt8(ascii: " ")) }
                     spaceOwed = false
-                    output.append(contentsOf: bytes[index..<end])
+                    if length == 1 { output.append(bytes[index]) } else { output.append(contentsOf: bytes[index..<end]) }
                 }
                 index = end
             }
             return output
         }
+        guard let output else { return text }  // nothing to change: no copy
         return output.isEmpty ? nil : String(decoding: output, as: UTF8.self)
+    }
+
+    /// True when `bytes` are plain ASCII with single spaces between words
+    /// and none at either end: what most values are, returned as they are.
+    private static func isCollapsed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20 else { return false }
+        var previousWasSpace = false
+        for byte in bytes {
+            if byte >= 0x80 || (0x09...0x0D).contains(byte) { return false }
+            let isSpace = byte == 0x20
+            if isSpace, previousWasSpace { return false }
+            previousWasSpace = isSpace
+        }
+        return true
     }
 
     /// Whether the UTF-8 of one scalar is white space (or U+200B).

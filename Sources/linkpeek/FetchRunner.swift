@@ -40,7 +40,7 @@ struct FetchRunner {
         -> Result<LinkMetadata, FetchError>
     {
         do {
-            return .success(try await engine.fetch(url: url, options: options) { _ in })
+            return .success(try await engine.fetch(url: url, options: options))
         } catch {
             return .failure(error)
         }

@@ -1,3 +1,4 @@
+import SeededRandom
 import Testing
 @testable import LinkPeek
 
@@ -31,5 +32,31 @@ import Testing
     @Test func aSignSplitAcrossChunksIsFound() {
         #expect(found(["<p>text</p><span item", "prop=\"author\">Ann</span>"]))
         #expect(found(["<p>text</p><div class=\"by", "line\">"]))
+    }
+
+    /// The filtered search finds exactly what comparing every position with
+    /// every marker finds: random text built of marker pieces, fed in random
+    /// chunks, marker at any offset or none.
+    @Test func theFilterMissesNoMarker() {
+        var random = SeededGenerator(seed: SeededGenerator.seed(default: 10_2026))
+        let pieces = BodyEvidence.markers.flatMap { marker in
+            [marker, Array(marker.dropLast()), Array(marker.dropFirst())]
+        } + ["<p>", " ", "a", "the ", "\n", "é"].map { Array($0.utf8) }
+        for round in 0..<400 {
+            var text: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...40, using: &random) { text += pieces.randomElement(using: &random) ?? [] }
+            let expected = BodyEvidence.markers.contains { marker in
+                text.count >= marker.count && (0...(text.count - marker.count)).contains { text[$0..<($0 + marker.count)].elementsEqual(marker) }
+            }
+            var evidence = BodyEvidence()
+            var held: [UInt8] = []
+            var found = false
+            while held.count < text.count, !found {
+                let next = min(text.count, held.count + Int.random(in: 1...9, using: &random))
+                held += text[held.count..<next]
+                found = evidence.search(held)
+            }
+            #expect(found == expected, "round \(round): \(String(decoding: text, as: UTF8.self))")
+        }
     }
 }

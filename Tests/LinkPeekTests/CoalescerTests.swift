@@ -129,6 +129,26 @@ struct CoalescerTests {
         #expect(lateSeen.withLock { $0 } == [.progress(stage: .downloading, bytes: 10)])
     }
 
+    /// A flight nobody watches for progress passes on only changes of
+    /// stage; one with a waiter that asks for progress passes on every event.
+    @Test(arguments: [false, true])
+    func progressNobodyShowsIsCutToTheStages(listening: Bool) async {
+        let coalescer = Coalescer<String>()
+        let seen = Mutex<[ProviderEvent]>([])
+        let work: Coalescer<String>.Work = { flight in
+            flight.send(.progress(stage: .resolving, bytes: 0))
+            for bytes in [0, 100, 200] { flight.send(.progress(stage: .downloading, bytes: bytes)) }
+            flight.send(.progress(stage: .parsing, bytes: 200))
+            return .success(LinkMetadata(originalURL: "u"))
+        }
+        _ = await coalescer.run(
+            key: "k", waiter: coalescer.makeWaiterID(), demand: FlightDemand(progress: listening),
+            events: { event in seen.withLock { $0.append(event) } }, work: work)
+        let downloading = listening ? [0, 100, 200] : [0]
+        #expect(seen.withLock { $0 } == [.progress(stage: .resolving, bytes: 0)]
+            + downloading.map { .progress(stage: .downloading, bytes: $0) } + [.progress(stage: .parsing, bytes: 200)])
+    }
+
     @Test
     func taskCancellationEndsTheWaiterPromptly() async {
         let coalescer = Coalescer<String>()

@@ -99,4 +99,15 @@ import Testing
             }
         }
     }
+
+    /// NULs are binary unless the page is UTF-16 (a BOM, or the HTTP charset in any case).
+    @Test func nulsAreTextInUTF16Only() {
+        let bytes: [UInt8] = [0x3C, 0x00, 0x68, 0x00]
+        #expect(PageConsumer.looksBinary(bytes, contentType: "text/html"))
+        #expect(PageConsumer.looksBinary(bytes, contentType: nil))
+        #expect(!PageConsumer.looksBinary(bytes, contentType: "text/html; charset=UTF-16LE"))
+        #expect(!PageConsumer.looksBinary(bytes, contentType: "text/html;charset=utf-16"))
+        #expect(PageConsumer.looksBinary(bytes, contentType: "text/html; charset=utf-8"))
+        #expect(PageConsumer.looksBinary(bytes, contentType: "utf-1"))
+    }
 }

@@ -1,4 +1,5 @@
 import HTMLHead
+import SeededRandom
 import Testing
 @testable import LinkPeek
 
@@ -41,5 +42,18 @@ import Testing
         let summary = extract([paragraph(long)]).summary ?? ""
         #expect(summary.hasSuffix("word…"))
         #expect(summary.count <= MetadataRules.maximumSummaryLength + 1)
+    }
+
+    /// ASCII text is cut on its bytes: the same cut as on `Character`s, for
+    /// sentences of random words and stops, short and long, spaced or not.
+    @Test func theASCIICutIsTheCharacterCut() {
+        var random = SeededGenerator(seed: SeededGenerator.seed(default: 500))
+        let pieces = ["word", "a", "tram", "line.", "stop!", "why?", "x.y", " ", "  ", ".", "harbour,", "1998."]
+        for round in 0..<300 {
+            var text = ""
+            let target = Int.random(in: 0...700, using: &random)
+            while text.utf8.count < target { text += (pieces.randomElement(using: &random) ?? "") + (Bool.random(using: &random) ? " " : "") }
+            #expect(MetadataRules.asciiSummaryPrefix(text) == MetadataRules.characterSummaryPrefix(text), "round \(round): \(text)")
+        }
     }
 }
