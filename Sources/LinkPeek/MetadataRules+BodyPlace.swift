@@ -41,10 +41,17 @@ extension MetadataRules {
 
         init(_ page: PageIndex) {
             byArticle = page.fallbacks.contains { $0.element.context.landmarks.contains(.firstArticle) }
+                || page.properties.contains { $0.context.landmarks.contains(.firstArticle) }
         }
 
         func place(of element: HTMLElement) -> BodyPlace {
-            let context = element.context
+            place(of: element.context, inBody: element.inBody)
+        }
+
+        /// A head element (microdata in a `<meta itemprop>`) speaks for the
+        /// page, as the lead article's header does.
+        func place(of context: BodyContext, inBody: Bool) -> BodyPlace {
+            guard inBody else { return .leadHeader }
             if context.isInside(MetadataRules.chromeLandmarks) { return .chrome }
             let inLead = byArticle
                 ? context.landmarks.contains(.firstArticle) && !context.landmarks.contains(.nestedArticle)

@@ -95,8 +95,8 @@ extension MetadataRules {
                 if let joined = joinedAuthors(names) { return Picked(value: joined, source: "json-ld:\(key)") }
             }
         }
-        if let picked = page.microdataText(["author"]), let name = authorName(picked.value), plausible(name) {
-            return Picked(value: name, source: picked.source)
+        if let name = page.bestPlacedProperty(named: "author", { authorName($0.value).flatMap { plausible($0) ? $0 : nil } }) {
+            return Picked(value: name, source: "microdata:author")
         }
         if let picked = bylineAuthor(in: page), shown(picked.value) { return picked }
         return twitterCreator(in: page).flatMap { shown($0.value) ? $0 : nil }
@@ -132,8 +132,8 @@ extension MetadataRules {
                 if let date = dateText(node[key] as? String) { return Picked(value: date, source: "json-ld:\(key)") }
             }
         }
-        for property in page.properties(named: "datepublished") {
-            if let date = dateText(property.value) { return Picked(value: date, source: "microdata:datepublished") }
+        if let date = page.bestPlacedProperty(named: "datepublished", { dateText($0.value) }) {
+            return Picked(value: date, source: "microdata:datepublished")
         }
         return shownDate(in: page)
     }

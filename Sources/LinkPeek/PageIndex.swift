@@ -28,11 +28,14 @@ struct PageIndex {
         var order: Int
     }
 
-    /// One element with an `itemprop`; `value` is what microdata reads from it.
+    /// One element with an `itemprop`; `value` is what microdata reads from
+    /// it, `context` where it sat when in the body (`BodyContext`).
     struct Property {
         var name: String
         var value: String
         var order: Int
+        var context: BodyContext
+        var inBody: Bool
     }
 
     var metas: [Meta] = []
@@ -87,7 +90,8 @@ struct PageIndex {
                 // itemprop may list several names ("image thumbnailUrl").
                 for name in prop.lowercased().split(whereSeparator: \.isWhitespace) {
                     propertiesByName[String(name), default: []].append(properties.count)
-                    properties.append(Property(name: String(name), value: value, order: order))
+                    properties.append(Property(name: String(name), value: value, order: order,
+                                               context: element.context, inBody: element.inBody))
                 }
             }
         }
@@ -141,16 +145,35 @@ struct PageIndex {
         (propertiesByName[name] ?? []).map { properties[$0] }
     }
 
-    /// The first non-empty microdata value among `names`, tried in priority order.
+    /// The best-placed non-empty microdata value among `names`, tried in
+    /// priority order (see `bestPlacedProperty`).
     func microdataText(_ names: [String]) -> Picked<String>? {
         for name in names {
-            for property in properties(named: name) {
-                if let text = TextCleaner.clean(property.value) {
-                    return Picked(value: text, source: "microdata:\(name)")
-                }
+            if let text = bestPlacedProperty(named: name, { TextCleaner.clean($0.value) }) {
+                return Picked(value: text, source: "microdata:\(name)")
             }
         }
         return nil
+    }
+
+    /// What `value` reads from the best-placed property called `name`
+    /// (`MetadataRules.BodyPlace`): one in the head or the lead article's
+    /// header first, then the article's, then elsewhere; one in navigation,
+    /// an aside, a form or the page footer (a related article's `headline`,
+    /// a teaser's `datePublished`) only when there is no other. The first
+    /// at its place wins.
+    func bestPlacedProperty<Value>(named name: String, _ value: (Property) -> Value?) -> Value? {
+        guard let positions = propertiesByName[name] else { return nil }
+        let lead = MetadataRules.LeadArticle(self)
+        var best: (place: MetadataRules.BodyPlace, value: Value)?
+        for position in positions {
+            let property = properties[position]
+            let place = lead.place(of: property.context, inBody: property.inBody)
+            guard best.map({ place < $0.place }) ?? true, let found = value(property) else { continue }
+            best = (place, found)
+            if place == .leadHeader { break }
+        }
+        return best?.value
     }
 
     /// The first non-empty `<title>`, preferring the head's.

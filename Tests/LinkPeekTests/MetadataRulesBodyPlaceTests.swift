@@ -146,4 +146,41 @@ private func extractPage(_ html: String) -> LinkMetadata {
         #expect(page.publishedTime == "2024-05-03")
         #expect(page.summary == prose)
     }
+
+    /// Microdata is ranked by place too: teasers marked up in a related list
+    /// before the article (their own headline, author and date) lose to the
+    /// article's; with only the teasers' there, theirs are used.
+    @Test func microdataInTheArticleBeatsATeasersBeforeIt() {
+        let teaser = """
+            <aside><div itemscope itemtype="https://schema.org/NewsArticle"><h3 itemprop="headline">Bridge reopens</h3>
+            <span itemprop="author">Bob Stone</span><meta itemprop="datePublished" content="2019-01-01"></div></aside>
+            """
+        let article = """
+            <article itemscope itemtype="https://schema.org/NewsArticle"><header><h1 itemprop="headline">Tram line to the harbour</h1>
+            <span itemprop="author">Ann Lee</span><meta itemprop="datePublished" content="2024-05-03"></header>
+            <p>\(prose)</p></article>
+            """
+        let bare = "<!doctype html><html><head></head><body>"
+        let page = extractPage(bare + teaser + article)
+        #expect(page.title == "Tram line to the harbour")
+        #expect(page.sources?["title"] == "microdata:headline")
+        #expect(page.author == "Ann Lee")
+        #expect(page.sources?["author"] == "microdata:author")
+        #expect(page.publishedTime == "2024-05-03")
+        #expect(page.sources?["publishedTime"] == "microdata:datepublished")
+        let onlyTeaser = extractPage(bare + teaser + "<p>\(prose)</p>")
+        #expect(onlyTeaser.title == "Bridge reopens")
+        #expect(onlyTeaser.author == "Bob Stone")
+        #expect(onlyTeaser.publishedTime == "2019-01-01")
+    }
+
+    /// A property declared in the head speaks for the page: it wins over
+    /// the article's own markup further down.
+    @Test func microdataInTheHeadComesFirst() {
+        let page = extractPage("""
+            <!doctype html><html><head><meta itemprop="datePublished" content="2024-05-01"></head><body>
+            <article><header><meta itemprop="datePublished" content="2024-05-03"></header><p>\(prose)</p></article>
+            """)
+        #expect(page.publishedTime == "2024-05-01")
+    }
 }
