@@ -8,7 +8,8 @@
 /// count as the element they stand for: `role=navigation` as `<nav>`,
 /// `role=complementary` as `<aside>`, `role=contentinfo` as a page
 /// `<footer>`, `role=banner` as a page `<header>`, `role=main` as `<main>`,
-/// `role=article` as `<article>`.
+/// `role=article` as `<article>`, `role=dialog` and `role=alertdialog` as
+/// `<dialog>`.
 public struct BodyContext: Sendable, Hashable {
     /// The landmarks an element is inside, as flags.
     public struct Landmarks: OptionSet, Sendable, Hashable {
@@ -39,9 +40,12 @@ public struct BodyContext: Sendable, Hashable {
         public static let aside = Landmarks(rawValue: 1 << 9)
         /// Inside `<form>`.
         public static let form = Landmarks(rawValue: 1 << 10)
+        /// Inside `<dialog>`, `role=dialog` or `role=alertdialog` (cookie
+        /// consent boxes, newsletter prompts, paywall notices).
+        public static let dialog = Landmarks(rawValue: 1 << 11)
 
         /// How many flags there are (each bit below `1 << count` is one).
-        static let count = 11
+        static let count = 12
     }
 
     /// The landmarks the element is inside (its own included: an `<article>`

@@ -78,6 +78,7 @@ struct BodyContextTracker {
         case "nav": return .nav
         case "aside": return .aside
         case "form": return .form
+        case "dialog": return .dialog
         default: return []
         }
     }
@@ -103,10 +104,12 @@ struct BodyContextTracker {
         (Array("banner".utf8), .header),
         (Array("main".utf8), .main),
         (Array("article".utf8), .article),
+        (Array("dialog".utf8), .dialog),
+        (Array("alertdialog".utf8), .dialog),
     ]
 
     /// First letters of the landmark elements' names.
-    private static let landmarkInitials: [UInt8] = Array("amhfn".utf8)
+    private static let landmarkInitials: [UInt8] = Array("amhfnd".utf8)
 
     /// The landmarks named by the element's `role` attribute, or nil: the
     /// attribute's name compared in place, byte by byte, since every body

@@ -65,6 +65,17 @@ import Testing
         #expect(found["none"] == [])
     }
 
+    @Test func dialogsAndTheirRoles() {
+        let found = timeLandmarks("""
+            <body><dialog open>\(time("element"))</dialog><div role=dialog>\(time("role"))</div>
+            <div role="alertdialog">\(time("alert"))</div>\(time("after"))
+            """)
+        #expect(found["element"] == [.dialog])
+        #expect(found["role"] == [.dialog])
+        #expect(found["alert"] == [.dialog])
+        #expect(found["after"] == [])
+    }
+
     @Test func impliedEndsCloseLandmarks() {
         // An unclosed `<nav>` ends with its parent; a stray `</aside>` closes nothing.
         let found = timeLandmarks("<body><div><nav>\(time("nav"))</div>\(time("after"))</aside>\(time("stray"))")

@@ -127,6 +127,9 @@ private func extractPage(_ html: String) -> LinkMetadata {
             """)
         #expect(page.summary == prose)
         #expect(page.sources?["summary"] == "first paragraph")
+        let consent = "We and our partners use the information on this device to show you the articles you read most."
+        let dialog = extractPage(head + "<div role=dialog aria-label=Privacy><p>\(consent)</p></div><p>\(prose)</p>")
+        #expect(dialog.summary == prose)
         let onlyChrome = extractPage(head + "<nav><p>\(long)</p></nav><footer><p>\(long)</p></footer>")
         #expect(onlyChrome.summary == nil)
     }
