@@ -1,6 +1,9 @@
 import Synchronization
 
-/// Lets fetches of the same key at the same time share one piece of work.
+/// Lets fetches of the same key at the same time share one piece of work:
+/// the pages' (`LinkPeekEngine.coalescer`) and the image engine's source
+/// fetches (`ImageCache.sourceFlights`, through the plain `run(_:_:)`), so
+/// that a `prefetch` and a hover wanting one image fetch it once.
 ///
 /// Each caller (a "waiter") gets the shared result, or ends on its own when
 /// its task is cancelled or it calls `leave` (its timeout); the shared work
@@ -13,8 +16,8 @@ import Synchronization
 /// does not split the work: each waiter states its `FlightDemand`, and the
 /// work asks for the union of the current waiters' demands when it gets to
 /// the step that needs it.
-final class Coalescer<Key: Hashable & Sendable>: Sendable {
-    typealias Outcome = Result<LinkMetadata, FetchError>
+final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    typealias Outcome = Result<Value, FetchError>
     typealias Work = @Sendable (_ flight: FlightContext) async -> Outcome
 
     private struct Waiter {
@@ -74,6 +77,12 @@ final class Coalescer<Key: Hashable & Sendable>: Sendable {
         } onCancel: {
             leave(waiter: id, with: .cancelled)
         }
+    }
+
+    /// The outcome of `work` for `key`, run once for all who ask meanwhile:
+    /// for callers with no events to follow and nothing to demand.
+    func run(_ key: Key, _ work: @escaping @Sendable () async -> Outcome) async -> Outcome {
+        await run(key: key, waiter: makeWaiterID(), events: { _ in }, work: { _ in await work() })
     }
 
     /// Ends one waiter now with `error`; the work goes on for the others.

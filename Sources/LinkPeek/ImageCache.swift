@@ -22,7 +22,7 @@ public final class ImageCache: Sendable {
     public let store: any ImageStore
     let worker = ImageWorker()
     /// Source fetches in progress, shared by the requests that want the same URL.
-    let sourceFlights = SharedFlights<FetchedSource>()
+    let sourceFlights = Coalescer<String, FetchedSource>()
 
     public init(variantBytes: Int = defaultVariantBytes, store: any ImageStore = MemoryImageStore()) {
         variants = Mutex(ByteLRU(capacity: variantBytes))

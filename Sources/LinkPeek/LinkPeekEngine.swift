@@ -11,7 +11,7 @@ public final class LinkPeekEngine: MetadataService {
     let transfers: TransferEngine
     public let cache: PreviewCache
     let policy: AddressPolicy
-    let coalescer = Coalescer<FlightKey>()
+    let coalescer = Coalescer<FlightKey, LinkMetadata>()
     /// Keys with a `staleWhileRevalidate` refresh running, so a hover storm starts one.
     let refreshing = Mutex<Set<String>>([])
     /// Sources and variants for `media(url:transform:timeout:)`: a memory

@@ -8,7 +8,7 @@ final class GatedWork: Sendable {
         let starts = Mutex(0)
         let cancelled = Mutex(false)
 
-        func run(title: String) async -> Coalescer<String>.Outcome {
+        func run(title: String) async -> Coalescer<String, LinkMetadata>.Outcome {
             starts.withLock { $0 += 1 }
             do {
                 try await Task.sleep(for: .seconds(30))
@@ -43,7 +43,7 @@ final class Counter: Sendable {
 struct CoalescerTests {
     @Test
     func twoWaitersShareOneRunAndLeaveIndependently() async throws {
-        let coalescer = Coalescer<String>()
+        let coalescer = Coalescer<String, LinkMetadata>()
         let work = GatedWork()
         let first = coalescer.makeWaiterID()
         let second = coalescer.makeWaiterID()
@@ -66,9 +66,9 @@ struct CoalescerTests {
 
     @Test
     func eventsReachEveryWaiterAndResultsAreShared() async {
-        let coalescer = Coalescer<String>()
+        let coalescer = Coalescer<String, LinkMetadata>()
         let seen = Counter()
-        let work: Coalescer<String>.Work = { flight in
+        let work: Coalescer<String, LinkMetadata>.Work = { flight in
             try? await Task.sleep(for: .milliseconds(100))
             flight.send(.progress(stage: .downloading, bytes: 10))
             return .success(LinkMetadata(originalURL: "u"))
@@ -82,10 +82,10 @@ struct CoalescerTests {
 
     @Test
     func demandsDoNotSplitTheWorkAndPartialsReachOnlyThoseWhoAsked() async {
-        let coalescer = Coalescer<String>()
+        let coalescer = Coalescer<String, LinkMetadata>()
         let (starts, partialsAsked, partialsUnasked) = (Counter(), Counter(), Counter())
         let seenDemand = Mutex(FlightDemand())
-        let work: Coalescer<String>.Work = { flight in
+        let work: Coalescer<String, LinkMetadata>.Work = { flight in
             starts.bump()
             try? await Task.sleep(for: .milliseconds(100))
             seenDemand.withLock { $0 = flight.demand() }
@@ -108,11 +108,11 @@ struct CoalescerTests {
 
     @Test
     func aLateJoinerFirstGetsTheLatestProgress() async throws {
-        let coalescer = Coalescer<String>()
+        let coalescer = Coalescer<String, LinkMetadata>()
         let firstSeen = Counter()
         let release = Mutex(false)
         let lateSeen = Mutex<[ProviderEvent]>([])
-        let work: Coalescer<String>.Work = { flight in
+        let work: Coalescer<String, LinkMetadata>.Work = { flight in
             flight.send(.progress(stage: .resolving, bytes: 0))
             flight.send(.progress(stage: .downloading, bytes: 10))
             while !release.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
@@ -133,9 +133,9 @@ struct CoalescerTests {
     /// stage; one with a waiter that asks for progress passes on every event.
     @Test(arguments: [false, true])
     func progressNobodyShowsIsCutToTheStages(listening: Bool) async {
-        let coalescer = Coalescer<String>()
+        let coalescer = Coalescer<String, LinkMetadata>()
         let seen = Mutex<[ProviderEvent]>([])
-        let work: Coalescer<String>.Work = { flight in
+        let work: Coalescer<String, LinkMetadata>.Work = { flight in
             flight.send(.progress(stage: .resolving, bytes: 0))
             for bytes in [0, 100, 200] { flight.send(.progress(stage: .downloading, bytes: bytes)) }
             flight.send(.progress(stage: .parsing, bytes: 200))
@@ -151,7 +151,7 @@ struct CoalescerTests {
 
     @Test
     func taskCancellationEndsTheWaiterPromptly() async {
-        let coalescer = Coalescer<String>()
+        let coalescer = Coalescer<String, LinkMetadata>()
         let work = GatedWork()
         let task = Task {
             await coalescer.run(key: "k", waiter: coalescer.makeWaiterID(), events: { _ in }) { _ in

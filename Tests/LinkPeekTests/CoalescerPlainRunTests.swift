@@ -2,7 +2,8 @@ import Synchronization
 import Testing
 @testable import LinkPeek
 
-@Suite struct SharedFlightsTests {
+/// The coalescer's plain `run(_:_:)`, as the image engine's source fetches use it.
+@Suite struct CoalescerPlainRunTests {
     /// Work that counts its runs, takes `milliseconds`, and says whether it was cancelled.
     final class Probe: Sendable {
         let runs = Mutex(0)
@@ -23,7 +24,7 @@ import Testing
     }
 
     @Test func concurrentCallersShareOneRun() async {
-        let flights = SharedFlights<Int>()
+        let flights = Coalescer<String, Int>()
         let probe = Probe()
         let outcomes = await withTaskGroup(of: Result<Int, FetchError>.self) { group in
             for _ in 0..<5 { group.addTask { await flights.run("k", probe.work(200)) } }
@@ -39,7 +40,7 @@ import Testing
     }
 
     @Test func aCancelledWaiterLeavesAtOnceAndTheOthersGetTheResult() async throws {
-        let flights = SharedFlights<Int>()
+        let flights = Coalescer<String, Int>()
         let probe = Probe()
         let first = Task { await flights.run("k", probe.work(500)) }
         let second = Task { await flights.run("k", probe.work(500)) }
@@ -54,7 +55,7 @@ import Testing
     }
 
     @Test func theWorkIsCancelledWhenTheLastWaiterLeaves() async throws {
-        let flights = SharedFlights<Int>()
+        let flights = Coalescer<String, Int>()
         let probe = Probe()
         let waiters = (0..<3).map { _ in Task { await flights.run("k", probe.work(5_000)) } }
         try await Task.sleep(for: .milliseconds(100))
