@@ -24,7 +24,9 @@ public struct RenderedImage: Sendable, Equatable {
 public enum ImagePipeline {
     /// Pixels a source may declare (50 megapixels): above, it is refused before decoding.
     public static let defaultMaxPixels = 50_000_000
-    /// Seconds of decoding and encoding one image may take before it is stopped.
+    /// Seconds of decoding and encoding one image may take before it is stopped
+    /// (libvips looks at the clock between tiles: a stop comes at the next tile
+    /// boundary, late for an SVG, whose tiles librsvg draws whole).
     public static let defaultTimeLimit = 10.0
 
     public static func render(

@@ -27,10 +27,16 @@ import Testing
         }
         #expect(error.reason == .decodeFailed)
         #expect(error.message.contains("took too long"), "\(error.message)")
-        // Stopped soon after the limit, not at the end of the work.
-        let unbounded = clock.measure { _ = ImagePipeline.render(Self.heavySVG, transform: transform) }
+        // The limit, not the SVG, made it fail: without it the same render
+        // succeeds. How much sooner the limited one ends is printed, not
+        // asserted: libvips looks at the clock between tiles, and an SVG's
+        // tiles are large (here 1.4 s against 2.4 s for the whole render on an
+        // idle machine; on a loaded one the first check can come near the end).
+        var unboundedResult: Result<RenderedImage, FetchError>?
+        let unbounded = clock.measure { unboundedResult = ImagePipeline.render(Self.heavySVG, transform: transform) }
         print("heavy SVG: stopped after \(elapsed), whole render \(unbounded)")
-        #expect(elapsed < unbounded)
+        let whole = try? unboundedResult?.get()
+        #expect(whole?.width == 2048 && whole?.height == 2048)
     }
 
     @Test func originalSVGWithoutASizeIsTheSanitisedSVG() throws {
