@@ -30,6 +30,15 @@ extension TagGate {
     /// within the current limit, or drops such a run past a limit; returns
     /// where the run stopped.
     mutating func copyRun(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        if readsTagsWhole {
+            switch state {
+            case .tag, .unquotedValue:
+                let end = readTag(bytes, from: start)
+                if end > start { return end }
+            default:
+                break
+            }
+        }
         if droppingAttributes {
             switch state {
             case .quotedValue(let quote):

@@ -83,6 +83,9 @@ struct TagGate {
     /// elements' names still matter (where the head ends), and libxml2 need
     /// not parse, decode and copy attributes no one reads (100,000 metas).
     var keepsAttributes = true
+    /// Whether tags are read in runs (`TagGate+Tags`); false only in tests,
+    /// which compare that with the byte-by-byte steps.
+    var readsTagsWhole = true
     /// Body text no element can capture is dropped (see `TagGate+BodyText`).
     var bodyText = BodyText()
     var isEndTag = false
