@@ -35,6 +35,25 @@ struct AttributeList {
         return found
     }
 
+    /// Whether an attribute is named one of `names` (lowercase ASCII), in
+    /// any ASCII case, the list read once.
+    func containsAny(of names: [StaticString]) -> Bool {
+        var found = false
+        forEach { key, _ in
+            found = names.contains { AttributeList.equalsIgnoringASCIICase(key, $0) }
+            return !found
+        }
+        return found
+    }
+
+    /// Whether the C string `cString` is `name` in any ASCII case. A shorter
+    /// string differs at its NUL, so no byte past it is read.
+    private static func equalsIgnoringASCIICase(_ cString: UnsafePointer<UInt8>, _ name: StaticString) -> Bool {
+        let count = name.utf8CodeUnitCount
+        for offset in 0..<count where ByteCursor.lower(cString[offset]) != name.utf8Start[offset] { return false }
+        return cString[count] == 0
+    }
+
     /// The first value of attribute `name` ("" when written without one).
     func value(of name: String) -> String? {
         var result: String?

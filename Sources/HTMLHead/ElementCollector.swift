@@ -47,6 +47,13 @@ final class ElementCollector {
     private var playerDepth = 0
     private var playerRecorded = false
     private var fallbackCounts = FallbackCounts()
+    /// `<meta>`s passed over because they name nothing (`metaKeyAttributes`):
+    /// they count against `limits.elements` as if recorded, since libxml2
+    /// parses their attributes all the same (the cap bounds that work too),
+    /// and so what is recorded of a page never depends on them.
+    private var passedOver = 0
+    /// Elements recorded or passed over, against `limits.elements`.
+    private var elementCount: Int { document.elements.count + passedOver }
 
     init(limits: Limits = Limits()) {
         self.limits = limits
@@ -58,7 +65,7 @@ final class ElementCollector {
     /// and no element is capturing text): from here on only the end of the
     /// head matters. The caps never go down, so this stays true.
     var isFull: Bool {
-        captures.isEmpty && (document.elements.count >= limits.elements || recordedBytes >= limits.totalBytes)
+        captures.isEmpty && (elementCount >= limits.elements || recordedBytes >= limits.totalBytes)
     }
 
     /// What the tag gate may drop of the text that follows (`TagGate.BodyText`):
@@ -66,7 +73,7 @@ final class ElementCollector {
     func bodyText(insideElement: Bool) -> TagGate.BodyText {
         var bodyText = TagGate.BodyText()
         bodyText.drops = insideElement && document.headComplete && captures.isEmpty
-        let recording = document.elements.count < limits.elements && recordedBytes < limits.totalBytes
+        let recording = elementCount < limits.elements && recordedBytes < limits.totalBytes
         bodyText.paragraphs = recording && fallbackCounts[.paragraph] < limits.fallbacks.cap(.paragraph)
         bodyText.headings = recording && fallbackCounts[.heading] < limits.fallbacks.cap(.heading)
         return bodyText
@@ -114,8 +121,11 @@ final class ElementCollector {
         default:
             break
         }
-        guard document.elements.count < limits.elements, recordedBytes < limits.totalBytes else { return }
+        guard elementCount < limits.elements, recordedBytes < limits.totalBytes else { return }
         switch name {
+        case "meta" where !attributes.containsAny(of: ElementCollector.metaKeyAttributes):
+            // Nothing reads it: no attribute is copied.
+            passedOver += 1
         case "meta", "link", "base":
             record(name, attributes)
         case "title" where foreignDepth == 0:

@@ -4,8 +4,9 @@
 /// This is the contract between `HTMLHead` (which fills it) and the metadata
 /// rules in `LinkPeek` (which read it). It holds plain Swift values only.
 public struct HeadDocument: Sendable, Equatable {
-    /// Elements that carry metadata, in document order: every `<meta>`,
-    /// `<link>`, `<base>`, the text of `<title>` elements outside `<svg>`,
+    /// Elements that carry metadata, in document order: every `<meta>` with
+    /// a `name`, `property`, `http-equiv`, `charset` or `itemprop`, every
+    /// `<link>` and `<base>`, the text of `<title>` elements outside `<svg>`,
     /// `<script type="application/ld+json">` bodies, and any element with an
     /// `itemprop` attribute (with its text, trimmed, at most 1,024 bytes).
     /// From the body also a bounded set of fallback elements, marked

@@ -49,6 +49,19 @@ import Testing
         }
     }
 
+    @Test func metasThatNameNothingAreNotRecordedButCountAgainstTheCap() {
+        let page = "<head><meta content=a data-x=1><meta NAME=n content=v><meta Charset=utf-8><meta itemprop=p content=q>"
+            + "<meta property=og:x content=y><meta http-equiv=refresh content=0><meta></head>"
+        let metas = scan(page, chunk: 5).all("meta")
+        #expect(metas.map { $0.attributeList.first?.name } == ["name", "charset", "itemprop", "property", "http-equiv"])
+        // The element cap counts them as if recorded: the same metas are recorded with or without them.
+        for (count, recorded) in [(1_999, 1), (2_000, 0)] {
+            let keyless = String(repeating: "<meta content=x a=1>", count: count)
+            let document = scan("<head>" + keyless + "<meta name=late content=y></head>", chunk: 4096)
+            #expect(document.elements.count == recorded, "\(count) metas before")
+        }
+    }
+
     @Test func endlessTitleIsCappedAtTheTextLimit() {
         // The gate passes on 64 KiB of a text run (cut at a character), below the collector's own 1 MiB cap.
         let (_, document) = feedHuge(prefix: "<head><title>", unit: "é ab ", total: 3_000_000)
