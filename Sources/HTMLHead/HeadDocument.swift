@@ -53,9 +53,12 @@ public struct HTMLElement: Sendable, Equatable {
         didSet { index = HTMLElement.index(of: attributeList) }
     }
     /// Positions by name, only for an element with more than `linearLimit`
-    /// attributes (a hostile tag may have hundreds): lookups stay hashed there.
+    /// attributes (one made by hand may have hundreds): lookups stay hashed
+    /// there. The scanner's elements have at most `TagGate.attributeLimit`,
+    /// few enough to look through, and building the index cost more than the
+    /// rules' lookups save.
     private var index: [String: Int]?
-    private static let linearLimit = 16
+    private static let linearLimit = TagGate.attributeLimit
     /// Text content, for `title`, JSON-LD `script` and `itemprop` elements,
     /// and for fallback elements that have text (trimmed, at most 1,024 bytes).
     public var text: String?
