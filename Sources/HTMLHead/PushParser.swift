@@ -105,7 +105,34 @@ final class PushParser {
         gate.bodyText = collector.bodyText(insideElement: insideElement)
         gate.feed(bytes) { parseUngated($0) }
         if gate.heldCount > PushParser.maxPendingBytes { stalled = true }
-        if collector.isFull { gate.keepsAttributes = false }
+        if collector.isFull, gate.keepsAttributes {
+            gate.keepsAttributes = false
+            listenForTheHeadEndOnly()
+        }
+    }
+
+    /// Once the collector is full only where the head ends matters (the
+    /// collector's `isFull`): the callbacks become ones that look at element
+    /// names only, without reaching the collector for the rest, and text is
+    /// no longer reported at all (no capture is open, and none can start).
+    /// (2 MiB of `<title>t</title>`: 86 → 80 ms of CPU, the least of 15 runs.)
+    /// libxml2 keeps its own copy of the handler per context
+    /// (`htmlCreatePushParserCtxt`), so this changes this parser only.
+    private func listenForTheHeadEndOnly() {
+        guard let handler = context.pointee.sax else { return }
+        handler.pointee.startElement = { userData, name, _ in
+            guard let userData, let name, PushParser.named(name, "body") || PushParser.named(name, "frameset") else {
+                return
+            }
+            Unmanaged<ElementCollector>.fromOpaque(userData).takeUnretainedValue().bodyStarted()
+        }
+        handler.pointee.endElement = { userData, name in
+            guard let userData, let name, PushParser.named(name, "head") else { return }
+            Unmanaged<ElementCollector>.fromOpaque(userData).takeUnretainedValue().bodyStarted()
+        }
+        handler.pointee.characters = nil
+        handler.pointee.ignorableWhitespace = nil
+        handler.pointee.cdataBlock = nil
     }
 
     /// True when libxml2 is inside an element other than `<html>` and

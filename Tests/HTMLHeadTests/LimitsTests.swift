@@ -27,7 +27,9 @@ import Testing
         // Past the element cap tags reach libxml2 without attributes; the end
         // of the head, explicit or implied by a body element, is still found.
         let metas = String(repeating: "<meta name=x content=\"y > z\">\n", count: 3_000)
-        for (ending, name) in [("</head><body>", "explicit"), ("<div class=a>text", "implied")] {
+        // (Past the cap the parser listens for the head's end only: `PushParser.listenForTheHeadEndOnly`.)
+        let endings = [("</head><body>", "explicit"), ("<div class=a>text", "implied"), ("words", "implied by text")]
+        for (ending, name) in endings {
             let page = "<html lang=fr><head>" + metas + "<meta property=og:title content=late>" + ending + "<p>x</p>"
             for size in [4096, 100_000] {
                 let scanner = HeadScanner(contentType: "text/html")
