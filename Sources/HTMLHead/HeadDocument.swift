@@ -20,7 +20,9 @@ public struct HeadDocument: Sendable, Equatable {
     /// The encoding the page declared (HTTP charset or `<meta>`) when its
     /// bytes proved to be UTF-8 instead (`encoding` is then "UTF-8").
     public var declaredEncodingThatDidNotFit: String?
-    /// True once the end of the head was seen (`</head>` or the body started).
+    /// True once the end of the head was seen (`</head>` or the body
+    /// started), or once nothing more could be recorded (the element or byte
+    /// cap): the rest of such a page is not parsed.
     public var headComplete: Bool
 
     public init(

@@ -22,6 +22,9 @@ final class PushParser {
     /// True once libxml2 held more than `maxPendingBytes`: further input is
     /// dropped, since nothing useful follows such a construct in practice.
     private(set) var stalled = false
+    /// True once the collector is full: the rest of the input is dropped
+    /// (see `parse`).
+    private(set) var recordingEnded = false
     /// A cut-off end tag waiting for the rest of itself (see `parseHoldingBack`).
     private var heldBack = CarryOver()
     /// Holds back constructs cut by a chunk boundary (see `TagGate`).
@@ -101,38 +104,20 @@ final class PushParser {
     /// Parses a chunk of UTF-8. Events for complete constructs in it are
     /// delivered before this returns.
     func parse(_ bytes: UnsafeRawBufferPointer) {
-        guard !stalled, !bytes.isEmpty else { return }
+        guard !stalled, !recordingEnded, !bytes.isEmpty else { return }
         gate.bodyText = collector.bodyText(insideElement: insideElement)
         gate.feed(bytes) { parseUngated($0) }
         if gate.heldCount > PushParser.maxPendingBytes { stalled = true }
-        if collector.isFull, gate.keepsAttributes {
-            gate.keepsAttributes = false
-            listenForTheHeadEndOnly()
+        if collector.isFull {
+            // Nothing more can be recorded (the caps never go down), so the
+            // rest of the page cannot change the document: it is not parsed,
+            // and the head counts as complete, since where it really ends no
+            // longer matters to what was collected (a fetch then stops
+            // reading after its body budget). 2 MiB of `<title>t</title>`
+            // took ~75 ms of CPU in libxml2 after the cap, looking for the end.
+            collector.bodyStarted()
+            recordingEnded = true
         }
-    }
-
-    /// Once the collector is full only where the head ends matters (the
-    /// collector's `isFull`): the callbacks become ones that look at element
-    /// names only, without reaching the collector for the rest, and text is
-    /// no longer reported at all (no capture is open, and none can start).
-    /// (2 MiB of `<title>t</title>`: 86 → 80 ms of CPU, the least of 15 runs.)
-    /// libxml2 keeps its own copy of the handler per context
-    /// (`htmlCreatePushParserCtxt`), so this changes this parser only.
-    private func listenForTheHeadEndOnly() {
-        guard let handler = context.pointee.sax else { return }
-        handler.pointee.startElement = { userData, name, _ in
-            guard let userData, let name, PushParser.named(name, "body") || PushParser.named(name, "frameset") else {
-                return
-            }
-            Unmanaged<ElementCollector>.fromOpaque(userData).takeUnretainedValue().bodyStarted()
-        }
-        handler.pointee.endElement = { userData, name in
-            guard let userData, let name, PushParser.named(name, "head") else { return }
-            Unmanaged<ElementCollector>.fromOpaque(userData).takeUnretainedValue().bodyStarted()
-        }
-        handler.pointee.characters = nil
-        handler.pointee.ignorableWhitespace = nil
-        handler.pointee.cdataBlock = nil
     }
 
     /// True when libxml2 is inside an element other than `<html>` and
@@ -143,7 +128,7 @@ final class PushParser {
     }
 
     private func parseUngated(_ bytes: UnsafeRawBufferPointer) {
-        guard !stalled, !bytes.isEmpty else { return }
+        guard !stalled, !recordingEnded, !bytes.isEmpty else { return }
         if let joined = heldBack.take(prependingTo: bytes) {
             joined.withUnsafeBytes { parseHoldingBack($0) }
         } else {
@@ -155,7 +140,7 @@ final class PushParser {
     func finish() {
         gate.finish { parseUngated($0) }
         let rest = heldBack.takeAll()
-        if !rest.isEmpty, !stalled {
+        if !rest.isEmpty, !stalled, !recordingEnded {
             rest.withUnsafeBytes { push($0) }
         }
         htmlParseChunk(context, nil, 0, 1)

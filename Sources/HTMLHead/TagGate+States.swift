@@ -143,7 +143,7 @@ extension TagGate {
             if !attributeNameOpen {
                 attributeNameOpen = true
                 attributeCount += 1
-                if attributeCount > Self.attributeLimit || !keepsAttributes {
+                if attributeCount > Self.attributeLimit {
                     droppingAttributes = true
                     return Keep(byte: false)
                 }

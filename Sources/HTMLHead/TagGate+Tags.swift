@@ -81,7 +81,7 @@ extension TagGate {
                     inValue = true
                 } else if !attributeNameOpen {
                     // A new attribute: past the limit a kept tag starts dropping, in a step.
-                    if keeping, attributeCount >= Self.attributeLimit || !keepsAttributes { break scan }
+                    if keeping, attributeCount >= Self.attributeLimit { break scan }
                     attributeNameOpen = true
                     attributeCount += 1
                 }

@@ -78,11 +78,6 @@ struct TagGate {
     var attributeCount = 0
     var attributeNameOpen = false
     var droppingAttributes = false
-    /// False once nothing more can be recorded (`ElementCollector.isFull`):
-    /// from then on tags go on without their attributes, since only the
-    /// elements' names still matter (where the head ends), and libxml2 need
-    /// not parse, decode and copy attributes no one reads (100,000 metas).
-    var keepsAttributes = true
     /// Whether tags are read in runs (`TagGate+Tags`); false only in tests,
     /// which compare that with the byte-by-byte steps.
     var readsTagsWhole = true

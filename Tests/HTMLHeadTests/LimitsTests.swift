@@ -23,14 +23,15 @@ import Testing
         #expect(!scanner.headComplete || document.elements.allSatisfy { !$0.inBody })
     }
 
-    @Test func aFullCollectorStillSeesWhereTheHeadEnds() {
-        // Past the element cap tags reach libxml2 without attributes; the end
-        // of the head, explicit or implied by a body element, is still found.
+    @Test func aFullCollectorEndsTheHeadAndTheParse() {
+        // Past the element cap nothing more can be recorded: the head counts
+        // as complete there, whatever follows, and the rest is not parsed.
         let metas = String(repeating: "<meta name=x content=\"y > z\">\n", count: 3_000)
-        // (Past the cap the parser listens for the head's end only: `PushParser.listenForTheHeadEndOnly`.)
-        let endings = [("</head><body>", "explicit"), ("<div class=a>text", "implied"), ("words", "implied by text")]
+        let endings = [("</head><body>", "explicit"), ("<div class=a>text", "implied"), ("words", "implied by text"), ("", "none")]
         for (ending, name) in endings {
             let page = "<html lang=fr><head>" + metas + "<meta property=og:title content=late>" + ending + "<p>x</p>"
+            // The 2,000th meta ends two thirds into them: complete before the last ones came.
+            let metasEnd = "<html lang=fr><head>".utf8.count + metas.utf8.count
             for size in [4096, 100_000] {
                 let scanner = HeadScanner(contentType: "text/html")
                 let bytes = Array(page.utf8)
@@ -44,7 +45,9 @@ import Testing
                 }
                 let document = scanner.finish()
                 #expect(completeAt != nil, "\(name), chunk \(size)")
+                if size == 4096 { #expect((completeAt ?? .max) < metasEnd - 20_000, "\(name)") }
                 #expect(document.elements.count == 2_000, "\(name), chunk \(size)")
+                #expect(document.meta("og:title") == nil, "\(name), chunk \(size)")
                 #expect(document.htmlLang == "fr", "\(name), chunk \(size)")
                 #expect(document.elements.allSatisfy { !$0.inBody }, "\(name), chunk \(size)")
             }
