@@ -7,8 +7,9 @@ public struct HeadDocument: Sendable, Equatable {
     /// Elements that carry metadata, in document order: every `<meta>` with
     /// a `name`, `property`, `http-equiv`, `charset` or `itemprop`, every
     /// `<link>` and `<base>`, the text of `<title>` elements outside `<svg>`,
-    /// `<script type="application/ld+json">` bodies, and any element with an
-    /// `itemprop` attribute (with its text, trimmed, at most 1,024 bytes).
+    /// `<script type="application/ld+json">` bodies (the first 100), and any
+    /// element with an `itemprop` attribute (with its text, trimmed, at most
+    /// 1,024 bytes).
     /// From the body also a bounded set of fallback elements, marked
     /// `isFallback` (see `ElementCollector+Body`).
     public var elements: [HTMLElement]

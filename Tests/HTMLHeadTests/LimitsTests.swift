@@ -67,6 +67,18 @@ import Testing
         }
     }
 
+    @Test func jsonLDBlocksPastTheirCapAreNotRecordedButCount() {
+        let blocks = (0..<150).map { "<script type=application/ld+json>{\"n\": \($0)}</script>" }.joined()
+        let document = scan("<head>" + blocks + "<meta name=after content=x></head>", chunk: 4096)
+        let scripts = document.all("script")
+        #expect(scripts.count == 100)
+        #expect(scripts.last?.text == "{\"n\": 99}")
+        #expect(document.meta("after") == "x")
+        // Counted against the element cap as if recorded.
+        let many = String(repeating: "<script type=application/ld+json>{}</script>", count: 2_000)
+        #expect(scan("<head>" + many + "<meta name=late content=y></head>", chunk: 4096).meta("late") == nil)
+    }
+
     @Test func endlessTitleIsCappedAtTheTextLimit() {
         // The gate passes on 64 KiB of a text run (cut at a character), below the collector's own 1 MiB cap.
         let (_, document) = feedHuge(prefix: "<head><title>", unit: "é ab ", total: 3_000_000)
