@@ -22,8 +22,9 @@ public struct HeadDocument: Sendable, Equatable {
     /// bytes proved to be UTF-8 instead (`encoding` is then "UTF-8").
     public var declaredEncodingThatDidNotFit: String?
     /// True once the end of the head was seen (`</head>` or the body
-    /// started), or once nothing more could be recorded (the element or byte
-    /// cap): the rest of such a page is not parsed.
+    /// started). Past the element or byte cap the rest of a page is not
+    /// parsed, and only an end written as `</head>`, `<body>` or `<frameset>`
+    /// is seen.
     public var headComplete: Bool
 
     public init(

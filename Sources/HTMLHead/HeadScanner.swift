@@ -29,7 +29,7 @@ public final class HeadScanner {
     private var finished = false
 
     /// True once `</head>` or the start of the body (explicit or implied) was
-    /// seen, or once nothing more could be recorded (`HeadDocument.headComplete`).
+    /// seen (past the element cap only an explicit one: `HeadDocument.headComplete`).
     public private(set) var headComplete = false
     /// Raw bytes fed after the head completed, to within one 4 KiB slice.
     public private(set) var bytesAfterHead = 0

@@ -22,8 +22,8 @@ final class PushParser {
     /// True once libxml2 held more than `maxPendingBytes`: further input is
     /// dropped, since nothing useful follows such a construct in practice.
     private(set) var stalled = false
-    /// True once the collector is full: the rest of the input is dropped
-    /// (see `parse`).
+    /// True once the collector is full: the rest of the input goes through
+    /// the gate only (see `parse`).
     private(set) var recordingEnded = false
     /// A cut-off end tag waiting for the rest of itself (see `parseHoldingBack`).
     private var heldBack = CarryOver()
@@ -104,20 +104,26 @@ final class PushParser {
     /// Parses a chunk of UTF-8. Events for complete constructs in it are
     /// delivered before this returns.
     func parse(_ bytes: UnsafeRawBufferPointer) {
-        guard !stalled, !recordingEnded, !bytes.isEmpty else { return }
+        guard !stalled, !bytes.isEmpty else { return }
+        if recordingEnded {
+            // Only where the head ends is still looked for, by the gate alone.
+            gate.feed(bytes) { _ in }
+            if gate.headEndSeen, !collector.headComplete { collector.bodyStarted() }
+            if gate.heldCount > PushParser.maxPendingBytes { stalled = true }
+            return
+        }
         gate.bodyText = collector.bodyText(insideElement: insideElement)
         gate.feed(bytes) { parseUngated($0) }
         if gate.heldCount > PushParser.maxPendingBytes { stalled = true }
-        if collector.isFull {
-            // Nothing more can be recorded (the caps never go down), so the
-            // rest of the page cannot change the document: it is not parsed,
-            // and the head counts as complete, since where it really ends no
-            // longer matters to what was collected (a fetch then stops
-            // reading after its body budget). 2 MiB of `<title>t</title>`
-            // took ~75 ms of CPU in libxml2 after the cap, looking for the end.
-            collector.bodyStarted()
-            recordingEnded = true
-        }
+        // Nothing more can be recorded (the caps never go down), so the rest
+        // of the page cannot change the document, and libxml2 no longer gets
+        // it: the gate alone looks for the end of the head (the fetch's stop
+        // rule needs it), as written (`</head>`, `<body>`, `<frameset>`). An
+        // end only implied (by a `<div>` or text) is not seen there: such a
+        // page reads on to the byte cap, as a head that never ends does.
+        // 2 MiB of `<title>t</title>` took ~75 ms of CPU in libxml2 after the
+        // cap, looking for the end.
+        if collector.isFull { recordingEnded = true }
     }
 
     /// True when libxml2 is inside an element other than `<html>` and

@@ -13,6 +13,10 @@ extension TagGate {
 
     static let commentEnd = Array("-->".utf8)
 
+    static let head = TagName("head")
+    static let body = TagName("body")
+    static let frameset = TagName("frameset")
+
     /// What to hold of one byte: whether to keep it, and bytes to put back
     /// that a limit had dropped (the start of an end tag).
     struct Keep {
@@ -156,6 +160,7 @@ extension TagGate {
     /// which is dropped from the start unless it is a script that may be JSON-LD.
     mutating func endTag() -> Keep {
         bodyText.tagEnded(tagName, isEndTag: isEndTag, hasAttributes: attributeCount > 0)
+        if isEndTag ? tagName == Self.head : (tagName == Self.body || tagName == Self.frameset) { headEndSeen = true }
         if !isEndTag, tagName == .script || tagName == .style {
             rawTextEndTag = tagName == .script ? Self.scriptEnd : Self.styleEnd
             startLimited()

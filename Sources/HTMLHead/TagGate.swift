@@ -78,6 +78,10 @@ struct TagGate {
     var attributeCount = 0
     var attributeNameOpen = false
     var droppingAttributes = false
+    /// True once a `</head>`, `<body>` or `<frameset>` tag ended: the end of
+    /// the head as written, which `PushParser` looks for here once libxml2
+    /// no longer gets the input.
+    var headEndSeen = false
     /// Whether tags are read in runs (`TagGate+Tags`); false only in tests,
     /// which compare that with the byte-by-byte steps.
     var readsTagsWhole = true
