@@ -51,15 +51,14 @@ final class ElementCollector {
     private var playerDepth = 0
     private var playerRecorded = false
     private var fallbackCounts = FallbackCounts()
-    /// Elements passed over: `<meta>`s that name nothing
-    /// (`metaKeyAttributes`) and JSON-LD blocks past `limits.jsonLDBlocks`.
-    /// They count against `limits.elements` as if recorded, since libxml2
+    /// Elements recorded or passed over, against `limits.elements` (one
+    /// stored count: it is read for every tag). Passed over are `<meta>`s
+    /// that name nothing (`metaKeyAttributes`) and JSON-LD blocks past
+    /// `limits.jsonLDBlocks`: they count as if recorded, since libxml2
     /// parses them all the same (the cap bounds that work too), and so what
     /// else is recorded of a page never depends on them.
-    private var passedOver = 0
+    private var elementCount = 0
     private var jsonLDBlocks = 0
-    /// Elements recorded or passed over, against `limits.elements`.
-    private var elementCount: Int { document.elements.count + passedOver }
 
     init(limits: Limits = Limits()) {
         self.limits = limits
@@ -131,14 +130,14 @@ final class ElementCollector {
         switch name {
         case "meta" where !attributes.containsAny(of: ElementCollector.metaKeyAttributes):
             // Nothing reads it: no attribute is copied.
-            passedOver += 1
+            elementCount += 1
         case "meta", "link", "base":
             record(name, attributes)
         case "title" where foreignDepth == 0:
             record(name, attributes, capture: .raw, limit: limits.titleBytes)
         case "script" where ElementCollector.isJSONLD(attributes.value(of: "type")):
             guard jsonLDBlocks < limits.jsonLDBlocks else {
-                passedOver += 1
+                elementCount += 1
                 return
             }
             jsonLDBlocks += 1
@@ -236,6 +235,7 @@ final class ElementCollector {
         _ name: String, _ attributes: AttributeList, capture kind: Capture.Kind? = nil, limit: Int = 0, isFallback: Bool = false
     ) {
         let values = attributes.attributes(maxValueBytes: limits.attributeValueBytes)
+        elementCount += 1
         recordedBytes += values.reduce(name.utf8.count) { $0 + $1.name.utf8.count + $1.value.utf8.count }
         document.elements.append(
             HTMLElement(name: name, attributeList: values, inBody: document.headComplete, isFallback: isFallback))

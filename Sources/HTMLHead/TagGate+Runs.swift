@@ -30,7 +30,8 @@ extension TagGate {
     /// within the current limit, or drops such a run past a limit; returns
     /// where the run stopped.
     mutating func copyRun(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
-        if readsTagsWhole {
+        // At a tag's `>` (every short tag: `<p>`, `</p>`) the step is all there is.
+        if readsTagsWhole, bytes[start] != UInt8(ascii: ">") {
             switch state {
             case .tag, .unquotedValue:
                 let end = readTag(bytes, from: start)
