@@ -3,13 +3,15 @@
     LINKPEEK_BIN=.build/release/linkpeek python3 Benchmarks/bench_parse.py [--runs 7]
 
 Each shape is a 2 MiB page written here: one huge attribute, 100,000 metas,
-200,000 attributes on one tag, metas of 256 and of 32 short attributes, 10,000 nested tags (in the body, and in the
-head before the metadata), a 2 MiB comment, script and title, entities past
-U+10FFFF, an unclosed attribute. Runs of `linkpeek parse` on the shape and on
-a tiny page alternate; the table gives medians and their difference in wall
-and in CPU time (from the child's rusage), which is the parse cost (target
-≤ 50 ms, issue 6). It also shows that parse time is linear: the
-one-attribute shape at 1, 2 and 4 MiB.
+200,000 attributes on one tag, metas of 256 and of 32 short attributes (and of
+32 with a name, and links of 32: elements that are recorded), 131,000 titles,
+75,000 itemprop spans, 26,000 JSON-LD scripts and 77,000 links, 10,000 nested
+tags (in the body, and in the head before the metadata), a 2 MiB comment,
+script and title, entities past U+10FFFF, an unclosed attribute. Runs of
+`linkpeek parse` on the shape and on a tiny page alternate; the table gives
+medians and their difference in wall and in CPU time (from the child's
+rusage), which is the parse cost (target ≤ 50 ms, issue 6). It also shows
+that parse time is linear: the one-attribute shape at 1, 2 and 4 MiB.
 """
 
 from __future__ import annotations
@@ -31,8 +33,8 @@ MIB = 1 << 20
 from bench_daemon import release_binary  # noqa: E402
 
 
-def many_attribute_tags(count: int, size: int) -> str:
-    tag = "<meta " + " ".join(f"a{i}=1" for i in range(count)) + ">"
+def many_attribute_tags(count: int, size: int, start: str = "<meta ") -> str:
+    tag = start + " ".join(f"a{i}=1" for i in range(count)) + ">"
     return tag * (size // len(tag))
 
 
@@ -47,6 +49,16 @@ def shapes(size: int = 2 * MIB) -> dict[str, str]:
         # name with every earlier one of its tag (`TagGate.attributeLimit`).
         "metas of 256 attributes": "<html><head>" + many_attribute_tags(256, size),
         "metas of 32 attributes": "<html><head>" + many_attribute_tags(32, size),
+        # The same with a name (or as links): elements the collector records.
+        "named metas of 32 attributes": "<html><head>" + many_attribute_tags(30, size, "<meta name=k content=v "),
+        "links of 32 attributes": "<html><head>" + many_attribute_tags(30, size, "<link rel=icon href=/i "),
+        # Many small elements that reach libxml2 whole (tags, text, end tags),
+        # recorded until the element cap and parsed on to find the head's end.
+        "131,000 titles": "<html><head>" + "<title>t</title>" * (size // 16),
+        "75,000 itemprop spans": "<html><head>" + "<span itemprop=name>t</span>" * (size // 28),
+        "26,000 JSON-LD scripts": "<html><head>"
+        + '<script type="application/ld+json">{"@type":"Article","headline":"x"}</script>' * (size // 79),
+        "77,000 links": "<html><head>" + "<link rel=icon href=/i.png>" * (size // 27),
         "10,000 nested tags": "<html><head><title>t</title></head><body>" + "<div>" * 10_000 + "x" * (size - 50_000),
         "10,000 nested in head": "<html><head>" + "<span>" * 10_000 + "<meta property=og:title content=x>" + "y" * (size - 60_000),
         "2 MiB comment": "<html><head><!--" + "c" * size + "--><title>t</title>",

@@ -8,6 +8,13 @@ extension ElementCollector {
         "meta", "param", "source", "track", "wbr",
     ]
 
+    /// What makes a `<meta>` say something: HTML gives it meaning through
+    /// exactly one of `name`, `http-equiv`, `charset` and `itemprop`, and
+    /// RDFa (Open Graph) through `property`. A meta with none of them (only
+    /// `content`, or attributes of no standard) is metadata about nothing,
+    /// and is not recorded: a hostile head of such tags costs no copies.
+    static let metaKeyAttributes: [StaticString] = ["name", "property", "http-equiv", "charset", "itemprop"]
+
     /// Elements that start a new line of text where they begin and end.
     static let blockElements: Set<String> = [
         "address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt", "figcaption", "figure",

@@ -10,6 +10,10 @@ final class ElementCollector {
     struct Limits {
         var titleBytes = 1 << 20
         var jsonLDBytes = 1 << 20
+        /// JSON-LD blocks recorded: the rules parse each one whole, and real
+        /// pages carry a few (the conformance corpus's most: 35); 2,000 of
+        /// them in a 2 MiB head took ~45 ms in the rules.
+        var jsonLDBlocks = 100
         var itempropBytes = 1024
         var attributeValueBytes = 64 * 1024
         /// Real pages record at most ~150 (the conformance corpus's largest:
@@ -51,6 +55,14 @@ final class ElementCollector {
     /// fallbacks kept inside the caller's `BodyRecords.apart` ones, counted apart.
     private var bodyContext = BodyContextTracker()
     private var apartCounts = FallbackCounts()
+    /// Elements recorded or passed over, against `limits.elements` (one
+    /// stored count: it is read for every tag). Passed over are `<meta>`s
+    /// that name nothing (`metaKeyAttributes`) and JSON-LD blocks past
+    /// `limits.jsonLDBlocks`: they count as if recorded, since libxml2
+    /// parses them all the same (the cap bounds that work too), and so what
+    /// else is recorded of a page never depends on them.
+    private var elementCount = 0
+    private var jsonLDBlocks = 0
 
     init(limits: Limits = Limits()) {
         self.limits = limits
@@ -63,7 +75,7 @@ final class ElementCollector {
     /// and no element is capturing text): from here on only the end of the
     /// head matters. The caps never go down, so this stays true.
     var isFull: Bool {
-        captures.isEmpty && (document.elements.count >= limits.elements || recordedBytes >= limits.totalBytes)
+        captures.isEmpty && (elementCount >= limits.elements || recordedBytes >= limits.totalBytes)
     }
 
     /// What the tag gate may drop of the text that follows (`TagGate.BodyText`):
@@ -71,7 +83,7 @@ final class ElementCollector {
     func bodyText(insideElement: Bool) -> TagGate.BodyText {
         var bodyText = TagGate.BodyText()
         bodyText.drops = insideElement && document.headComplete && captures.isEmpty
-        let recording = document.elements.count < limits.elements && recordedBytes < limits.totalBytes
+        let recording = elementCount < limits.elements && recordedBytes < limits.totalBytes
         bodyText.paragraphs = recording && fallbackCounts[.paragraph] < limits.fallbacks.cap(.paragraph)
         bodyText.headings = recording && fallbackCounts[.heading] < limits.fallbacks.cap(.heading)
         return bodyText
@@ -120,13 +132,21 @@ final class ElementCollector {
         default:
             break
         }
-        guard document.elements.count < limits.elements, recordedBytes < limits.totalBytes else { return }
+        guard elementCount < limits.elements, recordedBytes < limits.totalBytes else { return }
         switch name {
+        case "meta" where !attributes.containsAny(of: ElementCollector.metaKeyAttributes):
+            // Nothing reads it: no attribute is copied.
+            elementCount += 1
         case "meta", "link", "base":
             record(name, attributes)
         case "title" where foreignDepth == 0:
             record(name, attributes, capture: .raw, limit: limits.titleBytes)
         case "script" where ElementCollector.isJSONLD(attributes.value(of: "type")):
+            guard jsonLDBlocks < limits.jsonLDBlocks else {
+                elementCount += 1
+                return
+            }
+            jsonLDBlocks += 1
             record(name, attributes, capture: .raw, limit: limits.jsonLDBytes)
         default:
             guard attributes.contains("itemprop") else {
@@ -224,6 +244,7 @@ final class ElementCollector {
         _ name: String, _ attributes: AttributeList, capture kind: Capture.Kind? = nil, limit: Int = 0, isFallback: Bool = false
     ) {
         let values = attributes.attributes(maxValueBytes: limits.attributeValueBytes)
+        elementCount += 1
         recordedBytes += values.reduce(name.utf8.count) { $0 + $1.name.utf8.count + $1.value.utf8.count }
         document.elements.append(
             HTMLElement(name: name, attributeList: values, inBody: document.headComplete, isFallback: isFallback,

@@ -4,10 +4,12 @@
 /// This is the contract between `HTMLHead` (which fills it) and the metadata
 /// rules in `LinkPeek` (which read it). It holds plain Swift values only.
 public struct HeadDocument: Sendable, Equatable {
-    /// Elements that carry metadata, in document order: every `<meta>`,
-    /// `<link>`, `<base>`, the text of `<title>` elements outside `<svg>`,
-    /// `<script type="application/ld+json">` bodies, and any element with an
-    /// `itemprop` attribute (with its text, trimmed, at most 1,024 bytes).
+    /// Elements that carry metadata, in document order: every `<meta>` with
+    /// a `name`, `property`, `http-equiv`, `charset` or `itemprop`, every
+    /// `<link>` and `<base>`, the text of `<title>` elements outside `<svg>`,
+    /// `<script type="application/ld+json">` bodies (the first 100), and any
+    /// element with an `itemprop` attribute (with its text, trimmed, at most
+    /// 1,024 bytes).
     /// From the body also a bounded set of fallback elements, marked
     /// `isFallback` (see `ElementCollector+Body`).
     public var elements: [HTMLElement]
@@ -19,7 +21,10 @@ public struct HeadDocument: Sendable, Equatable {
     /// The encoding the page declared (HTTP charset or `<meta>`) when its
     /// bytes proved to be UTF-8 instead (`encoding` is then "UTF-8").
     public var declaredEncodingThatDidNotFit: String?
-    /// True once the end of the head was seen (`</head>` or the body started).
+    /// True once the end of the head was seen (`</head>` or the body
+    /// started). Past the element or byte cap the rest of a page is not
+    /// parsed, and only an end written as `</head>`, `<body>` or `<frameset>`
+    /// is seen.
     public var headComplete: Bool
 
     public init(
@@ -52,9 +57,12 @@ public struct HTMLElement: Sendable, Equatable {
         didSet { index = HTMLElement.index(of: attributeList) }
     }
     /// Positions by name, only for an element with more than `linearLimit`
-    /// attributes (a hostile tag may have hundreds): lookups stay hashed there.
+    /// attributes (one made by hand may have hundreds): lookups stay hashed
+    /// there. The scanner's elements have at most `TagGate.attributeLimit`,
+    /// few enough to look through, and building the index cost more than the
+    /// rules' lookups save.
     private var index: [String: Int]?
-    private static let linearLimit = 16
+    private static let linearLimit = TagGate.attributeLimit
     /// Text content, for `title`, JSON-LD `script` and `itemprop` elements,
     /// and for fallback elements that have text (trimmed, at most 1,024 bytes).
     public var text: String?

@@ -28,7 +28,8 @@ public final class HeadScanner {
     private var parser: PushParser?
     private var finished = false
 
-    /// True once `</head>` or the start of the body (explicit or implied) was seen.
+    /// True once `</head>` or the start of the body (explicit or implied) was
+    /// seen (past the element cap only an explicit one: `HeadDocument.headComplete`).
     public private(set) var headComplete = false
     /// Raw bytes fed after the head completed, to within one 4 KiB slice.
     public private(set) var bytesAfterHead = 0

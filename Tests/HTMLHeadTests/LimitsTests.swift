@@ -23,12 +23,18 @@ import Testing
         #expect(!scanner.headComplete || document.elements.allSatisfy { !$0.inBody })
     }
 
-    @Test func aFullCollectorStillSeesWhereTheHeadEnds() {
-        // Past the element cap tags reach libxml2 without attributes; the end
-        // of the head, explicit or implied by a body element, is still found.
+    @Test func aFullCollectorStillSeesAHeadEndAsWritten() {
+        // Past the element cap nothing more can be recorded and libxml2 gets
+        // no more input; the gate alone finds `</head>`, `<body>` or
+        // `<frameset>`. An end only implied (a `<div>`, text) is not seen then.
         let metas = String(repeating: "<meta name=x content=\"y > z\">\n", count: 3_000)
-        for (ending, name) in [("</head><body>", "explicit"), ("<div class=a>text", "implied")] {
+        let endings = [
+            ("</head><body>", true), ("<BODY class=a>text", true), ("<frameset>", true),
+            ("<script>'</head>'</script><div class=a>text", false), ("words", false), ("", false),
+        ]
+        for (ending, seen) in endings {
             let page = "<html lang=fr><head>" + metas + "<meta property=og:title content=late>" + ending + "<p>x</p>"
+            let metasEnd = "<html lang=fr><head>".utf8.count + metas.utf8.count
             for size in [4096, 100_000] {
                 let scanner = HeadScanner(contentType: "text/html")
                 let bytes = Array(page.utf8)
@@ -41,12 +47,39 @@ import Testing
                     offset = end
                 }
                 let document = scanner.finish()
-                #expect(completeAt != nil, "\(name), chunk \(size)")
-                #expect(document.elements.count == 2_000, "\(name), chunk \(size)")
-                #expect(document.htmlLang == "fr", "\(name), chunk \(size)")
-                #expect(document.elements.allSatisfy { !$0.inBody }, "\(name), chunk \(size)")
+                #expect((completeAt != nil) == seen, "\(ending), chunk \(size)")
+                if let completeAt { #expect(completeAt > metasEnd, "\(ending), chunk \(size)") }
+                #expect(document.elements.count == 2_000, "\(ending), chunk \(size)")
+                #expect(document.meta("og:title") == nil, "\(ending), chunk \(size)")
+                #expect(document.htmlLang == "fr", "\(ending), chunk \(size)")
+                #expect(document.elements.allSatisfy { !$0.inBody }, "\(ending), chunk \(size)")
             }
         }
+    }
+
+    @Test func metasThatNameNothingAreNotRecordedButCountAgainstTheCap() {
+        let page = "<head><meta content=a data-x=1><meta NAME=n content=v><meta Charset=utf-8><meta itemprop=p content=q>"
+            + "<meta property=og:x content=y><meta http-equiv=refresh content=0><meta></head>"
+        let metas = scan(page, chunk: 5).all("meta")
+        #expect(metas.map { $0.attributeList.first?.name } == ["name", "charset", "itemprop", "property", "http-equiv"])
+        // The element cap counts them as if recorded: the same metas are recorded with or without them.
+        for (count, recorded) in [(1_999, 1), (2_000, 0)] {
+            let keyless = String(repeating: "<meta content=x a=1>", count: count)
+            let document = scan("<head>" + keyless + "<meta name=late content=y></head>", chunk: 4096)
+            #expect(document.elements.count == recorded, "\(count) metas before")
+        }
+    }
+
+    @Test func jsonLDBlocksPastTheirCapAreNotRecordedButCount() {
+        let blocks = (0..<150).map { "<script type=application/ld+json>{\"n\": \($0)}</script>" }.joined()
+        let document = scan("<head>" + blocks + "<meta name=after content=x></head>", chunk: 4096)
+        let scripts = document.all("script")
+        #expect(scripts.count == 100)
+        #expect(scripts.last?.text == "{\"n\": 99}")
+        #expect(document.meta("after") == "x")
+        // Counted against the element cap as if recorded.
+        let many = String(repeating: "<script type=application/ld+json>{}</script>", count: 2_000)
+        #expect(scan("<head>" + many + "<meta name=late content=y></head>", chunk: 4096).meta("late") == nil)
     }
 
     @Test func endlessTitleIsCappedAtTheTextLimit() {

@@ -121,24 +121,4 @@ import Testing
             #expect(cut.all("script").first?.text == #"{"name": "a<b"}"#)
         }
     }
-
-    @Test func withoutAttributesTagsKeepTheirNamesAndEnds() {
-        var gate = TagGate()
-        gate.keepsAttributes = false
-        let page = #"<meta name="a>b" content='c'><link rel=x href=/y /><script type=application/ld+json>{}</script><body class=z>t"#
-        var out = ""
-        for size in [1, 5, page.utf8.count] {
-            var cut = gate
-            out = ""
-            let bytes = Array(page.utf8)
-            var offset = 0
-            while offset < bytes.count {
-                let end = min(offset + size, bytes.count)
-                bytes[offset..<end].withUnsafeBytes { cut.feed($0) { out += String(decoding: $0, as: UTF8.self) } }
-                offset = end
-            }
-            cut.finish { out += String(decoding: $0, as: UTF8.self) }
-            #expect(out == "<meta ><link ><script ></script><body >t", "chunk \(size)")
-        }
-    }
 }
