@@ -35,13 +35,14 @@ extension MetadataRules {
 
     /// What the page's lead article is: its first `<article>` (not one nested
     /// in another, such as a comment), or, on a page whose recorded elements
-    /// sit in no `<article>`, its `<main>`.
+    /// sit in no `<article>`, its `<main>`. Found once per page (`PageIndex.lead`).
     struct LeadArticle {
         let byArticle: Bool
 
-        init(_ page: PageIndex) {
-            byArticle = page.fallbacks.contains { $0.element.context.landmarks.contains(.firstArticle) }
-                || page.properties.contains { $0.context.landmarks.contains(.firstArticle) }
+        /// From where the page's recorded body elements and microdata sit.
+        init(fallbacks: [(element: HTMLElement, order: Int)], properties: [PageIndex.Property]) {
+            byArticle = fallbacks.contains { $0.element.context.landmarks.contains(.firstArticle) }
+                || properties.contains { $0.context.landmarks.contains(.firstArticle) }
         }
 
         func place(of element: HTMLElement) -> BodyPlace {
@@ -62,18 +63,28 @@ extension MetadataRules {
     }
 
     /// The best-placed value `value` finds among the page's body fallbacks
-    /// (given each one's position in `page.fallbacks`; nil for none): the
-    /// first at the best place, places better than `within` counting as
-    /// `within` (for a summary, the article's header and its text are one
-    /// place). `value` is asked only where it could still win.
+    /// (given each one's position in `page.fallbacks`; nil for none), as `best`.
     static func bestPlaced<Value>(
-        in page: PageIndex, lead: LeadArticle, within: BodyPlace = .leadHeader,
+        in page: PageIndex, within: BodyPlace = .leadHeader,
         _ value: (_ position: Int, _ element: HTMLElement) -> Value?
     ) -> (place: BodyPlace, value: Value)? {
+        best(of: page.fallbacks.enumerated(), within: within, place: { page.lead.place(of: $0.element.element) }) {
+            value($0.offset, $0.element.element)
+        }
+    }
+
+    /// The best-placed value `value` finds among `items`: the first at the
+    /// best place, places better than `within` counting as `within` (for a
+    /// summary, the article's header and its text are one place). `value` is
+    /// asked only where it could still win.
+    static func best<Item, Value>(
+        of items: some Sequence<Item>, within: BodyPlace = .leadHeader,
+        place: (Item) -> BodyPlace, _ value: (Item) -> Value?
+    ) -> (place: BodyPlace, value: Value)? {
         var best: (place: BodyPlace, value: Value)?
-        for (position, (element, _)) in page.fallbacks.enumerated() {
-            let place = max(lead.place(of: element), within)
-            guard best.map({ place < $0.place }) ?? true, let found = value(position, element) else { continue }
+        for item in items {
+            let place = max(place(item), within)
+            guard best.map({ place < $0.place }) ?? true, let found = value(item) else { continue }
             best = (place, found)
             if place == within { break }
         }

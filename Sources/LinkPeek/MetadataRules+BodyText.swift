@@ -24,11 +24,10 @@ extension MetadataRules {
             ("byline", isMarkedByline),
             ("author page link", linksToAuthorPage),
         ]
-        let lead = LeadArticle(page)
         var best: (place: BodyPlace, value: Picked<String>)?
         for (source, isTier) in tiers {
             // Within a tier, the first at its place; a later tier only wins by a better place.
-            let found = bestPlaced(in: page, lead: lead) { position, element -> Picked<String>? in
+            let found = bestPlaced(in: page) { position, element -> Picked<String>? in
                 guard isTier(element), let text = TextCleaner.clean(element.text), let name = bylineName(text) else { return nil }
                 return Picked(value: innermostByline(after: position, in: text, page: page) ?? name, source: source)
             }
@@ -124,8 +123,8 @@ extension MetadataRules {
     /// the lead article's header's, else the article's, else the first
     /// elsewhere; one in navigation, an aside or the page footer (a related
     /// article's, a comment's, a copyright's) only when there is no other.
-    static func timeElementDate(in page: PageIndex, lead: LeadArticle) -> (place: BodyPlace, value: Picked<String>)? {
-        bestPlaced(in: page, lead: lead) { _, element in
+    static func timeElementDate(in page: PageIndex) -> (place: BodyPlace, value: Picked<String>)? {
+        bestPlaced(in: page) { _, element in
             guard element.name == "time",
                   let date = dateText(element["datetime"]) ?? TextCleaner.clean(element.text).flatMap(dateInText) else { return nil }
             return Picked(value: date, source: "time element")
@@ -136,10 +135,9 @@ extension MetadataRules {
     /// date in its best-placed byline; a byline's date wins only by a
     /// better place (a dateline in the article over a `<time>` in an aside).
     static func shownDate(in page: PageIndex) -> Picked<String>? {
-        let lead = LeadArticle(page)
-        let time = timeElementDate(in: page, lead: lead)
+        let time = timeElementDate(in: page)
         if let time, time.place == .leadHeader { return time.value }
-        guard let dateline = datelineDate(in: page, lead: lead) else { return time?.value }
+        guard let dateline = datelineDate(in: page) else { return time?.value }
         guard let time else { return dateline.value }
         return dateline.place < time.place ? dateline.value : time.value
     }

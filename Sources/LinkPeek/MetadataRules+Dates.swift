@@ -23,8 +23,8 @@ extension MetadataRules {
     /// that reads as a whole date. Only bylines are read: elsewhere a date
     /// in the text is as likely an event's as the page's. Of several, the
     /// best-placed (`BodyPlace`), as for `<time>`.
-    static func datelineDate(in page: PageIndex, lead: LeadArticle) -> (place: BodyPlace, value: Picked<String>)? {
-        bestPlaced(in: page, lead: lead) { _, element in
+    static func datelineDate(in page: PageIndex) -> (place: BodyPlace, value: Picked<String>)? {
+        bestPlaced(in: page) { _, element in
             guard isMarkedByline(element), let text = TextCleaner.clean(element.text), hasYear(text),
                   let date = dateInText(text) else { return nil }
             return Picked(value: date, source: "dateline")

@@ -26,7 +26,7 @@ extension MetadataRules {
     /// the lead article's first one wins over one before it elsewhere (a
     /// promotion or a site blurb above the article).
     static func firstParagraph(in page: PageIndex) -> Picked<String>? {
-        let found = bestPlaced(in: page, lead: LeadArticle(page), within: .lead) { _, element -> String? in
+        let found = bestPlaced(in: page, within: .lead) { _, element -> String? in
             guard element.name == "p", !isMarkedByline(element), !element.context.isInside(nonSummaryLandmarks),
                   let text = TextCleaner.clean(element.text), text.count >= minimumSummaryLength, !isNotice(text)
             else { return nil }

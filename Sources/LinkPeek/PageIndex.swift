@@ -53,6 +53,8 @@ struct PageIndex {
     /// Body elements the scanner kept as fallbacks (`HTMLElement.isFallback`),
     /// in document order; the rules use them only when nothing is declared.
     var fallbacks: [(element: HTMLElement, order: Int)] = []
+    /// The page's lead article, which ranks body elements and microdata by place.
+    let lead: MetadataRules.LeadArticle
     let resolver: URLResolver
     let htmlLang: String?
 
@@ -95,6 +97,7 @@ struct PageIndex {
                 }
             }
         }
+        lead = MetadataRules.LeadArticle(fallbacks: fallbacks, properties: properties)
         let ordered = titles.filter { !$0.inBody } + titles.filter(\.inBody)
         cleanedTitle = ordered.lazy.compactMap { TextCleaner.clean($0.text) }.first
         resolver = URLResolver(pageURL: pageURL, baseHref: baseHref)
@@ -164,16 +167,8 @@ struct PageIndex {
     /// at its place wins.
     func bestPlacedProperty<Value>(named name: String, _ value: (Property) -> Value?) -> Value? {
         guard let positions = propertiesByName[name] else { return nil }
-        let lead = MetadataRules.LeadArticle(self)
-        var best: (place: MetadataRules.BodyPlace, value: Value)?
-        for position in positions {
-            let property = properties[position]
-            let place = lead.place(of: property.context, inBody: property.inBody)
-            guard best.map({ place < $0.place }) ?? true, let found = value(property) else { continue }
-            best = (place, found)
-            if place == .leadHeader { break }
-        }
-        return best?.value
+        return MetadataRules.best(of: positions.lazy.map { properties[$0] },
+                                  place: { lead.place(of: $0.context, inBody: $0.inBody) }, value)?.value
     }
 
     /// The first non-empty `<title>`, preferring the head's.
