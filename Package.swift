@@ -53,7 +53,7 @@ let package = Package(
         ),
 
         // MARK: TextTrimming
-        // The one place `String`s are trimmed, for every target (no dependencies).
+        // The one place `String`s are trimmed (and protocol text searched on its bytes), for every target (no dependencies).
         .target(
             name: "TextTrimming"
         ),

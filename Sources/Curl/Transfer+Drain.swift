@@ -1,4 +1,5 @@
 internal import CCurl
+import TextTrimming
 
 /// Keeping a connection when a transfer stops early.
 ///
@@ -39,23 +40,14 @@ extension Transfer {
     /// `Connection: close`. (HTTP/2 ends a stream without closing its
     /// connection; an unknown length ends with the connection.)
     private var remainingResponseBytes: Int64? {
-        let connection = Array((fields["connection"] ?? "").lowercased().utf8)
-        guard let easy, let version = easy.long(CURLINFO_HTTP_VERSION), !Self.holds(connection, "close"),
+        let connection = fields["connection"] ?? ""
+        guard let easy, let version = easy.long(CURLINFO_HTTP_VERSION), !connection.containsIgnoringASCIICase("close"),
             version == Int(CURL_HTTP_VERSION_1_1)
-                || (version == Int(CURL_HTTP_VERSION_1_0) && Self.holds(connection, "keep-alive")),
+                || (version == Int(CURL_HTTP_VERSION_1_0) && connection.containsIgnoringASCIICase("keep-alive")),
             let length = easy.offT(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T), length >= 0,
             let received = easy.offT(CURLINFO_SIZE_DOWNLOAD_T), received <= length
         else { return nil }
         return length - received
-    }
-
-    /// True when `bytes` holds `word`'s UTF-8. (`String.contains` of a
-    /// string goes through the regex library's generic search: a cost on
-    /// every stop.)
-    private static func holds(_ bytes: [UInt8], _ word: String) -> Bool {
-        let needle = Array(word.utf8)
-        guard bytes.count >= needle.count else { return false }
-        return (0...(bytes.count - needle.count)).contains { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
     }
 
     /// How long a transfer may read on once its consumer said `settle`.

@@ -1,5 +1,6 @@
 import Curl
 import HTMLHead
+import TextTrimming
 
 extension PageConsumer {
     /// Decides from the declared media type.
@@ -63,24 +64,9 @@ extension PageConsumer {
     /// charset) are text despite their NULs.
     static func looksBinary(_ bytes: [UInt8], contentType: String?) -> Bool {
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) { return false }
-        if let contentType, mentionsUTF16(contentType) { return false }
+        if let contentType, contentType.containsIgnoringASCIICase("utf-16") { return false }
         return bytes.prefix(sniffBytes).contains { byte in
             byte <= 0x08 || byte == 0x0B || (0x0E...0x1A).contains(byte) || (0x1C...0x1F).contains(byte)
-        }
-    }
-
-    /// True when `contentType` holds "utf-16" in any case. On the bytes:
-    /// `String.contains` of a string went through the regex library's
-    /// generic search, for each page.
-    static func mentionsUTF16(_ contentType: String) -> Bool {
-        let needle = Array("utf-16".utf8)
-        let bytes = Array(contentType.utf8)
-        guard bytes.count >= needle.count else { return false }
-        return (0...(bytes.count - needle.count)).contains { start in
-            needle.indices.allSatisfy { offset in
-                let byte = bytes[start + offset]
-                return ((0x41...0x5A).contains(byte) ? byte | 0x20 : byte) == needle[offset]
-            }
         }
     }
 }
