@@ -82,7 +82,7 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The outcome of `work` for `key`, run once for all who ask meanwhile:
     /// for callers with no events to follow and nothing to demand.
     func run(_ key: Key, _ work: @escaping @Sendable () async -> Outcome) async -> Outcome {
-        await run(key: key, waiter: makeWaiterID(), events: { _ in }, work: { _ in await work() })
+        await run(key: key, waiter: makeWaiterID(), demand: .none, events: { _ in }, work: { _ in await work() })
     }
 
     /// Ends one waiter now with `error`; the work goes on for the others.
