@@ -70,21 +70,21 @@ struct ByteCursor {
     }
 
     static func lower(_ byte: UInt8) -> UInt8 {
-        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+        ASCIIByte.lowercased(byte)
     }
 
     static func isLetter(_ byte: UInt8) -> Bool {
-        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+        ASCIIByte.isLetter(byte)
     }
 
+    /// Where `needle` first stands at or after `start`; `caseInsensitive`
+    /// takes a lowercase needle and the haystack's letters in any case.
     static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int, caseInsensitive: Bool) -> Int? {
-        guard needle.count <= haystack.count, start <= haystack.count - needle.count else { return nil }
-        outer: for index in start...(haystack.count - needle.count) {
-            for offset in 0..<needle.count {
-                let byte = haystack[index + offset]
-                if (caseInsensitive ? lower(byte) : byte) != needle[offset] { continue outer }
-            }
-            return index
+        guard start <= haystack.count else { return nil }
+        if caseInsensitive { return ASCIIByte.firstIndex(of: needle, in: haystack, from: start) }
+        guard let first = needle.first, needle.count <= haystack.count - start else { return needle.isEmpty ? start : nil }
+        for index in start...(haystack.count - needle.count) where haystack[index] == first {
+            if haystack[index..<(index + needle.count)].elementsEqual(needle) { return index }
         }
         return nil
     }
@@ -93,10 +93,7 @@ struct ByteCursor {
         let start = position + offset
         let pattern = Array(literal.utf8)
         guard start + pattern.count <= bytes.count else { return false }
-        for (index, expected) in pattern.enumerated() where ByteCursor.lower(bytes[start + index]) != expected {
-            return false
-        }
-        return true
+        return ASCIIByte.matches(pattern, in: bytes, at: start)
     }
 
     func byte(at offset: Int = 0) -> UInt8? {

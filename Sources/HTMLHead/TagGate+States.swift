@@ -1,3 +1,5 @@
+import TextTrimming
+
 /// The state machine: one byte at a time through tags, values, comments,
 /// declarations and raw text, saying what of each byte is kept.
 extension TagGate {
@@ -206,10 +208,10 @@ extension TagGate {
     }
 
     static func isLetter(_ byte: UInt8) -> Bool {
-        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+        ASCIIByte.isLetter(byte)
     }
 
     static func lower(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+        ASCIIByte.lowercased(byte)
     }
 }

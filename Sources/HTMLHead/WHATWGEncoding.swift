@@ -57,7 +57,7 @@ public struct WHATWGEncoding: Sendable, Hashable, CustomStringConvertible {
     /// Strips ASCII whitespace and lowercases ASCII letters, leaving other
     /// bytes alone, as the standard's "get an encoding" does.
     static func normalize(_ label: String) -> String {
-        let lowered = label.trimmedASCIIWhitespace.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+        let lowered = label.trimmedASCIIWhitespace.utf8.map(ASCIIByte.lowercased)
         return String(decoding: lowered, as: UTF8.self)
     }
 }

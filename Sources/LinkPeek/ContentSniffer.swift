@@ -58,7 +58,7 @@ public enum ContentSniffer {
         let pattern = Array(literal.utf8)
         guard bytes.count >= pattern.count else { return false }
         return zip(bytes, pattern).allSatisfy { byte, expected in
-            (caseInsensitive && (0x41...0x5A).contains(byte) ? byte | 0x20 : byte) == expected
+            (caseInsensitive ? ASCIIByte.lowercased(byte) : byte) == expected
         }
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import TextTrimming
 
 /// Finds where a page's own markup ends its head: the first `</head` or
 /// `<body` in the raw bytes, in any case, across chunk boundaries.
@@ -32,7 +33,7 @@ struct HeadEndMarker {
         guard end == nil, !bytes.isEmpty else { return }
         if !carry.isEmpty {
             // A marker that starts in the carried bytes and ends in this chunk.
-            let joint = carry + bytes.prefix(Self.longest - 1).map(Self.lowercased)
+            let joint = carry + bytes.prefix(Self.longest - 1).map(ASCIIByte.lowercased)
             if let found = joint.withUnsafeBytes({ Self.firstMarkerEnd(in: $0, before: carry.count) }) {
                 end = offset - carry.count + found
                 return
@@ -42,15 +43,11 @@ struct HeadEndMarker {
             end = offset + found
             return
         }
-        carry = Array((carry + bytes.suffix(Self.longest - 1).map(Self.lowercased)).suffix(Self.longest - 1))
+        carry = Array((carry + bytes.suffix(Self.longest - 1).map(ASCIIByte.lowercased)).suffix(Self.longest - 1))
     }
 
     private static func endsTagName(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") || byte == 0x20 || (0x09...0x0D).contains(byte)
-    }
-
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }
 
     /// The index just past the first marker that starts before `limit`;
@@ -65,7 +62,7 @@ struct HeadEndMarker {
             // The tag name must end there: `</header>` is no `</head>`.
             for marker in markers where index + marker.count < bytes.count {
                 var matched = 1
-                while matched < marker.count, lowercased(bytes[index + matched]) == marker[matched] { matched += 1 }
+                while matched < marker.count, ASCIIByte.lowercased(bytes[index + matched]) == marker[matched] { matched += 1 }
                 if matched == marker.count, endsTagName(bytes[index + marker.count]) { return index + marker.count }
             }
             index += 1

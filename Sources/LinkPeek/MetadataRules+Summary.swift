@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HTMLHead
+import TextTrimming
 
 /// The summary a page shows without declaring one: its first real
 /// paragraph. Pages open with notices, not prose — cookie banners, ad
@@ -46,23 +47,12 @@ extension MetadataRules {
     private static let noticeWordBytes = noticeWords.map { Array($0.utf8) }
 
     private static func startsWithASCII(_ bytes: [UInt8], _ word: String) -> Bool {
-        let needle = Array(word.utf8)
-        return bytes.count >= needle.count && needle.indices.allSatisfy { lowerASCII(bytes[$0]) == needle[$0] }
+        ASCIIByte.matches(word.utf8, in: bytes, at: 0)
     }
 
     /// Whether `needle` (ASCII lowercase) occurs in `bytes`, ignoring ASCII case.
     private static func containsASCII(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, needle.count <= bytes.count else { return needle.isEmpty }
-        for start in 0...(bytes.count - needle.count) where lowerASCII(bytes[start]) == first {
-            var matched = 1
-            while matched < needle.count, lowerASCII(bytes[start + matched]) == needle[matched] { matched += 1 }
-            if matched == needle.count { return true }
-        }
-        return false
-    }
-
-    private static func lowerASCII(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+        ASCIIByte.firstIndex(of: needle, in: bytes, from: 0) != nil
     }
 
     /// `text` when short enough, else its longest run of whole sentences

@@ -213,7 +213,7 @@ extension PageIndex {
         }
         return value.utf8.split(whereSeparator: WhiteSpaceByte.isWhitespace).map { token in
             let lowered = token.contains { (0x41...0x5A).contains($0) }
-            return lowered ? String(decoding: token.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+            return lowered ? String(decoding: token.map(ASCIIByte.lowercased), as: UTF8.self)
                 : String(decoding: token, as: UTF8.self)
         }
     }

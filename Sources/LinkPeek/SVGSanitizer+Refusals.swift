@@ -1,3 +1,5 @@
+import TextTrimming
+
 /// The SVGs `SVGSanitizer` refuses outright rather than rewrites.
 extension SVGSanitizer {
     /// The internal subset's entity declarations, checked.
@@ -65,7 +67,7 @@ extension SVGSanitizer {
     }
 
     private static func isNameStart(_ byte: UInt8) -> Bool {
-        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == UInt8(ascii: "_")
+        ASCIIByte.isLetter(byte) || byte == UInt8(ascii: "_")
             || byte == UInt8(ascii: ":") || byte >= 0x80
     }
 }

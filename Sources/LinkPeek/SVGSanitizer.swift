@@ -103,10 +103,6 @@ public enum SVGSanitizer {
         WhiteSpaceByte.isHTMLSpace(byte)
     }
 
-    private static func lower(_ byte: UInt8) -> UInt8 {
-        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
-    }
-
     /// Whether `literal` is at `index`; ASCII case is ignored unless the
     /// literal is an XML keyword (`<!ENTITY`, `SYSTEM`), which is case-sensitive.
     static func matches(_ bytes: [UInt8], _ literal: String, at index: Int, ignoringCase: Bool = true) -> Bool {
@@ -114,7 +110,9 @@ public enum SVGSanitizer {
         guard index >= 0, index + pattern.count <= bytes.count else { return false }
         for (offset, expected) in pattern.enumerated() {
             let actual = bytes[index + offset]
-            if ignoringCase ? lower(actual) != lower(expected) : actual != expected { return false }
+            if ignoringCase ? ASCIIByte.lowercased(actual) != ASCIIByte.lowercased(expected) : actual != expected {
+                return false
+            }
         }
         return true
     }

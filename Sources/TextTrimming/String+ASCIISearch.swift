@@ -8,15 +8,6 @@ extension StringProtocol {
     public func containsIgnoringASCIICase(_ word: StaticString) -> Bool {
         let needle = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
         let bytes = Array(utf8)
-        guard !needle.isEmpty else { return true }
-        guard bytes.count >= needle.count else { return false }
-        search: for start in 0...(bytes.count - needle.count) {
-            for offset in 0..<needle.count {
-                let byte = bytes[start + offset]
-                if ((0x41...0x5A).contains(byte) ? byte | 0x20 : byte) != needle[offset] { continue search }
-            }
-            return true
-        }
-        return false
+        return ASCIIByte.firstIndex(of: needle, in: bytes, from: 0) != nil
     }
 }

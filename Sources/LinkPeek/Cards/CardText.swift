@@ -1,3 +1,5 @@
+import TextTrimming
+
 /// Text helpers shared by the card renderers: cleaning page text, cutting
 /// it at a word boundary, reading a URL's host, and deciding which URLs may
 /// be linked at all.
@@ -72,17 +74,11 @@ enum CardText {
             authority = Array(authority[..<colon])
         }
         guard !authority.isEmpty else { return nil }
-        let lowered = authority.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+        let lowered = authority.map(ASCIIByte.lowercased)
         return String(decoding: lowered, as: UTF8.self)
     }
 
     private static func hasPrefixIgnoringCase(_ bytes: [UInt8], _ prefix: [UInt8]) -> Bool {
-        guard bytes.count >= prefix.count else { return false }
-        for (index, expected) in prefix.enumerated() {
-            let byte = bytes[index]
-            let lowered = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
-            if lowered != expected { return false }
-        }
-        return true
+        ASCIIByte.matches(prefix, in: bytes, at: 0)
     }
 }
