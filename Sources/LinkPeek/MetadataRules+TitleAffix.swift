@@ -13,11 +13,15 @@ import TextTrimming
 /// name their feeds). Real titles with " - " in them keep it: without such
 /// evidence nothing is split.
 extension MetadataRules {
-    /// Separators between a page title and a site name, as sites write them.
-    /// The ASCII ones need spaces around them ("Spider-Man", "10:30" stay
-    /// whole); the full-width ones are separators by themselves.
+    /// Separators between a page title and a site name, as sites write them
+    /// (WordPress themes also use « and •, others ~, / and ›). Those that
+    /// are not full-width need spaces around them ("Spider-Man", "10:30",
+    /// "AC/DC" stay whole); the full-width ones are separators by themselves.
+    /// A separator alone never splits: the part must be shown to be the
+    /// site's name (`titleAffix`).
     static let titleSeparators = [
-        " | ", " - ", " – ", " — ", " · ", " :: ", " » ", " : ", ": ", " _ ", "｜", "：",
+        " | ", " - ", " – ", " — ", " · ", " :: ", " » ", " « ", " • ", " › ", " ~ ", " / ", " : ", ": ", " _ ",
+        "｜", "：",
     ]
 
     /// A title split into the site's name and the rest.

@@ -12,10 +12,17 @@ import Testing
     }
 
     @Test func everySeparatorSplits() {
-        for separator in [" | ", " - ", " – ", " — ", " : ", " · ", " » ", " _ ", "｜", "："] {
+        for separator in [" | ", " - ", " – ", " — ", " : ", " · ", " » ", " « ", " • ", " › ", " ~ ", " / ", " _ ", "｜", "："] {
             let page = extract([Tag.title("Rain tomorrow" + separator + "Daily Planet"),
                                 Tag.meta(name: "application-name", "Daily Planet")])
             #expect(page.title == "Rain tomorrow", "\(separator)")
+        }
+    }
+
+    @Test func aSeparatorWithoutSpacesIsPartOfTheText() {
+        for title in ["Rain/Daily Planet", "Rain~Daily Planet", "Rain•Daily Planet", "Rain›Daily Planet"] {
+            let page = extract([Tag.title(title), Tag.meta(name: "application-name", "Daily Planet")])
+            #expect(page.title == title)
         }
     }
 
