@@ -43,9 +43,15 @@ public struct BodyContext: Sendable, Hashable {
         /// Inside `<dialog>`, `role=dialog` or `role=alertdialog` (cookie
         /// consent boxes, newsletter prompts, paywall notices).
         public static let dialog = Landmarks(rawValue: 1 << 11)
+        /// Inside an element whose `class` or `id` names one of the
+        /// caller's areas (`BodyRecords.areaWords`, `areaPrefixes`: a
+        /// related-posts list or a comment thread written as `<div>`s).
+        /// `<html>`, `<body>`, `<main>` and `<article>` never set it: their
+        /// classes describe the whole page or story.
+        public static let markedArea = Landmarks(rawValue: 1 << 12)
 
         /// How many flags there are (each bit below `1 << count` is one).
-        static let count = 12
+        static let count = 13
     }
 
     /// The landmarks the element is inside (its own included: an `<article>`

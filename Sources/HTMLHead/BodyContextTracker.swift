@@ -1,3 +1,5 @@
+import TextTrimming
+
 /// Follows which landmarks are open around the element being parsed, for
 /// `BodyContext`, in constant memory whatever the nesting: no stack of open
 /// elements, only the depth at which each landmark flag was set (by its
@@ -32,6 +34,23 @@ struct BodyContextTracker {
     /// `BodyRecords.apart`: a teaser in a related list before the story).
     var apart: BodyContext.Landmarks = []
 
+    /// The caller's words for `.markedArea` (`BodyRecords.areaWords`, `areaPrefixes`).
+    var areas = AreaWords()
+
+    struct AreaWords {
+        var words: [[UInt8]] = []
+        var prefixes: [[UInt8]] = []
+
+        init() {}
+
+        init(_ records: BodyRecords) {
+            words = records.areaWordBytes
+            prefixes = records.areaPrefixBytes
+        }
+
+        var isEmpty: Bool { words.isEmpty && prefixes.isEmpty }
+    }
+
     /// An element started at `depth` (its own depth: `<html>` is 1).
     mutating func open(_ name: String, _ attributes: AttributeList, depth: Int) {
         var opened = opening(name)
@@ -41,6 +60,10 @@ struct BodyContextTracker {
                 if !opened.contains(.article) { opened.formUnion(articleLandmarks()) }
             }
             opened.formUnion(role)
+        }
+        if !areas.isEmpty, !landmarks.contains(.markedArea), BodyContextTracker.namesArea(attributes, areas),
+           !BodyContextTracker.wholeStory.contains(name) {
+            opened.insert(.markedArea)
         }
         let new = opened.subtracting(landmarks)
         guard !new.isEmpty else { return }
@@ -107,6 +130,51 @@ struct BodyContextTracker {
         (Array("dialog".utf8), .dialog),
         (Array("alertdialog".utf8), .dialog),
     ]
+
+    /// How much of a `class` or `id` value is looked through for area words
+    /// (real class lists are well under it).
+    static let areaValueBytes = 256
+
+    /// Elements whose classes speak for the whole page or story, never an area of it.
+    private static let wholeStory: Set<String> = ["html", "body", "main", "article"]
+
+    /// True when a token of the element's `class` or `id` is one of the
+    /// area words or begins with one of the area prefixes. The attributes
+    /// are read in place, as for `role`.
+    static func namesArea(_ attributes: AttributeList, _ areas: AreaWords) -> Bool {
+        guard var cursor = attributes.pairs else { return false }
+        while let key = cursor.pointee {
+            let isClass = key[0] == UInt8(ascii: "c") && key[1] == UInt8(ascii: "l") && key[2] == UInt8(ascii: "a")
+                && key[3] == UInt8(ascii: "s") && key[4] == UInt8(ascii: "s") && key[5] == 0
+            let isID = key[0] == UInt8(ascii: "i") && key[1] == UInt8(ascii: "d") && key[2] == 0
+            if isClass || isID, let value = cursor.advanced(by: 1).pointee, tokensName(value, areas) { return true }
+            cursor = cursor.advanced(by: 2)
+        }
+        return false
+    }
+
+    /// Whether a token of the C string `value` (runs of ASCII letters and
+    /// digits, compared in any ASCII case) names an area. Only the first
+    /// `areaValueBytes` bytes are looked at: a hostile class list of 64 KiB
+    /// on every element costs no more than a real one.
+    static func tokensName(_ value: UnsafePointer<UInt8>, _ areas: AreaWords) -> Bool {
+        func isTokenByte(_ byte: UInt8) -> Bool { ASCIIByte.isLetter(byte) || (byte &- UInt8(ascii: "0")) < 10 }
+        var start = 0
+        while true {
+            while start < areaValueBytes, value[start] != 0, !isTokenByte(value[start]) { start += 1 }
+            guard start < areaValueBytes, value[start] != 0 else { return false }
+            var end = start
+            while end < areaValueBytes, isTokenByte(value[end]) { end += 1 }
+            func begins(with word: [UInt8]) -> Bool {
+                word.count <= end - start && word.indices.allSatisfy { ASCIIByte.lowercased(value[start + $0]) == word[$0] }
+            }
+            if areas.words.contains(where: { $0.count == end - start && begins(with: $0) })
+                || areas.prefixes.contains(where: begins) {
+                return true
+            }
+            start = end
+        }
+    }
 
     /// First letters of the landmark elements' names.
     private static let landmarkInitials: [UInt8] = Array("amhfnd".utf8)

@@ -19,22 +19,40 @@ public struct BodyRecords: Sendable, Equatable {
     /// footer, which may come before its article, then cannot use up the
     /// records the article's byline, `<time>` and paragraphs need.
     public var apart: BodyContext.Landmarks
+    /// Lowercase words that, as a whole token of an element's `class` or
+    /// `id`, make the element a `.markedArea` landmark. Tokens are the runs
+    /// of ASCII letters and digits: `class="post comment-list"` has the
+    /// tokens "post", "comment" and "list".
+    public var areaWords: [String]
+    /// Lowercase words that, beginning a token of `class` or `id`, make the
+    /// element a `.markedArea` landmark ("related" in `jp-relatedposts`).
+    public var areaPrefixes: [String]
 
     public init(markers: [String] = [], linkHrefs: [String] = [], linkPathEndings: [String] = [],
-                apart: BodyContext.Landmarks = []) {
+                apart: BodyContext.Landmarks = [], areaWords: [String] = [], areaPrefixes: [String] = []) {
         self.markers = markers
         self.linkHrefs = linkHrefs
         self.linkPathEndings = linkPathEndings
         self.apart = apart
-        markerBytes = markers.map { Array($0.lowercased().utf8) }.filter { !$0.isEmpty }
-        linkHrefBytes = linkHrefs.map { Array($0.lowercased().utf8) }.filter { !$0.isEmpty }
-        linkPathEndingBytes = linkPathEndings.map { Array($0.lowercased().utf8) }.filter { !$0.isEmpty }
+        self.areaWords = areaWords
+        self.areaPrefixes = areaPrefixes
+        markerBytes = Self.bytes(markers)
+        linkHrefBytes = Self.bytes(linkHrefs)
+        linkPathEndingBytes = Self.bytes(linkPathEndings)
+        areaWordBytes = Self.bytes(areaWords)
+        areaPrefixBytes = Self.bytes(areaPrefixes)
+    }
+
+    private static func bytes(_ words: [String]) -> [[UInt8]] {
+        words.map { Array($0.lowercased().utf8) }.filter { !$0.isEmpty }
     }
 
     // The same words as bytes, matched against attribute values in place.
     let markerBytes: [[UInt8]]
     let linkHrefBytes: [[UInt8]]
     let linkPathEndingBytes: [[UInt8]]
+    let areaWordBytes: [[UInt8]]
+    let areaPrefixBytes: [[UInt8]]
 
     /// True when there are no words at all: only the plain elements are recorded.
     var isEmpty: Bool { markerBytes.isEmpty && linkHrefBytes.isEmpty && linkPathEndingBytes.isEmpty }

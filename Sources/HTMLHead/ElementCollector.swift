@@ -67,6 +67,7 @@ final class ElementCollector {
     init(limits: Limits = Limits()) {
         self.limits = limits
         bodyContext.apart = limits.fallbacks.records.apart
+        bodyContext.areas = BodyContextTracker.AreaWords(limits.fallbacks.records)
     }
 
     var headComplete: Bool { document.headComplete }

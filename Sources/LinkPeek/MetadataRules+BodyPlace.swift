@@ -10,10 +10,12 @@ import HTMLHead
 extension MetadataRules {
     /// Landmarks that hold no part of the article: navigation, sidebars and
     /// related lists (`<aside>`), forms (comment and search boxes), dialogs
-    /// (cookie consent, newsletter prompts) and the page's footer. Their elements are also counted apart by the scanner
+    /// (cookie consent, newsletter prompts), the page's footer, and the
+    /// same areas marked only by their `class` or `id` (`chromeAreaWords`).
+    /// Their elements are also counted apart by the scanner
     /// (`BodyRecords.apart`), so that they cannot use up the records the
     /// article needs when they come first.
-    static let chromeLandmarks: BodyContext.Landmarks = [.nav, .aside, .form, .dialog, .footer]
+    static let chromeLandmarks: BodyContext.Landmarks = [.nav, .aside, .form, .dialog, .footer, .markedArea]
 
     /// Where paragraphs are never a summary: the chrome, and an article's
     /// own footer (tags, "originally published in", author notes).
@@ -27,7 +29,8 @@ extension MetadataRules {
         case lead
         /// Outside the lead article and outside the chrome.
         case elsewhere
-        /// In navigation, an aside, a form, a dialog or the page footer.
+        /// In navigation, an aside, a form, a dialog, the page footer or an
+        /// area marked as one of those by its class.
         case chrome
 
         static func < (lhs: BodyPlace, rhs: BodyPlace) -> Bool { lhs.rawValue < rhs.rawValue }

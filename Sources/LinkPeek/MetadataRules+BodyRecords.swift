@@ -17,10 +17,26 @@ extension MetadataRules {
     static let audioFileExtensions = ["mp3", "m4a", "ogg", "oga", "opus", "wav", "aac", "flac"]
     static let videoFileExtensions = ["mp4", "m4v", "webm", "mov", "ogv"]
 
+    /// `class` or `id` words of areas that hold no part of the article,
+    /// on pages that mark them by name rather than with `<aside>` or
+    /// `<nav>`: related-post lists, comment threads, newsletter and cookie
+    /// prompts, recommendation boxes. Not layout words such as "sidebar" or
+    /// "widget": wrappers around the story carry them too (`has-sidebar`,
+    /// `elementor-widget`). As a whole token ("comment" in `comment-list`,
+    /// not in `commentary`):
+    static let chromeAreaWords = ["comment", "popular", "promo", "sponsored"]
+    /// … and beginning a token ("related" in `jp-relatedposts`).
+    static let chromeAreaPrefixes = [
+        "related", "comments", "recommend", "newsletter", "cookie", "consent", "trending", "disqus", "outbrain",
+        "taboola",
+    ]
+
     /// What the scanner should record from a page's body for these rules.
     public static let bodyRecords = BodyRecords(
         markers: bylineMarkers,
         linkHrefs: authorLinkHrefs,
         linkPathEndings: (audioFileExtensions + videoFileExtensions).map { "." + $0 },
-        apart: chromeLandmarks)
+        apart: chromeLandmarks,
+        areaWords: chromeAreaWords,
+        areaPrefixes: chromeAreaPrefixes)
 }

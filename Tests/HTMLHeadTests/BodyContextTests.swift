@@ -76,6 +76,44 @@ import Testing
         #expect(found["after"] == [])
     }
 
+    /// Areas marked by the caller's class and id words: a whole token or a
+    /// token's beginning, in any case; never on the elements that speak for
+    /// the whole story.
+    @Test func areasMarkedByClassOrID() {
+        let records = BodyRecords(areaWords: ["comment"], areaPrefixes: ["related"])
+        let found = timeLandmarks("""
+            <body><div class="jp-RelatedPosts">\(time("prefix"))<div class=comment>\(time("inner"))</div></div>
+            <section id="comment">\(time("id"))</section><ol class="x comment-list">\(time("token"))</ol>
+            <div class="commentary">\(time("longerWord"))</div><div class="unrelated">\(time("midWord"))</div>
+            <article class="related comments">\(time("article"))</article><main class="comment">\(time("main"))</main>
+            <div data-x="related">\(time("otherAttribute"))</div>\(time("after"))
+            """, records: records)
+        #expect(found["prefix"] == [.markedArea])
+        #expect(found["inner"] == [.markedArea])
+        #expect(found["id"] == [.markedArea])
+        #expect(found["token"] == [.markedArea])
+        #expect(found["longerWord"] == [])
+        #expect(found["midWord"] == [])
+        #expect(found["article"] == [.article, .firstArticle])
+        #expect(found["main"] == [.main])
+        #expect(found["otherAttribute"] == [])
+        #expect(found["after"] == [])
+        // Without words nothing is marked.
+        #expect(timeLandmarks("<body><div class=related>\(time("plain"))</div>")["plain"] == [])
+    }
+
+    /// An article inside a marked area (a teaser) is not the page's first
+    /// when the caller counts marked areas apart.
+    @Test func anArticleInAMarkedAreaIsNotTheFirst() {
+        let records = BodyRecords(apart: [.markedArea], areaPrefixes: ["related"])
+        let found = timeLandmarks("""
+            <body><div class=related-posts><article>\(time("teaser"))</article></div>
+            <article>\(time("story"))</article>
+            """, records: records)
+        #expect(found["teaser"] == [.markedArea, .article])
+        #expect(found["story"] == [.article, .firstArticle])
+    }
+
     @Test func impliedEndsCloseLandmarks() {
         // An unclosed `<nav>` ends with its parent; a stray `</aside>` closes nothing.
         let found = timeLandmarks("<body><div><nav>\(time("nav"))</div>\(time("after"))</aside>\(time("stray"))")

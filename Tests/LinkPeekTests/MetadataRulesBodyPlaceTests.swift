@@ -48,6 +48,26 @@ private func extractPage(_ html: String) -> LinkMetadata {
         #expect(page.sources?["publishedTime"] == "time element")
     }
 
+    /// The same list written as `<div>`s, known only by its class, and a
+    /// comment thread by its id: the story's byline and date win, though
+    /// the page has no `<article>` to say where the story is.
+    @Test func aRelatedListMarkedOnlyByItsClassIsChrome() {
+        let divs = related.replacingOccurrences(of: "<aside class=\"related\">", with: "<div class=\"c-related-posts\">")
+            .replacingOccurrences(of: "</aside>", with: "</div>")
+        let page = extractPage(head + divs + """
+            <div class="story"><h1>Tram line</h1><span class="byline">By Ann Lee</span>
+            <time datetime="2024-05-03T10:00:00+02:00">3 May</time><p>\(prose)</p></div>
+            <div id="comments"><p>A reply that is long enough to be taken for a paragraph of prose, by its length.</p>
+            <span class="comment-author">Dan</span></div>
+            """)
+        #expect(page.author == "Ann Lee")
+        #expect(page.publishedTime == "2024-05-03T10:00:00+02:00")
+        #expect(page.summary == prose)
+        // Without the story's own, the list's are still the last resort.
+        let onlyList = extractPage(head + divs)
+        #expect(onlyList.author == "Bob Stone")
+    }
+
     /// A `<time>` in the page footer loses to a date in the article's byline text.
     @Test func aDatelineInTheArticleBeatsAFooterTime() {
         let page = extractPage(head + """
