@@ -1,3 +1,5 @@
+import TextTrimming
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -48,7 +50,7 @@ struct AttributeList {
 
     /// Whether the C string `cString` is `name` in any ASCII case. A shorter
     /// string differs at its NUL, so no byte past it is read.
-    private static func equalsIgnoringASCIICase(_ cString: UnsafePointer<UInt8>, _ name: StaticString) -> Bool {
+    static func equalsIgnoringASCIICase(_ cString: UnsafePointer<UInt8>, _ name: StaticString) -> Bool {
         let count = name.utf8CodeUnitCount
         for offset in 0..<count where ByteCursor.lower(cString[offset]) != name.utf8Start[offset] { return false }
         return cString[count] == 0
@@ -113,7 +115,7 @@ struct AttributeList {
         var length = 0
         var plain = true
         while key[length] != 0 {
-            if key[length] >= 0x41 && key[length] <= 0x5A || key[length] >= 0x80 { plain = false }
+            if ASCIIByte.isUppercase(key[length]) || key[length] >= 0x80 { plain = false }
             length += 1
         }
         let bytes = UnsafeBufferPointer(start: key, count: length)

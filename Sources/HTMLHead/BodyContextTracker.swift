@@ -144,10 +144,10 @@ struct BodyContextTracker {
     static func namesArea(_ attributes: AttributeList, _ areas: AreaWords) -> Bool {
         guard var cursor = attributes.pairs else { return false }
         while let key = cursor.pointee {
-            let isClass = key[0] == UInt8(ascii: "c") && key[1] == UInt8(ascii: "l") && key[2] == UInt8(ascii: "a")
-                && key[3] == UInt8(ascii: "s") && key[4] == UInt8(ascii: "s") && key[5] == 0
-            let isID = key[0] == UInt8(ascii: "i") && key[1] == UInt8(ascii: "d") && key[2] == 0
-            if isClass || isID, let value = cursor.advanced(by: 1).pointee, tokensName(value, areas) { return true }
+            if AttributeList.equalsIgnoringASCIICase(key, "class") || AttributeList.equalsIgnoringASCIICase(key, "id"),
+               let value = cursor.advanced(by: 1).pointee, tokensName(value, areas) {
+                return true
+            }
             cursor = cursor.advanced(by: 2)
         }
         return false
@@ -185,8 +185,7 @@ struct BodyContextTracker {
     static func roleLandmarks(of attributes: AttributeList) -> BodyContext.Landmarks? {
         guard var cursor = attributes.pairs else { return nil }
         while let key = cursor.pointee {
-            if key[0] == UInt8(ascii: "r"), key[1] == UInt8(ascii: "o"), key[2] == UInt8(ascii: "l"),
-               key[3] == UInt8(ascii: "e"), key[4] == 0 {
+            if AttributeList.equalsIgnoringASCIICase(key, "role") {
                 return cursor.advanced(by: 1).pointee.flatMap(roleLandmarks)
             }
             cursor = cursor.advanced(by: 2)

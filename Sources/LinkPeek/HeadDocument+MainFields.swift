@@ -1,4 +1,5 @@
 import HTMLHead
+import TextTrimming
 
 extension HeadDocument {
     /// The fields the page declares so far, for the fetch's stop rule: a
@@ -95,7 +96,7 @@ struct DeclaredFields: OptionSet {
             for key in [element["property"], element["name"]] {
                 guard let key else { continue }
                 // Keys are mostly written in lowercase: lowercase only the others.
-                let lower = key.utf8.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) } ? key.lowercased() : key
+                let lower = key.utf8.contains(where: ASCIIByte.isUppercase) ? key.lowercased() : key
                 found.formUnion(declared(byMeta: lower, content: content))
             }
         case "link":

@@ -202,7 +202,7 @@ extension PageIndex {
         let bytes = value.utf8
         guard let first = bytes.first, let last = bytes.last else { return value }
         let plain = !WhiteSpaceByte.isWhitespace(first) && !WhiteSpaceByte.isWhitespace(last)
-            && !bytes.contains { $0 >= 0x80 || (0x41...0x5A).contains($0) }
+            && !bytes.contains { $0 >= 0x80 || ASCIIByte.isUppercase($0) }
         return plain ? value : value.trimmedWhitespace.lowercased()
     }
 
@@ -212,7 +212,7 @@ extension PageIndex {
             return value.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
         }
         return value.utf8.split(whereSeparator: WhiteSpaceByte.isWhitespace).map { token in
-            let lowered = token.contains { (0x41...0x5A).contains($0) }
+            let lowered = token.contains(where: ASCIIByte.isUppercase)
             return lowered ? String(decoding: token.map(ASCIIByte.lowercased), as: UTF8.self)
                 : String(decoding: token, as: UTF8.self)
         }

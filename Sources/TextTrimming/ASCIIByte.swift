@@ -5,7 +5,13 @@ public enum ASCIIByte {
     /// `byte` with an ASCII capital letter made small.
     @inlinable
     public static func lowercased(_ byte: UInt8) -> UInt8 {
-        byte &- 0x41 < 26 ? byte | 0x20 : byte
+        isUppercase(byte) ? byte | 0x20 : byte
+    }
+
+    /// Whether `byte` is an ASCII capital letter (what `lowercased` changes).
+    @inlinable
+    public static func isUppercase(_ byte: UInt8) -> Bool {
+        byte &- 0x41 < 26
     }
 
     /// Whether `byte` is an ASCII letter, either case.

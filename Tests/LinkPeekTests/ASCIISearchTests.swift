@@ -27,6 +27,7 @@ import TextTrimming
         for byte in UInt8.min...UInt8.max {
             let expected = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
             #expect(ASCIIByte.lowercased(byte) == expected, "byte \(byte)")
+            #expect(ASCIIByte.isUppercase(byte) == (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte), "byte \(byte)")
             let letter = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
             #expect(ASCIIByte.isLetter(byte) == letter, "byte \(byte)")
         }
