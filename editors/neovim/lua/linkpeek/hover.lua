@@ -1,9 +1,9 @@
 -- `K`: the daemon's hover card for the link under the cursor, in Neovim's
 -- hover float. Where the daemon finds no link, K does what it does without
--- the plugin ('keywordprg'); with no daemon, K on a URL says why (the
--- install sentence) instead of running `man` on a word of the URL. The card
--- shows only where it was asked for: an answer that arrives after the
--- cursor moved (or the buffer changed) is dropped.
+-- the plugin (another server's hover, else 'keywordprg'); with no daemon,
+-- K on a URL says why (the install sentence) instead of running `man` on a
+-- word of the URL. The card shows only where it was asked for: an answer
+-- that arrives after the cursor moved (or the buffer changed) is dropped.
 local client = require("linkpeek.client")
 local protocol = require("linkpeek.protocol")
 
@@ -29,9 +29,24 @@ local function report(outcome, lines)
   end
 end
 
--- Neovim's own K: 'keywordprg' on the word under the cursor.
+-- Another language server of this buffer that answers hovers, if any.
+local function other_hover_client(bufnr)
+  local ours = client.state.client_id
+  for id, c in pairs(vim.lsp.buf_get_clients(bufnr)) do
+    if id ~= ours and c.server_capabilities and c.server_capabilities.hoverProvider then
+      return true
+    end
+  end
+  return false
+end
+
+-- What K does without linkpeek: the buffer's other language servers' hover
+-- when there is one, else Neovim's own K ('keywordprg' on the word).
 function M.fallback()
   report("fallback")
+  if other_hover_client(vim.api.nvim_get_current_buf()) then
+    return vim.lsp.buf.hover()
+  end
   local ok, err = pcall(vim.cmd, "normal! K")
   if not ok then
     vim.notify(tostring(err):gsub("^Vim%(normal%):", ""), vim.log.levels.ERROR)
