@@ -111,14 +111,10 @@ The fetch is cancelled by its progress token
     (display-buffer "*linkpeek*")
     preview))
 
-(defvar linkpeek--eldoc-done nil
-  "(URL META STATUS) of an eldoc fetch that finished after its card said loading….
-The eldoc function shows it (once) when it runs again at the same place.")
-
 (defvar linkpeek-eldoc-outcome-functions nil
   "Abnormal hook run with (OUTCOME URL) for each eldoc card.
 OUTCOME is `shown', `dropped' (point left before the answer) or `refresh'
-\(the fetch finished after a loading… card: eldoc is asked again).")
+\(the fetch finished after a loading… card, which is replaced).")
 
 (defun linkpeek--still-at-p (buffer pos)
   "Non-nil if the selected window still shows BUFFER with point at POS."
@@ -130,21 +126,15 @@ OUTCOME is `shown', `dropped' (point left before the answer) or `refresh'
   "Eldoc: the card of the link at point, via CALLBACK.
 It answers within `linkpeek-hover-timeout' with what is known, and only
 while point is where it was asked; when the fetch finishes after a
-loading… card and point has not moved, eldoc is asked again and shows the
-whole card.  Without a binary it says so once and asks no more until one
-appears."
+loading… card and point has not moved, the whole card replaces it (through
+`eldoc-display-functions').  Without a binary it says so once and asks no
+more until one appears."
   (let ((url (linkpeek-url-at-point)))
     (when url
-      (let ((ready (and (equal (car linkpeek--eldoc-done) url) (cdr linkpeek--eldoc-done))))
-        (setq linkpeek--eldoc-done nil)
-        (if ready
-            (progn (run-hook-with-args 'linkpeek-eldoc-outcome-functions 'shown url)
-                   (funcall callback (linkpeek-card-echo url (car ready) (cadr ready)))
-                   t)
-          (let ((conn (linkpeek--quiet-connection)))
-            (when conn
-              (linkpeek--eldoc-fetch conn url callback)
-              t)))))))
+      (let ((conn (linkpeek--quiet-connection)))
+        (when conn
+          (linkpeek--eldoc-fetch conn url callback)
+          t)))))
 
 (defun linkpeek--eldoc-fetch (conn url callback)
   "Fetch URL on CONN for eldoc's CALLBACK, at the current buffer and point."
@@ -162,11 +152,15 @@ appears."
                   (remhash token linkpeek--streams)
                   (if (not answered)
                       (answer meta status)
-                    ;; The card said loading…: show the whole card if point stayed.
+                    ;; The card said loading…: show the whole card if point
+                    ;; stayed, as eldoc shows a card (the callback of this
+                    ;; request is spent).
                     (when (linkpeek--still-at-p buffer pos)
-                      (setq linkpeek--eldoc-done (list url meta status))
                       (run-hook-with-args 'linkpeek-eldoc-outcome-functions 'refresh url)
-                      (with-current-buffer buffer (eldoc-print-current-symbol-info t))))))
+                      (with-current-buffer buffer
+                        (run-hook-with-args 'eldoc-display-functions
+                                            (list (list (linkpeek-card-echo url meta status)))
+                                            nil))))))
       (puthash token (lambda (v) (when (and v (not (linkpeek-protocol-work-done-p v))) (setq partial v)))
                linkpeek--streams)
       ;; The budget is a timer of its own: jsonrpc's :timeout would forget the

@@ -135,7 +135,7 @@
     (setq shown (nreverse shown))
     ;; The loading card first (the page was not done: no title yet), then the refresh.
     (should (equal (car shown) (concat (linkpeek-test-host) "\nloading…")))
-    (should (equal (reverse outcomes) '(shown refresh shown)))
+    (should (equal (reverse outcomes) '(shown refresh)))
     (should (string-prefix-p "Slowly Done\n" (nth 1 shown)))))
 
 (ert-deftest linkpeek-eldoc-point-moved ()
