@@ -32,8 +32,9 @@ end
 -- Another language server of this buffer that answers hovers, if any.
 local function other_hover_client(bufnr)
   local ours = client.state.client_id
-  for id, c in pairs(vim.lsp.buf_get_clients(bufnr)) do
-    if id ~= ours and c.server_capabilities and c.server_capabilities.hoverProvider then
+  local clients = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = bufnr }) or vim.lsp.buf_get_clients(bufnr)
+  for _, c in pairs(clients) do
+    if c.id ~= ours and c.server_capabilities and c.server_capabilities.hoverProvider then
       return true
     end
   end
@@ -55,7 +56,12 @@ end
 
 local function show(result, cfg)
   local lines = vim.lsp.util.convert_input_to_markdown_lines(result.contents)
-  lines = vim.lsp.util.trim_empty_lines(lines)
+  while #lines > 0 and vim.trim(lines[#lines]) == "" do
+    table.remove(lines)
+  end
+  while #lines > 0 and vim.trim(lines[1]) == "" do
+    table.remove(lines, 1)
+  end
   if vim.tbl_isempty(lines) then
     return M.fallback()
   end
@@ -85,7 +91,7 @@ function M.hover(cfg)
   local bufnr, pos, tick = where()
   local p = { bufnr = bufnr, pos = pos, tick = tick }
   pending = p
-  local params = vim.lsp.util.make_position_params()
+  local params = vim.lsp.util.make_position_params(0, c.offset_encoding)
   p.request_id = client.request(protocol.methods.hover, params, vim.schedule_wrap(function(err, result)
     if pending == p then
       pending = nil
