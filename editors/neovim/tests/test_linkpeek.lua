@@ -532,6 +532,21 @@ h.test("a daemon that refuses loopback: the preview's failure names the setting"
     h.expect(last.lines[#last.lines]:find("; to read loopback and intranet pages, set allow_private_network = true in setup() (the daemon's allowPrivateNetwork)", 1, true),
       "status: %s", vim.inspect(last.lines))
     preview.close()
+    -- K's card says it too.
+    local hover_mod = require("linkpeek.hover")
+    local answer
+    hover_mod.on_answer = function(outcome, lines)
+      answer = { outcome = outcome, lines = lines }
+    end
+    vim.api.nvim_win_set_cursor(0, { 1, 3 })
+    vim.cmd("normal K")
+    h.wait_for(5000, "K's answer", function()
+      return answer ~= nil
+    end)
+    hover_mod.on_answer = nil
+    h.eq(answer.outcome, "card", "K's outcome")
+    h.eq(answer.lines[#answer.lines], "To read loopback and intranet pages, set `allow_private_network = true` in setup() (the daemon's `allowPrivateNetwork`).",
+      "K's card")
   end)
   client.stop()
   linkpeek.setup({ binary = bin, allow_private_network = true, hover_timeout = 1.0 })

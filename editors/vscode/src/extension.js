@@ -93,7 +93,12 @@ const hoverProvider = {
     }
     missingSaid = false;
     if (!result) return undefined;
-    const md = new vscode.MarkdownString(result.markdown);
+    let markdown = result.markdown;
+    // A refused private address: say which setting lifts the refusal.
+    if (markdown.split('\n').pop().includes(protocol.cardBlockedAddress)) {
+      markdown += `\n\nTo read loopback and intranet pages, turn on the \`linkpeek.allowPrivateNetwork\` setting (the daemon's \`${protocol.allowPrivateNetwork}\`).`;
+    }
+    const md = new vscode.MarkdownString(markdown);
     md.isTrusted = false;
     md.supportHtml = false;
     const r = result.range;

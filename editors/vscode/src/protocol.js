@@ -37,6 +37,9 @@ const reasons = Object.freeze({
   rateLimited: 'rateLimited', // HTTP 429/503, with `data.retryAfter` seconds
 });
 
+/** The hover card's last line for a refused address (protocol/README.md, textDocument/hover: the failure words). */
+const cardBlockedAddress = 'blocked: private address';
+
 /** The initializationOptions key that lifts the private-address refusal. */
 const allowPrivateNetwork = 'allowPrivateNetwork';
 
@@ -82,4 +85,4 @@ function entryMetadata(entry) {
   return entry && typeof entry.metadata === 'object' && entry.metadata ? entry.metadata : (entry || {});
 }
 
-module.exports = { methods, errors, reasons, allowPrivateNetwork, ranges, initOptions, fetchParams, isWorkDone, savedEntries, entryMetadata };
+module.exports = { methods, errors, reasons, allowPrivateNetwork, cardBlockedAddress, ranges, initOptions, fetchParams, isWorkDone, savedEntries, entryMetadata };

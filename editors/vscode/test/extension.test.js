@@ -294,13 +294,17 @@ test('linkpeek.showImages, the old name, is read when hoverImages is not set', a
 test('a private address refused by the daemon: the message names the setting', async () => {
   recorded.errors.length = 0;
   await changeSettings({ allowPrivateNetwork: false });
+  let h;
   try {
     await bounded(vscode.commands.executeCommand('linkpeek.preview', `${BASE}/page?title=Private`), 10000, 'preview');
+    h = await hover(`${BASE}/page?title=Private+Hover`, 0, 3);
   } finally {
     await changeSettings({ allowPrivateNetwork: true });
   }
   assert.equal(recorded.errors.length, 1);
   assert.match(recorded.errors[0], /; to read loopback and intranet pages, turn on the linkpeek\.allowPrivateNetwork setting \(the daemon's allowPrivateNetwork\)$/);
+  assert.ok(h.contents.value.endsWith("\n\nTo read loopback and intranet pages, turn on the `linkpeek.allowPrivateNetwork` setting (the daemon's `allowPrivateNetwork`)."),
+    h.contents.value);
 });
 
 test('failure reasons as sentences', () => {

@@ -82,7 +82,7 @@ function M.start()
     end
     return nil
   end
-  state.missing = nil
+  state.missing, state.missing_said = nil, false -- said again if it goes missing later
   state.stopping = false
   state.started_at = vim.loop.now()
   local id = vim.lsp.start_client({

@@ -65,6 +65,12 @@ local function show(result, cfg)
   if vim.tbl_isempty(lines) then
     return M.fallback()
   end
+  -- A refused private address: say which setting lifts the refusal.
+  if lines[#lines]:find(protocol.card_blocked_address, 1, true) then
+    table.insert(lines, "")
+    table.insert(lines, "To read loopback and intranet pages, set `allow_private_network = true` in setup() "
+      .. "(the daemon's `" .. protocol.allow_private_network .. "`).")
+  end
   vim.lsp.util.open_floating_preview(lines, "markdown", { border = cfg.border, focus_id = "linkpeek_hover" })
   report("card", lines)
 end

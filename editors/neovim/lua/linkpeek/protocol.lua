@@ -33,6 +33,10 @@ M.reasons = {
 -- `data.wall` of a `blocked` failure.
 M.walls = { challenge = "challenge", consent = "consent", login = "login" }
 
+-- The hover card's last line for a refused address (protocol/README.md,
+-- textDocument/hover: the card's failure words).
+M.card_blocked_address = "blocked: private address"
+
 -- The initializationOptions key that lifts the private-address refusal.
 M.allow_private_network = "allowPrivateNetwork"
 
