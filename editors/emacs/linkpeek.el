@@ -13,11 +13,18 @@
 ;;   M-x linkpeek-preview-at-point   the card in a *linkpeek* buffer, filling
 ;;                                   in as the page loads
 ;;   M-x linkpeek-save-at-point      add the URL to linkpeek's saved links
+;;   M-x linkpeek-saved              choose a saved link and open it
 ;;   M-x linkpeek-mode               the card in the echo area (eldoc) when
-;;                                   point rests on a URL
+;;                                   point rests on a URL (or the words of
+;;                                   a Markdown [text](url))
+;;   M-x linkpeek-doctor             the binary used, its version, and
+;;                                   whether the daemon answers
 ;;
-;; Customise with M-x customize-group RET linkpeek.  One daemon serves the
-;; whole Emacs session; a daemon that dies is started again with backoff.
+;; Customise with M-x customize-group RET linkpeek.  The binary is looked
+;; for on `exec-path', then where the releases install it (see
+;; `linkpeek-binary'); without one, linkpeek.el says how to install it, once.
+;; One daemon serves the whole Emacs session; a daemon that dies is started
+;; again with backoff.
 ;;
 ;; eglot users can instead run linkpeek as a language server (hover shows
 ;; the card the daemon renders):
@@ -194,9 +201,9 @@ binary that fails at once), before `linkpeek--connection' is set.")
                 :process (lambda ()
                            (setq linkpeek--process
                                  (make-process :name "linkpeek" :command command
-                                         :connection-type 'pipe :coding 'utf-8-emacs-unix
-                                         :noquery t
-                                         :stderr (get-buffer-create "*linkpeek stderr*")))))))
+                                               :connection-type 'pipe :coding 'utf-8-emacs-unix
+                                               :noquery t
+                                               :stderr (get-buffer-create "*linkpeek stderr*")))))))
     (unless (eq linkpeek--generation generation)
       (error "linkpeek: the daemon exited at once (see *linkpeek stderr*)"))
     (setq linkpeek--connection conn)
