@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-
-import pytest
-
-from editor_support import EDITORS, assert_passed, run_bounded
+from editor_support import EDITORS, assert_passed, needs, run_bounded
 
 NVIM_DIR = EDITORS / "neovim"
 
 
-@pytest.mark.skipif(shutil.which("nvim") is None and not os.environ.get("CI"), reason="nvim not installed (apt-get install neovim)")
+@needs("nvim")
 def test_neovim_plugin(linkpeek_bin, editor_server, tmp_path):
     env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url,
            "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_STATE_HOME": str(tmp_path / "state"),
@@ -57,7 +52,7 @@ KEYS = [
 ]
 
 
-@pytest.mark.skipif(shutil.which("nvim") is None and not os.environ.get("CI"), reason="nvim not installed (apt-get install neovim)")
+@needs("nvim")
 def test_neovim_previews_with_real_keys(linkpeek_bin, editor_server, tmp_path):
     """Previews opened again and again, the cursor moved between them: one float at a time, closed on a move."""
     keys = tmp_path / "keys"
@@ -75,7 +70,7 @@ def test_neovim_previews_with_real_keys(linkpeek_bin, editor_server, tmp_path):
     assert "0 failed" in res.stdout
 
 
-@pytest.mark.skipif(shutil.which("nvim") is None and not os.environ.get("CI"), reason="nvim not installed (apt-get install neovim)")
+@needs("nvim")
 def test_neovim_help_tags(tmp_path):
     """doc/linkpeek.txt builds its tags with no duplicate or error."""
     doc = tmp_path / "doc"

@@ -11,13 +11,10 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import tomllib
 from pathlib import Path
 
-import pytest
-
-from editor_support import EDITORS, run_bounded
+from editor_support import EDITORS, needs, run_bounded
 
 README = EDITORS / "README.md"
 SNIPPET = re.compile(r"<!-- check: ([\w-]+) -->\n```\w*\n(.*?)\n```", re.S)
@@ -66,7 +63,7 @@ def test_json_snippets_parse():
     assert sublime["clients"]["linkpeek"]["initializationOptions"] == {"hoverTimeout": 1.5, "hoverImages": False}
 
 
-@pytest.mark.skipif(shutil.which("nvim") is None and not os.environ.get("CI"), reason="nvim not installed")
+@needs("nvim")
 def test_lua_snippets_run_in_neovim(linkpeek_bin, tmp_path):
     for i, body in enumerate(snippets("lua")):
         script = tmp_path / f"snippet{i}.lua"
@@ -78,7 +75,7 @@ def test_lua_snippets_run_in_neovim(linkpeek_bin, tmp_path):
         assert res.returncode == 0, f"snippet {i}: {res.stderr}"
 
 
-@pytest.mark.skipif(shutil.which("nvim") is None and not os.environ.get("CI"), reason="nvim not installed")
+@needs("nvim")
 def test_vim_lsp_snippet_registers_linkpeek(linkpeek_bin, tmp_path):
     (body,) = snippets("vim")
     script = tmp_path / "snippet.vim"
@@ -101,7 +98,7 @@ def test_vim_lsp_snippet_registers_linkpeek(linkpeek_bin, tmp_path):
     assert info["initialization_options"] == {"hoverTimeout": 1.5, "hoverImages": False}
 
 
-@pytest.mark.skipif(shutil.which("emacs") is None and not os.environ.get("CI"), reason="emacs not installed")
+@needs("emacs")
 def test_elisp_snippets_load_in_emacs(tmp_path):
     (plugin,) = snippets("elisp")
     plugin = plugin.replace("/path/to/linkpeek/editors/emacs", str(EDITORS / "emacs"))
