@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 from editor_support import EDITORS, assert_passed, needs, run_bounded
 
 NVIM_DIR = EDITORS / "neovim"
@@ -10,6 +13,7 @@ NVIM_DIR = EDITORS / "neovim"
 @needs("nvim")
 def test_neovim_plugin(linkpeek_bin, editor_server, tmp_path):
     env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url,
+           "LINKPEEK_FAKE_LSP": f"{sys.executable}\n{Path(__file__).parent / 'fake_lsp.py'}",
            "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_STATE_HOME": str(tmp_path / "state"),
            "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path)}
     cmd = ["nvim", "--headless", "-u", "NONE", "-i", "NONE", "-n",

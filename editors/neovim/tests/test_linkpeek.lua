@@ -407,6 +407,55 @@ h.test("a fetch that fails shows why in the float", function()
   preview.close()
 end)
 
+h.test("K without a link in a buffer with another language server: that server's hover", function()
+  local fake = vim.split(assert(os.getenv("LINKPEEK_FAKE_LSP"), "LINKPEEK_FAKE_LSP not set"), "\n")
+  local buf = markdown({ "plainword and " .. base .. "/page?title=Beside+Another" })
+  local other = vim.lsp.start_client({ name = "fake", cmd = fake, root_dir = vim.loop.cwd() })
+  vim.lsp.buf_attach_client(buf, other)
+  h.wait_for(5000, "the fake server to start", function()
+    local c = vim.lsp.get_client_by_id(other)
+    return c and c.initialized
+  end)
+  local hover_mod = require("linkpeek.hover")
+  local outcomes = {}
+  hover_mod.on_answer = function(outcome)
+    table.insert(outcomes, outcome)
+  end
+  local function float_text()
+    for _, w in ipairs(vim.api.nvim_list_wins()) do
+      if vim.api.nvim_win_get_config(w).relative ~= "" then
+        return table.concat(vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(w), 0, -1, false), "\n")
+      end
+    end
+  end
+  local ok, e = pcall(function()
+    vim.api.nvim_win_set_cursor(0, { 1, 2 })
+    vim.cmd("normal K")
+    local text
+    h.wait_for(5000, "the other server's hover float", function()
+      text = float_text()
+      return text and text:find("fake hover", 1, true)
+    end)
+    h.eq(outcomes, { "fallback" }, "K's outcome")
+    h.expect(text:find("fake hover at 0:2", 1, true), "float: %s", text)
+    -- On the link, linkpeek's card.
+    vim.api.nvim_win_set_cursor(0, { 1, 0 })
+    vim.cmd("doautocmd CursorMoved")
+    outcomes = {}
+    vim.api.nvim_win_set_cursor(0, { 1, 20 })
+    vim.cmd("normal K")
+    h.wait_for(5000, "linkpeek's card", function()
+      return #outcomes > 0
+    end)
+    h.eq(outcomes, { "card" }, "K's outcome on the link")
+  end)
+  hover_mod.on_answer = nil
+  vim.lsp.stop_client(other)
+  if not ok then
+    error(e, 0)
+  end
+end)
+
 h.test("failure reasons as sentences", function()
   local function fail(data, message)
     return { code = -32000, message = message or "x", data = vim.tbl_extend("force", { kind = "failed" }, data) }
