@@ -43,6 +43,13 @@
            ,@body)
        (kill-buffer buffer))))
 
+(defun linkpeek-test-stop (conn)
+  "Stop CONN's daemon: shutdown, exit, and wait (bounded) for it to go."
+  (ignore-errors (jsonrpc-request conn :shutdown nil :timeout 2))
+  (ignore-errors (jsonrpc-notify conn :exit nil))
+  (linkpeek-test-wait 5 "the test's daemon to exit" (not (jsonrpc-running-p conn)))
+  (jsonrpc-shutdown conn))
+
 (defun linkpeek-test-sleep (seconds)
   "Let SECONDS pass, handling process output and timers."
   (let ((deadline (+ (float-time) seconds)))
@@ -261,8 +268,8 @@
 
 (ert-deftest linkpeek-missing-binary ()
   "No binary: one sentence naming how to install it, said once; eldoc asks no more until it appears."
-  (let ((linkpeek-binary nil) (exec-path nil) (messages nil) (saved-connection linkpeek--connection)
-        (linkpeek--connection nil) (linkpeek--missing-checked nil))
+  (let ((linkpeek-binary nil) (exec-path nil) (messages nil) (started nil)
+        (linkpeek--connection nil) (linkpeek--generation nil) (linkpeek--missing-checked nil))
     (cl-letf (((symbol-function 'linkpeek--places) (lambda () nil))
               ((symbol-function 'message) (lambda (fmt &rest args) (push (apply #'format fmt args) messages))))
       (linkpeek-test-with-line (concat linkpeek-test-base "/page?title=Missing") 3
@@ -282,11 +289,11 @@
           (setq linkpeek--missing-checked (- (float-time) 60))
           (should (linkpeek-eldoc-function (lambda (d &rest _) (setq doc d))))
           (linkpeek-test-wait 5 "the card once the binary is there" doc)
+          (setq started linkpeek--connection)
           (should (string-prefix-p "Missing\n" doc)))
         (should (= (length messages) 1))))
-    (let ((started linkpeek--connection))
-      (setq linkpeek--connection saved-connection)
-      (when started (jsonrpc-shutdown started)))))
+    ;; The daemon this test started goes; the others' connection is untouched.
+    (when started (linkpeek-test-stop started))))
 
 (ert-deftest linkpeek-binary-is-set-wrong ()
   "A `linkpeek-binary' that is not an executable says so, naming the setting."
