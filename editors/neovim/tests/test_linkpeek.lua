@@ -537,6 +537,12 @@ h.test("no binary: the install sentence once; K on a URL says it, K elsewhere is
     h.eq(words, { "plainword" }, "K on a word")
     vim.cmd("LinkPeek " .. base .. "/page")
     h.eq(notes[3], binary.INSTALL, ":LinkPeek")
+    -- auto_preview: resting on a URL does not repeat it.
+    linkpeek.setup({ allow_private_network = true, auto_preview = true })
+    vim.api.nvim_win_set_cursor(0, { 1, 10 })
+    vim.cmd("doautocmd CursorHold")
+    vim.cmd("doautocmd CursorHold")
+    h.eq(#notes, 3, "messages after CursorHold on a URL")
     vim.cmd("checkhealth linkpeek")
     local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
     h.expect(text:find("ERROR: " .. binary.INSTALL, 1, true), "checkhealth: %s", text)

@@ -54,7 +54,9 @@ function M.setup(user)
     vim.api.nvim_create_autocmd("CursorHold", {
       group = group,
       callback = function(args)
-        if client.state.buffers[args.buf] and require("linkpeek.url").under_cursor() then
+        -- Only with a daemon: without a binary, resting the cursor does not
+        -- repeat the install sentence (K and the commands still say it).
+        if client.state.buffers[args.buf] and client.get() and require("linkpeek.url").under_cursor() then
           M.preview()
         end
       end,
