@@ -166,6 +166,13 @@
     (should (equal (car lines) "a.example"))
     (should (= (length (cdr lines)) 3))
     (dolist (line (cdr lines)) (should (<= (string-width line) 30)))
+    (should (equal (cdr lines) '("linkpeek brings what" "LinkPresentation gives iOS" "apps to every Linux program: …")))
+    (let ((narrow (split-string (linkpeek-card-echo "https://a.example/x" (list :title "T" :summary (string-join words " "))
+                                                    nil 23)
+                                "\n")))
+      ;; The third line, "iOS apps to every Linux", is 23 wide: a word goes for the ellipsis.
+      (dolist (line narrow) (should (<= (string-width line) 23)))
+      (should (equal (car (last narrow)) "iOS apps to every …")))
     (should (equal (linkpeek-card-wrap (string-join words " ") 30)
                    '("linkpeek brings what" "LinkPresentation gives iOS" "apps to every Linux program:"
                      "give it a URL, get back a rich" "preview")))
