@@ -125,7 +125,8 @@ PHASE is one of `open', `progress', `partial', `done', `error'.")
   "The linkpeek binary to run, or nil.
 `linkpeek-binary' when set, else the first of `exec-path' and the places
 the releases install it."
-  (if (and linkpeek-binary (not (string-empty-p linkpeek-binary)))
+  ;; "linkpeek" (the old default, still in many configs) looks everywhere too.
+  (if (and linkpeek-binary (not (member linkpeek-binary '("" "linkpeek"))))
       (let ((file (if (string-match-p "/" linkpeek-binary)
                       (expand-file-name linkpeek-binary)
                     (executable-find linkpeek-binary))))
@@ -135,7 +136,7 @@ the releases install it."
 
 (defun linkpeek--missing-message ()
   "Why there is no binary, in one sentence."
-  (if (and linkpeek-binary (not (string-empty-p linkpeek-binary)))
+  (if (and linkpeek-binary (not (member linkpeek-binary '("" "linkpeek"))))
       (format "linkpeek: `linkpeek-binary' is %S, which is not an executable file (fix or unset it: unset, linkpeek is looked for on `exec-path' and where the releases install it)"
               linkpeek-binary)
     linkpeek-install-message))
@@ -392,7 +393,8 @@ The report goes to the *linkpeek doctor* buffer; it is also returned."
                                                        '(:url "https://linkpeek.invalid/doctor") :timeout 5)
                                       (format "the daemon answers (pid %s)" (process-id linkpeek--process)))
                              (error (format "the daemon does not answer: %s" (error-message-string err))))))
-              (list (concat "binary: " binary (if linkpeek-binary " (linkpeek-binary)" ""))
+              (list (concat "binary: " binary
+                            (if (member linkpeek-binary '(nil "" "linkpeek")) "" " (linkpeek-binary)"))
                     (concat "version: " version)
                     answer)))))
     (with-current-buffer (get-buffer-create "*linkpeek doctor*")

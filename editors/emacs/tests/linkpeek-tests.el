@@ -328,7 +328,10 @@
     (cl-letf (((symbol-function 'file-executable-p)
                (let ((real (symbol-function 'file-executable-p)))
                  (lambda (f) (and (string-prefix-p prefix f) (funcall real f))))))
-      (should (equal (linkpeek-find-binary) bin)))
+      (should (equal (linkpeek-find-binary) bin))
+      ;; "linkpeek", the old default, looks there too.
+      (let ((linkpeek-binary "linkpeek"))
+        (should (equal (linkpeek-find-binary) bin))))
     (delete-directory prefix t)))
 
 (ert-deftest linkpeek-doctor-reports ()

@@ -495,9 +495,10 @@ h.test("where the binary is looked for: PATH, the release places, <prefix>/bin b
     return { binary.beside_plugin("@" .. prefix .. "/share/linkpeek/editors/neovim/lua/linkpeek/binary.lua") }
   end
   vim.env.PATH = ""
-  local found = binary.find(nil)
+  local found, named = binary.find(nil), binary.find("linkpeek")
   binary.places, vim.env.PATH = places, path
   h.eq(found, prefix .. "/bin/linkpeek", "found beside the plugin")
+  h.eq(named, prefix .. "/bin/linkpeek", "binary = \"linkpeek\" (the old default) looks there too")
   vim.fn.delete(prefix, "rf")
 end)
 

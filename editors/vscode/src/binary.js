@@ -52,10 +52,15 @@ function onPath(name, envPath) {
  * PATH or a path ("~/" expanded); empty or null searches. `env` lets tests
  * give PATH, the home folder and the extension's folder.
  */
+function isSet(setting) {
+  return typeof setting === 'string' && setting.trim() !== '' && setting.trim() !== 'linkpeek';
+}
+
 function find(setting, env = {}) {
   const envPath = env.PATH !== undefined ? env.PATH : process.env.PATH;
   const home = env.home || os.homedir();
-  if (typeof setting === 'string' && setting.trim()) {
+  // "linkpeek" (the old default, still in many settings files) looks everywhere too.
+  if (isSet(setting)) {
     const s = setting.trim().replace(/^~(?=\/)/, home);
     const file = s.includes('/') ? path.resolve(s) : onPath(s, envPath);
     if (file && executable(file)) return { path: file };
@@ -65,4 +70,4 @@ function find(setting, env = {}) {
   return found ? { path: found } : { missing: INSTALL };
 }
 
-module.exports = { INSTALL, find, places, besideExtension };
+module.exports = { INSTALL, find, isSet, places, besideExtension };

@@ -160,9 +160,9 @@ async function doctor() {
   const lines = [];
   if (!found.path) {
     lines.push(found.missing);
-    if (!s.binary) lines.push(`looked on PATH, then in ${binary.places().join(', ')}`);
+    if (!binary.isSet(s.binary)) lines.push(`looked on PATH, then in ${binary.places().join(', ')}`);
   } else {
-    lines.push(`binary: ${found.path}${s.binary ? ' (the linkpeek.binary setting)' : ''}`);
+    lines.push(`binary: ${found.path}${binary.isSet(s.binary) ? ' (the linkpeek.binary setting)' : ''}`);
     lines.push(await new Promise((resolve) => {
       execFile(found.path, ['--version'], { timeout: 10000 }, (err, stdout, stderr) => {
         resolve(err ? `\`linkpeek --version\` failed: ${(stderr || err.message).trim()}` : `version: ${stdout.trim()}`);

@@ -370,6 +370,9 @@ test('where the binary is looked for: PATH, the release places, <prefix>/bin bes
     assert.deepEqual(binary.find(null, { PATH: '', home: '/nonexistent', places: [binary.besideExtension(dir)] }),
       { path: path.join(prefix, 'bin', 'linkpeek') });
     assert.deepEqual(binary.find(null, { PATH: path.join(prefix, 'bin'), places: [] }), { path: path.join(prefix, 'bin', 'linkpeek') });
+    // "linkpeek", the old default, looks in the release places too.
+    assert.deepEqual(binary.find('linkpeek', { PATH: '', home: '/nonexistent', places: [binary.besideExtension(dir)] }),
+      { path: path.join(prefix, 'bin', 'linkpeek') });
     assert.deepEqual(binary.find('linkpeek', { PATH: path.join(prefix, 'bin') }), { path: path.join(prefix, 'bin', 'linkpeek') });
   } finally {
     fs.rmSync(prefix, { recursive: true, force: true });

@@ -45,11 +45,17 @@ function M.candidates()
   end, list)
 end
 
+-- Whether `setting` names a binary (nil, "" and "linkpeek" mean: look for it).
+function M.is_set(setting)
+  return setting ~= nil and setting ~= "" and setting ~= "linkpeek"
+end
+
 -- The binary to run: `setting` (a name on $PATH or a path; "~" expanded)
 -- when given, else the first of `candidates()` that is executable.
 -- Returns path, or nil and the sentence to show.
 function M.find(setting)
-  if setting ~= nil and setting ~= "" then
+  -- "linkpeek" (the old default, still in many configs) looks everywhere too.
+  if M.is_set(setting) then
     local path = setting:find("/", 1, true) and vim.fn.expand(setting) or vim.fn.exepath(setting)
     if executable(path) then
       return vim.fn.fnamemodify(path, ":p")
