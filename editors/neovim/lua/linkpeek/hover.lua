@@ -105,6 +105,9 @@ function M.hover(cfg)
     if not still_there(p) then
       return report("dropped")
     end
+    if err and err.code == protocol.errors.cancelled then
+      return report("cancelled") -- replaced by a newer K
+    end
     if err then
       report("error")
       return vim.notify(require("linkpeek.card").error_text(err), vim.log.levels.ERROR)
