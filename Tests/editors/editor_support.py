@@ -3,7 +3,9 @@ collect Tests/editors and Tests/integration in one run)."""
 
 from __future__ import annotations
 
+import functools
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -11,6 +13,31 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent.parent
 EDITORS = REPO / "editors"
+
+
+INSTALL = {
+    "nvim": "apt-get install neovim",
+    "emacs": "apt-get install emacs-nox",
+    "node": "apt-get install nodejs",
+}
+
+
+def needs(tool: str):
+    """Decorate a test that needs `tool`. Without it the test fails, naming the tool and
+    how to install it, under CI (`.ci/run` sets CI=1: a missing tool must not pass
+    silently); elsewhere it is skipped with the same words."""
+    def mark(fn):
+        if shutil.which(tool) is not None:
+            return fn
+        why = f"{tool} is not installed ({INSTALL[tool]}, or make deps)"
+        if not os.environ.get("CI"):
+            return pytest.mark.skip(reason=why)(fn)
+
+        @functools.wraps(fn)
+        def fail(*args, **kwargs):
+            pytest.fail(f"{why}; under CI=1 a missing tool is a failure")
+        return fail
+    return mark
 
 
 def run_bounded(cmd: list, env: dict, cwd: Path, timeout: float) -> subprocess.CompletedProcess:

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 
-import pytest
-
-from editor_support import EDITORS, assert_passed, run_bounded
+from editor_support import EDITORS, assert_passed, needs, run_bounded
 
 EMACS_DIR = EDITORS / "emacs"
-needs_emacs = pytest.mark.skipif(shutil.which("emacs") is None and not os.environ.get("CI"), reason="emacs not installed (apt-get install emacs-nox)")
 
 
-@needs_emacs
+@needs("emacs")
 def test_emacs_package(linkpeek_bin, editor_server, tmp_path):
     env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url, "HOME": str(tmp_path)}
     res = run_bounded(["emacs", "--batch", "-Q", "-L", ".", "-l", "tests/linkpeek-tests.el",
@@ -22,7 +18,7 @@ def test_emacs_package(linkpeek_bin, editor_server, tmp_path):
     assert "0 unexpected" in res.stderr, res.stderr[-3000:]
 
 
-@needs_emacs
+@needs("emacs")
 def test_emacs_package_byte_compiles_cleanly(tmp_path):
     """No warning from the byte compiler (undefined functions, wide docstrings, …)."""
     for f in ("linkpeek-protocol.el", "linkpeek-card.el", "linkpeek.el", "linkpeek-preview.el"):

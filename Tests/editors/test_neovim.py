@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import os
-import shutil
+import sys
+from pathlib import Path
 
-import pytest
-
-from editor_support import EDITORS, assert_passed, run_bounded
+from editor_support import EDITORS, assert_passed, needs, run_bounded
 
 NVIM_DIR = EDITORS / "neovim"
 
 
-@pytest.mark.skipif(shutil.which("nvim") is None and not os.environ.get("CI"), reason="nvim not installed (apt-get install neovim)")
+@needs("nvim")
 def test_neovim_plugin(linkpeek_bin, editor_server, tmp_path):
     env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url,
+           "LINKPEEK_FAKE_LSP": f"{sys.executable}\n{Path(__file__).parent / 'fake_lsp.py'}",
            "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_STATE_HOME": str(tmp_path / "state"),
            "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path)}
     cmd = ["nvim", "--headless", "-u", "NONE", "-i", "NONE", "-n",
@@ -26,7 +25,56 @@ def test_neovim_plugin(linkpeek_bin, editor_server, tmp_path):
     assert "not ok" not in res.stdout
 
 
-@pytest.mark.skipif(shutil.which("nvim") is None and not os.environ.get("CI"), reason="nvim not installed (apt-get install neovim)")
+# Real keystrokes through Neovim's main loop (`nvim -s KEYS`): each `:lua
+# T.x()` checks the screen between keys (tests/test_keys.lua).
+KEYS = [
+    ":lua T.setup()\r",
+    # :LinkPeek any number of times in one buffer; moving closes each one.
+    ":LinkPeek\r", ":lua T.shown('One')\r",
+    "j", ":lua T.none()\r",
+    ":LinkPeek\r", ":lua T.shown('Two')\r",
+    ":LinkPeek\r", ":lua T.shown('Two')\r",
+    "k", ":lua T.none()\r",
+    ":LinkPeek\r", ":lua T.shown('One')\r",
+    "j", ":LinkPeek\r", ":lua T.shown('Two')\r",
+    # A slow page left while loading: its float never comes back.
+    "j", ":LinkPeek\r", "k", ":lua T.none(3000)\r",
+    # K, then away before the answer: no card at the new place.
+    "jK", "k", ":lua T.hover_dropped()\r",
+    # K where there is no link: Neovim's own K ('keywordprg').
+    "jj", "K", ":lua T.fell_back('plainword')\r",
+    # K on a link: the card.
+    "gg", "K", ":lua T.hover_card('One')\r",
+    # auto_preview takes the same path.
+    ":lua T.setup({ auto_preview = true })\r",
+    ":doautocmd CursorHold\r", ":lua T.shown('One')\r",
+    "j", ":lua T.none()\r",
+    ":doautocmd CursorHold\r", ":lua T.shown('Two')\r",
+    "k", ":lua T.none()\r",
+    ":doautocmd CursorHold\r", ":lua T.shown('One')\r",
+    ":lua T.finish()\r",
+]
+
+
+@needs("nvim")
+def test_neovim_previews_with_real_keys(linkpeek_bin, editor_server, tmp_path):
+    """Previews opened again and again, the cursor moved between them: one float at a time, closed on a move."""
+    keys = tmp_path / "keys"
+    keys.write_text("".join(KEYS))
+    env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url,
+           "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_STATE_HOME": str(tmp_path / "state"),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path)}
+    cmd = ["nvim", "--headless", "-u", "NONE", "-i", "NONE", "-n",
+           "--cmd", f"set rtp+={NVIM_DIR}",
+           "--cmd", f"luafile {NVIM_DIR / 'tests' / 'test_keys.lua'}",
+           "-s", str(keys)]
+    res = run_bounded(cmd, env, NVIM_DIR, timeout=90)
+    assert_passed(res)
+    assert "not ok" not in res.stdout
+    assert "0 failed" in res.stdout
+
+
+@needs("nvim")
 def test_neovim_help_tags(tmp_path):
     """doc/linkpeek.txt builds its tags with no duplicate or error."""
     doc = tmp_path / "doc"

@@ -11,13 +11,10 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import tomllib
 from pathlib import Path
 
-import pytest
-
-from editor_support import EDITORS, run_bounded
+from editor_support import EDITORS, needs, run_bounded
 
 README = EDITORS / "README.md"
 SNIPPET = re.compile(r"<!-- check: ([\w-]+) -->\n```\w*\n(.*?)\n```", re.S)
@@ -41,7 +38,7 @@ def test_helix_toml_parses():
     cfg = tomllib.loads(body)
     server = cfg["language-server"]["linkpeek"]
     assert (server["command"], server["args"]) == ("linkpeek", ["serve"])
-    assert server["config"] == {"hoverTimeout": 1.5}
+    assert server["config"] == {"hoverTimeout": 1.5, "hoverImages": False}
     assert any("linkpeek" in lang["language-servers"] and lang["name"] == "markdown" for lang in cfg["language"])
 
 
@@ -50,18 +47,23 @@ def test_kakoune_toml_parses():
     server = tomllib.loads(body)["language_server"]["linkpeek"]
     assert (server["command"], server["args"]) == ("linkpeek", ["serve"])
     assert "markdown" in server["filetypes"]
-    assert server["settings"]["linkpeek"] == {"hoverTimeout": 1.5}
+    assert server["settings"]["linkpeek"] == {"hoverTimeout": 1.5, "hoverImages": False}
 
 
 def test_json_snippets_parse():
     vscode, zed, sublime = (json.loads(b) for b in snippets("json"))
     manifest = json.loads((EDITORS / "vscode" / "package.json").read_text())
-    assert set(vscode) == set(manifest["contributes"]["configuration"]["properties"])
+    properties = manifest["contributes"]["configuration"]["properties"]
+    current = {k for k, v in properties.items() if "deprecationMessage" not in v}
+    assert set(vscode) == current
+    assert vscode == {k: properties[k]["default"] for k in current}, "the snippet shows the manifest's defaults"
     assert zed["lsp"]["linkpeek"]["binary"] == {"path": "linkpeek", "arguments": ["serve"]}
+    assert zed["lsp"]["linkpeek"]["initialization_options"] == {"hoverTimeout": 1.5, "hoverImages": False}
     assert sublime["clients"]["linkpeek"]["command"] == ["linkpeek", "serve"]
+    assert sublime["clients"]["linkpeek"]["initializationOptions"] == {"hoverTimeout": 1.5, "hoverImages": False}
 
 
-@pytest.mark.skipif(shutil.which("nvim") is None and not os.environ.get("CI"), reason="nvim not installed")
+@needs("nvim")
 def test_lua_snippets_run_in_neovim(linkpeek_bin, tmp_path):
     for i, body in enumerate(snippets("lua")):
         script = tmp_path / f"snippet{i}.lua"
@@ -73,7 +75,7 @@ def test_lua_snippets_run_in_neovim(linkpeek_bin, tmp_path):
         assert res.returncode == 0, f"snippet {i}: {res.stderr}"
 
 
-@pytest.mark.skipif(shutil.which("nvim") is None and not os.environ.get("CI"), reason="nvim not installed")
+@needs("nvim")
 def test_vim_lsp_snippet_registers_linkpeek(linkpeek_bin, tmp_path):
     (body,) = snippets("vim")
     script = tmp_path / "snippet.vim"
@@ -93,10 +95,10 @@ def test_vim_lsp_snippet_registers_linkpeek(linkpeek_bin, tmp_path):
     assert res.returncode == 0, res.stderr
     info = json.loads(out.read_text())
     assert info["name"] == "linkpeek" and info["cmd"] == ["linkpeek", "serve"]
-    assert info["initialization_options"] == {"hoverTimeout": 1.5}
+    assert info["initialization_options"] == {"hoverTimeout": 1.5, "hoverImages": False}
 
 
-@pytest.mark.skipif(shutil.which("emacs") is None and not os.environ.get("CI"), reason="emacs not installed")
+@needs("emacs")
 def test_elisp_snippets_load_in_emacs(tmp_path):
     (plugin,) = snippets("elisp")
     plugin = plugin.replace("/path/to/linkpeek/editors/emacs", str(EDITORS / "emacs"))
@@ -108,6 +110,7 @@ def test_elisp_snippets_load_in_emacs(tmp_path):
         " (kill-emacs 2))\n"
         "(defvar eglot-server-programs nil)\n(provide 'eglot)\n" + eglot + "\n"
         "(unless (equal (cdr (car eglot-server-programs))"
-        " '(\"linkpeek\" \"serve\" :initializationOptions (:hoverTimeout 1.5))) (kill-emacs 3))\n")
+        " '(\"linkpeek\" \"serve\" :initializationOptions (:hoverTimeout 1.5 :hoverImages :json-false)))"
+        " (kill-emacs 3))\n")
     res = run_bounded(["emacs", "--batch", "-Q", "-l", str(check)], {"HOME": str(tmp_path)}, tmp_path, timeout=30)
     assert res.returncode == 0, res.stderr

@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
-import shutil
 
-import pytest
-
-from editor_support import EDITORS, assert_passed, run_bounded
+from editor_support import EDITORS, assert_passed, needs, run_bounded
 
 VSCODE_DIR = EDITORS / "vscode"
 
 
-@pytest.mark.skipif(shutil.which("node") is None and not os.environ.get("CI"), reason="node not installed")
+@needs("node")
 def test_vscode_extension(linkpeek_bin, editor_server):
     env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url}
     res = run_bounded(["node", "--test", "test/extension.test.js"], env, VSCODE_DIR, timeout=60)

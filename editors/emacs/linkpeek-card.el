@@ -38,9 +38,10 @@
            (space (string-match-p " [^ ]*\\'" head)))
       (concat (if (and space (> space (/ max 2))) (substring head 0 space) head) "…"))))
 
-(defun linkpeek-card-lines (url meta status)
+(defun linkpeek-card-lines (url meta status &optional images)
   "The card of URL from META (a LinkMetadata plist, maybe partial) as lines.
-STATUS is a last line such as \"loading…\", or nil when complete."
+STATUS is a last line such as \"loading…\", or nil when complete.  IMAGES
+non-nil adds the image (or video) line."
   (let* ((final (or (plist-get meta :url) (plist-get meta :originalURL) url))
          (title (linkpeek-card-clean (plist-get meta :title)))
          (site (linkpeek-card-clean (plist-get meta :siteName)))
@@ -52,7 +53,7 @@ STATUS is a last line such as \"loading…\", or nil when complete."
     (cond ((and site host (not (equal site host))) (push (format "%s · %s" site host) lines))
           ((and host title) (push host lines)))
     (when summary (push (linkpeek-card-cut summary linkpeek-card-summary-max) lines))
-    (when media-url
+    (when (and images media-url)
       (push (format "%s: %s%s" (if (plist-get meta :video) "video" "image") media-url
                     (let ((w (plist-get media :width)) (h (plist-get media :height)))
                       (if (and (numberp w) (numberp h)) (format " (%d×%d)" w h) "")))
@@ -62,10 +63,43 @@ STATUS is a last line such as \"loading…\", or nil when complete."
     (when status (push status lines))
     (nreverse lines)))
 
-(defun linkpeek-card-echo (url meta status)
-  "The card of URL from META for the echo area: title, then site and summary."
-  (let ((lines (linkpeek-card-lines url meta status)))
-    (string-join (seq-take lines 3) "\n")))
+(defun linkpeek-card-wrap (s width)
+  "S broken into lines of at most WIDTH columns at spaces.
+A word wider than WIDTH keeps a line of its own, whole."
+  (let ((lines nil) (line ""))
+    (dolist (word (split-string s " " t))
+      (if (and (not (string-empty-p line)) (> (string-width (concat line " " word)) width))
+          (progn (push line lines) (setq line word))
+        (setq line (if (string-empty-p line) word (concat line " " word)))))
+    (unless (string-empty-p line) (push line lines))
+    (nreverse lines)))
+
+(defconst linkpeek-card-echo-summary-lines 3
+  "The echo area shows at most this many lines of summary.")
+
+(defun linkpeek-card-echo (url meta status &optional width)
+  "The card of URL from META for the echo area: title, site, summary, STATUS.
+The summary wraps at word boundaries to WIDTH columns (default: the
+frame's width less one), at most `linkpeek-card-echo-summary-lines' lines."
+  (let* ((width (max 20 (or width (1- (frame-width)))))
+         (title (linkpeek-card-clean (plist-get meta :title)))
+         (summary (linkpeek-card-clean (plist-get meta :summary)))
+         (head (seq-take (linkpeek-card-lines url (list :title title :siteName (plist-get meta :siteName)
+                                                        :url (plist-get meta :url)
+                                                        :originalURL (plist-get meta :originalURL))
+                                              nil)
+                         2))
+         (wrapped (and summary (linkpeek-card-wrap (linkpeek-card-cut summary linkpeek-card-summary-max) width))))
+    (when (> (length wrapped) linkpeek-card-echo-summary-lines)
+      (let ((last (nth (1- linkpeek-card-echo-summary-lines) wrapped)))
+        ;; Room for the ellipsis: drop whole words from the end, never cut one.
+        (while (and (> (string-width (concat last " …")) width) (string-match-p " " last))
+          (setq last (substring last 0 (string-match " [^ ]*\\'" last))))
+        (setq wrapped (append (seq-take wrapped (1- linkpeek-card-echo-summary-lines))
+                              (list (concat last " …"))))))
+    (string-join (append (seq-filter (lambda (l) (not (string-prefix-p "→ " l))) head)
+                         wrapped (and status (list status)))
+                 "\n")))
 
 ;;; URLs
 
@@ -97,9 +131,20 @@ STATUS is a last line such as \"loading…\", or nil when complete."
                 found))))
     (nreverse found)))
 
+(defun linkpeek-card--link-text-start (line beg)
+  "Where the words of a Markdown link `[words](URL)' start.
+URL starts at BEG of LINE; nil when it is not such a link."
+  (when (and (>= beg 3) (string= (substring line (- beg 2) beg) "]("))
+    (let ((open (cl-position ?\[ line :end (- beg 2) :from-end t)))
+      (when (and open (not (cl-position ?\] line :start open :end (- beg 2))))
+        open))))
+
 (defun linkpeek-card-url-at (line column)
-  "The URL of LINE that covers COLUMN (0-based), or nil."
-  (car (seq-find (lambda (hit) (and (>= column (nth 1 hit)) (< column (nth 2 hit))))
+  "The URL of LINE that covers COLUMN (0-based), or nil.
+The words of a Markdown link `[words](URL)' count as the URL."
+  (car (seq-find (lambda (hit)
+                   (let ((start (or (linkpeek-card--link-text-start line (nth 1 hit)) (nth 1 hit))))
+                     (and (>= column start) (< column (nth 2 hit)))))
                  (linkpeek-card-urls-in-line line))))
 
 (provide 'linkpeek-card)

@@ -11,6 +11,7 @@
 ;;; Code:
 
 (require 'cl-lib)
+(require 'subr-x)
 (require 'jsonrpc)
 (require 'eldoc)
 (require 'linkpeek-protocol)
@@ -21,8 +22,12 @@
 (defvar linkpeek-timeout)
 (defvar linkpeek-hover-timeout)
 (defvar linkpeek-auto-preview)
+(defvar linkpeek-hover-images)
 (defvar linkpeek-preview-update-functions)
 (declare-function linkpeek--connection "linkpeek")
+(declare-function linkpeek--command-connection "linkpeek")
+(declare-function linkpeek--quiet-connection "linkpeek")
+(declare-function linkpeek-error-text "linkpeek")
 (declare-function linkpeek--next-id "linkpeek")
 (declare-function linkpeek-url-at-point "linkpeek")
 
@@ -34,13 +39,15 @@
   "Show PREVIEW's card at PHASE with META (kept if nil) and STATUS."
   (when (and (eq preview linkpeek--preview) (not (plist-get preview :done)))
     (when meta (plist-put preview :meta meta))
-    (let ((lines (linkpeek-card-lines (plist-get preview :url) (plist-get preview :meta) status)))
+    (let ((lines (linkpeek-card-lines (plist-get preview :url) (plist-get preview :meta) status
+                                      linkpeek-hover-images)))
       (with-current-buffer (get-buffer-create "*linkpeek*")
         (let ((inhibit-read-only t))
           (erase-buffer)
           (insert (string-join lines "\n") "\n")
           (goto-char (point-min)))
-        (unless (derived-mode-p 'special-mode) (special-mode)))
+        (unless (derived-mode-p 'special-mode) (special-mode))
+        (visual-line-mode 1))               ; long lines wrap at word boundaries
       (when (memq phase '(done error))
         (plist-put preview :done t)
         (linkpeek--release preview))
@@ -76,7 +83,7 @@ The fetch is cancelled by its progress token
   "Show the card of URL (default: the one at point) in the *linkpeek* buffer."
   (interactive)
   (let* ((url (or url (linkpeek-url-at-point) (user-error "linkpeek: no URL at point")))
-         (conn (progn (linkpeek-cancel-preview) (linkpeek--connection)))
+         (conn (progn (linkpeek-cancel-preview) (linkpeek--command-connection)))
          (work (linkpeek--next-id "work"))
          (partial (linkpeek--next-id "partial"))
          (preview (list :url url :provider (linkpeek--next-id "preview") :tokens (list work partial)
@@ -98,37 +105,74 @@ The fetch is cancelled by its progress token
      :success-fn (lambda (meta) (linkpeek--render preview 'done meta nil))
      :error-fn (lambda (err)
                  (plist-put preview :error-code (plist-get err :code))
-                 (linkpeek--render preview 'error nil
-                                   (concat "linkpeek: " (or (linkpeek-card-clean (plist-get err :message))
-                                                            "the fetch failed"))))
+                 (linkpeek--render preview 'error nil (linkpeek-error-text err)))
      :timeout (+ (or linkpeek-timeout 30) 5)
      :timeout-fn (lambda () (linkpeek--render preview 'error nil "linkpeek: no answer from the daemon")))
     (display-buffer "*linkpeek*")
     preview))
 
+(defvar linkpeek-eldoc-outcome-functions nil
+  "Abnormal hook run with (OUTCOME URL) for each eldoc card.
+OUTCOME is `shown', `dropped' (point left before the answer) or `refresh'
+\(the fetch finished after a loading… card, which is replaced).")
+
+(defun linkpeek--still-at-p (buffer pos)
+  "Non-nil if the selected window still shows BUFFER with point at POS."
+  (and (buffer-live-p buffer)
+       (eq (window-buffer (selected-window)) buffer)
+       (= (window-point (selected-window)) pos)))
+
 (defun linkpeek-eldoc-function (callback &rest _)
-  "Eldoc: the card of the URL at point, via CALLBACK.
-It answers within `linkpeek-hover-timeout' with what is known.
-A fetch still running at the budget keeps running, so the next time point
-rests on the URL the card is complete."
+  "Eldoc: the card of the link at point, via CALLBACK.
+It answers within `linkpeek-hover-timeout' with what is known, and only
+while point is where it was asked; when the fetch finishes after a
+loading… card and point has not moved, the whole card replaces it (through
+`eldoc-display-functions').  Without a binary it says so once and asks no
+more until one appears."
   (let ((url (linkpeek-url-at-point)))
     (when url
-      (let ((token (linkpeek--next-id "eldoc")) (partial nil) (answered nil))
-        (cl-flet ((answer (meta status)
-                    (remhash token linkpeek--streams)
-                    (unless answered
-                      (setq answered t)
+      (let ((conn (linkpeek--quiet-connection)))
+        (when conn
+          (linkpeek--eldoc-fetch conn url callback)
+          t)))))
+
+(defun linkpeek--eldoc-fetch (conn url callback)
+  "Fetch URL on CONN for eldoc's CALLBACK, at the current buffer and point."
+  (let ((token (linkpeek--next-id "eldoc")) (buffer (current-buffer)) (pos (point))
+        (partial nil) (answered nil) (budget nil))
+    (cl-labels ((answer (meta status)
+                  (unless answered
+                    (setq answered t)
+                    (when (timerp budget) (cancel-timer budget))
+                    (if (not (linkpeek--still-at-p buffer pos))
+                        (run-hook-with-args 'linkpeek-eldoc-outcome-functions 'dropped url)
+                      (run-hook-with-args 'linkpeek-eldoc-outcome-functions 'shown url)
                       (funcall callback (linkpeek-card-echo url meta status)))))
-          (puthash token (lambda (v) (when (and v (not (linkpeek-protocol-work-done-p v))) (setq partial v)))
-                   linkpeek--streams)
-          (jsonrpc-async-request
-           (linkpeek--connection) (linkpeek-protocol-method 'fetch)
-           (linkpeek-protocol-fetch-params url nil nil token linkpeek-timeout)
-           :success-fn (lambda (meta) (answer meta nil))
-           :error-fn (lambda (err) (answer nil (or (linkpeek-card-clean (plist-get err :message)) "failed")))
-           :timeout linkpeek-hover-timeout
-           :timeout-fn (lambda () (answer partial "loading…"))))
-        t))))
+                (finish (meta status)
+                  (remhash token linkpeek--streams)
+                  (if (not answered)
+                      (answer meta status)
+                    ;; The card said loading…: show the whole card if point
+                    ;; stayed, as eldoc shows a card (the callback of this
+                    ;; request is spent).
+                    (when (linkpeek--still-at-p buffer pos)
+                      (run-hook-with-args 'linkpeek-eldoc-outcome-functions 'refresh url)
+                      (with-current-buffer buffer
+                        (run-hook-with-args 'eldoc-display-functions
+                                            (list (list (linkpeek-card-echo url meta status)))
+                                            nil))))))
+      (puthash token (lambda (v) (when (and v (not (linkpeek-protocol-work-done-p v))) (setq partial v)))
+               linkpeek--streams)
+      ;; The budget is a timer of its own: jsonrpc's :timeout would forget the
+      ;; request, and the answer that comes later is the one worth showing.
+      (setq budget (run-at-time linkpeek-hover-timeout nil (lambda () (answer partial "loading…"))))
+      (jsonrpc-async-request
+       conn (linkpeek-protocol-method 'fetch)
+       (linkpeek-protocol-fetch-params url nil nil token linkpeek-timeout)
+       :success-fn (lambda (meta) (finish meta nil))
+       :error-fn (lambda (err) (finish nil (string-remove-prefix "linkpeek: " (linkpeek-error-text err))))
+       :timeout (+ (or linkpeek-timeout 30) 5)
+       :timeout-fn (lambda () (finish partial "no answer from the daemon"))))))
 
 ;;;###autoload
 (define-minor-mode linkpeek-mode

@@ -35,6 +35,20 @@
     (timed-out . -32005))
   "Error codes linkpeek.el tells apart.")
 
+(defconst linkpeek-protocol-reasons
+  '((blocked-address . "blockedAddress") ; a loopback/private address, refused by policy
+    (blocked . "blocked")                ; the site showed a wall (`data.wall') instead of the page
+    (rate-limited . "rateLimited"))      ; HTTP 429/503, with `data.retryAfter' seconds
+  "The `data.reason' values of a failed request that linkpeek.el explains.
+An open set (protocol/README.md section 5): any other is shown by its message.")
+
+(defconst linkpeek-protocol-allow-private-network "allowPrivateNetwork"
+  "The initializationOptions key that lifts the private-address refusal.")
+
+(defun linkpeek-protocol-reason-p (err name)
+  "Non-nil if the JSON-RPC error ERR has the `data.reason' called NAME."
+  (equal (plist-get (plist-get err :data) :reason) (alist-get name linkpeek-protocol-reasons)))
+
 (defconst linkpeek-protocol-ranges
   '((timeout 0.001 3600)          ; seconds
     (hover-timeout 0 60))         ; seconds
@@ -49,10 +63,12 @@
   "Non-nil if the JSON-RPC error ERR (a plist) has the code called NAME."
   (eql (plist-get err :code) (alist-get name linkpeek-protocol-errors)))
 
-(defun linkpeek-protocol-init-options (allow-private timeout hover-timeout)
-  "The initializationOptions from ALLOW-PRIVATE, TIMEOUT and HOVER-TIMEOUT.
-The timeouts are seconds, or nil for the daemon's default."
-  (append (list :allowPrivateNetwork (if allow-private t :json-false))
+(defun linkpeek-protocol-init-options (allow-private timeout hover-timeout hover-images)
+  "The initializationOptions of the settings.
+ALLOW-PRIVATE and HOVER-IMAGES are booleans; TIMEOUT and HOVER-TIMEOUT are
+seconds, or nil for the daemon's default."
+  (append (list :allowPrivateNetwork (if allow-private t :json-false)
+                :hoverImages (if hover-images t :json-false))
           (and timeout (list :timeout timeout))
           (and hover-timeout (list :hoverTimeout hover-timeout))))
 

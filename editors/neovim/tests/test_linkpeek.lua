@@ -56,13 +56,34 @@ end
 local function hover(buf, row, col, ms)
   vim.api.nvim_win_set_cursor(0, { row, col })
   local params = vim.lsp.util.make_position_params()
-  local started = vim.loop.hrtime()
   local answers = vim.lsp.buf_request_sync(buf, protocol.methods.hover, params, ms or 5000)
-  local elapsed = (vim.loop.hrtime() - started) / 1e6
   local answer = answers and answers[client.get().id]
   h.expect(answer, "no hover answer within %d ms", ms or 5000)
   h.expect(answer.err == nil, "hover failed: %s", vim.inspect(answer.err))
-  return answer.result, elapsed
+  return answer.result
+end
+
+-- The daemon's cached card of `url`: nil (JSON null) while its fetch is still running.
+local function cached(url)
+  local got
+  client.request(protocol.methods.get_cached, { url = url }, function(err, result)
+    got = { err = err, result = result }
+  end)
+  h.wait_for(5000, "the getCached answer", function()
+    return got ~= nil
+  end)
+  h.expect(got.err == nil, "getCached failed: %s", vim.inspect(got.err))
+  return got.result
+end
+
+-- Hover until the card is complete (no "loading…"), within `ms`.
+local function hover_until_done(buf, row, col, ms)
+  local result
+  h.wait_for(ms, "the full card", function()
+    result = hover(buf, row, col)
+    return result and not result.contents.value:find("loading…", 1, true)
+  end)
+  return result
 end
 
 local function needs_hover()
@@ -111,8 +132,9 @@ h.test("the float fills in: progress, then the partial card, then the full card"
   h.eq(partial.lines[1], "Slow Image Page", "partial title")
   h.eq(partial.lines[#partial.lines], "loading…", "partial status line")
   h.expect(done, "no final card")
-  h.expect(done.t - partial.t >= 1000, "the partial card came only %.0f ms before the full one",
-    done.t - partial.t)
+  -- The partial card came while the image was still loading: no size yet.
+  h.expect(not table.concat(partial.lines, "\n"):find("(40×20)", 1, true), "the partial card has the image size: %s",
+    vim.inspect(partial.lines))
   h.eq(done.lines[1], "Slow Image Page", "final title")
   h.eq(done.lines[2], "Fixture Site · " .. card.host(base), "site line")
   h.expect(done.lines[#done.lines]:find("^image: " .. vim.pesc(base) .. "/img%-slow%?ms=1500 %(40×20%)$"),
@@ -140,7 +162,6 @@ h.test("closing a loading preview cancels its fetch; the editor keeps going", fu
   local p = preview.current
   h.expect(p and p.request_id, "no fetch sent")
   vim.wait(200)
-  local started = vim.loop.hrtime()
   preview.close() -- what moving the cursor does: $/cancelRequest
   h.expect(not vim.api.nvim_win_is_valid(p.win), "the float is still open")
   -- Neovim swallows the -32800 answer of a cancelled request, so ask the
@@ -149,11 +170,11 @@ h.test("closing a loading preview cancels its fetch; the editor keeps going", fu
   client.request(protocol.methods.cancel, { providerId = p.request_id }, function(err, result)
     answer = result or { err = err }
   end)
-  h.wait_for(1000, "the cancel answer", function()
+  -- A hang bound well below the page's 8 s: the cancel is answered, not the page.
+  h.wait_for(5000, "the cancel answer", function()
     return answer ~= nil
   end)
   h.eq(answer, { cancelled = false }, "the provider is already gone")
-  h.expect((vim.loop.hrtime() - started) / 1e6 < 1000, "the daemon took over 1 s to answer after the cancel")
   -- The control: a running provider is found and cancelled.
   client.request(protocol.methods.fetch, { url = base .. "/slow?ms=8000&title=Other", providerId = "control" },
     function() end)
@@ -162,7 +183,7 @@ h.test("closing a loading preview cancels its fetch; the editor keeps going", fu
   client.request(protocol.methods.cancel, { providerId = "control" }, function(_, result)
     answer = result
   end)
-  h.wait_for(1000, "the control cancel answer", function()
+  h.wait_for(5000, "the control cancel answer", function()
     return answer ~= nil
   end)
   h.eq(answer, { cancelled = true }, "a running provider")
@@ -219,16 +240,17 @@ h.test("a hostile title cannot inject Markdown or HTML into the hover card", fun
   h.expect(not value:find("\n```", 1, true), "a code fence survived: %s", value)
 end)
 
-h.test("a slow page's hover returns within the budget; a later hover has the full card", function()
-  local buf = markdown({ base .. "/slow?ms=2500&title=Slowly+Done" })
+h.test("a slow page's hover answers before the page is done; a later hover has the full card", function()
+  local url = base .. "/slow?ms=2500&title=Slowly+Done"
+  local buf = markdown({ url })
   needs_hover()
-  local first, elapsed = hover(buf, 1, 3)
-  h.expect(elapsed < 1000 + 700, "the first hover took %.0f ms (budget 1000)", elapsed)
+  local first = hover(buf, 1, 3)
   h.expect(first and first.contents.value:find("127.0.0.1", 1, true), "no host: %s", vim.inspect(first))
   h.expect(not first.contents.value:find("Slowly Done", 1, true), "the first card is already full")
-  vim.wait(2500)
-  local second = hover(buf, 1, 3)
+  h.eq(cached(url), nil, "the page was done when the hover answered")
+  local second = hover_until_done(buf, 1, 3, 10000)
   h.expect(second.contents.value:find("Slowly Done", 1, true), "the second card: %s", second.contents.value)
+  h.eq(type(cached(url)), "table", "the control: the cached card once the page is done")
 end)
 
 h.test("a cancelled hover leaves the editor responsive and the page still loads", function()
@@ -241,20 +263,12 @@ h.test("a cancelled hover leaves the editor responsive and the page still loads"
       answered = true
     end)
   vim.wait(100)
-  local started = vim.loop.hrtime()
   cancel() -- $/cancelRequest: Neovim drops the -32800 answer
-  local got
-  client.request(protocol.methods.get_cached, { url = base .. "/nothing-here" }, function(err, result)
-    got = { err = err, result = result }
-  end)
-  h.wait_for(1000, "an answer right after the cancel", function()
-    return got ~= nil
-  end)
-  h.expect((vim.loop.hrtime() - started) / 1e6 < 1000, "the next answer took a second")
+  -- The daemon answers the next request while the page is still loading.
+  h.eq(cached(base .. "/slow?ms=1500&title=Loaded+Anyway"), nil, "the page was done before the next answer")
   h.eq(answered, false, "the cancelled hover's handler ran")
   -- The daemon's shared fetch was not cancelled with the hover: it finishes.
-  vim.wait(1800)
-  h.expect(hover(buf, 1, 3).contents.value:find("Loaded Anyway", 1, true), "the page did not load")
+  h.expect(hover_until_done(buf, 1, 3, 10000).contents.value:find("Loaded Anyway", 1, true), "the page did not load")
 end)
 
 h.test(":LinkPeekSave and :LinkPeekSaved", function()
@@ -391,6 +405,211 @@ h.test("a fetch that fails shows why in the float", function()
   h.eq(last.phase, "error", "phase")
   h.expect(last.lines[#last.lines]:find("^linkpeek: Metadata fetch failed"), "status: %s", vim.inspect(last.lines))
   preview.close()
+end)
+
+h.test("K without a link in a buffer with another language server: that server's hover", function()
+  local fake = vim.split(assert(os.getenv("LINKPEEK_FAKE_LSP"), "LINKPEEK_FAKE_LSP not set"), "\n")
+  local buf = markdown({ "plainword and " .. base .. "/page?title=Beside+Another" })
+  local other = vim.lsp.start_client({ name = "fake", cmd = fake, root_dir = vim.loop.cwd() })
+  vim.lsp.buf_attach_client(buf, other)
+  h.wait_for(5000, "the fake server to start", function()
+    local c = vim.lsp.get_client_by_id(other)
+    return c and c.initialized
+  end)
+  local hover_mod = require("linkpeek.hover")
+  local outcomes = {}
+  hover_mod.on_answer = function(outcome)
+    table.insert(outcomes, outcome)
+  end
+  local function float_text()
+    for _, w in ipairs(vim.api.nvim_list_wins()) do
+      if vim.api.nvim_win_get_config(w).relative ~= "" then
+        return table.concat(vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(w), 0, -1, false), "\n")
+      end
+    end
+  end
+  local ok, e = pcall(function()
+    vim.api.nvim_win_set_cursor(0, { 1, 2 })
+    vim.cmd("normal K")
+    local text
+    h.wait_for(5000, "the other server's hover float", function()
+      text = float_text()
+      return text and text:find("fake hover", 1, true)
+    end)
+    h.eq(outcomes, { "fallback" }, "K's outcome")
+    h.expect(text:find("fake hover at 0:2", 1, true), "float: %s", text)
+    -- On the link, linkpeek's card.
+    vim.api.nvim_win_set_cursor(0, { 1, 0 })
+    vim.cmd("doautocmd CursorMoved")
+    outcomes = {}
+    vim.api.nvim_win_set_cursor(0, { 1, 20 })
+    vim.cmd("normal K")
+    h.wait_for(5000, "linkpeek's card", function()
+      return #outcomes > 0
+    end)
+    h.eq(outcomes, { "card" }, "K's outcome on the link")
+  end)
+  hover_mod.on_answer = nil
+  vim.lsp.stop_client(other)
+  if not ok then
+    error(e, 0)
+  end
+end)
+
+h.test("failure reasons as sentences", function()
+  local function fail(data, message)
+    return { code = -32000, message = message or "x", data = vim.tbl_extend("force", { kind = "failed" }, data) }
+  end
+  h.eq(card.error_text(fail({ reason = "blockedAddress" }, "blocked: private address")),
+    "linkpeek: blocked: private address; to read loopback and intranet pages, set allow_private_network = true in setup() (the daemon's allowPrivateNetwork)",
+    "blockedAddress")
+  h.eq(card.error_text(fail({ reason = "blocked", wall = "consent" },
+    "blocked: the site asked for cookie consent before showing the page")),
+    "linkpeek: blocked: the site asked for cookie consent before showing the page", "blocked with a message")
+  h.eq(card.error_text(fail({ reason = "blocked", wall = "login" }, "")),
+    "linkpeek: blocked: the site asked for a login before showing the page", "blocked without a message")
+  h.eq(card.error_text(fail({ reason = "rateLimited", retryAfter = 90 })),
+    "linkpeek: the site is limiting requests; try again in 90 s", "rateLimited 90")
+  h.eq(card.error_text(fail({ reason = "rateLimited", retryAfter = 7200 })),
+    "linkpeek: the site is limiting requests; try again in 2 h", "rateLimited 7200")
+  h.eq(card.error_text(fail({ reason = "rateLimited" })), "linkpeek: the site is limiting requests; try again later",
+    "rateLimited without retryAfter")
+  h.eq(card.error_text(fail({ reason = "httpStatus" }, "HTTP 404")), "linkpeek: HTTP 404", "another reason")
+end)
+
+h.test("where the binary is looked for: PATH, the release places, <prefix>/bin beside the plugin", function()
+  local binary = require("linkpeek.binary")
+  local home = vim.loop.os_homedir()
+  h.eq(vim.list_slice(binary.places(), 1, 4), { home .. "/.local/bin/linkpeek", "/usr/local/bin/linkpeek",
+    "/opt/linkpeek/bin/linkpeek", "/usr/bin/linkpeek" }, "the fixed places")
+  h.eq(binary.beside_plugin("@/opt/x/share/linkpeek/editors/neovim/lua/linkpeek/binary.lua"), "/opt/x/bin/linkpeek",
+    "installed from a release")
+  h.eq(binary.beside_plugin("@/home/u/src/linkpeek/editors/neovim/lua/linkpeek/binary.lua"), nil, "a checkout")
+  -- A tarball unpacked under a prefix: found with nothing on $PATH.
+  local prefix = vim.fn.tempname()
+  vim.fn.mkdir(prefix .. "/bin", "p")
+  vim.loop.fs_copyfile(bin, prefix .. "/bin/linkpeek")
+  vim.fn.setfperm(prefix .. "/bin/linkpeek", "rwxr-xr-x")
+  local places, path = binary.places, vim.env.PATH
+  binary.places = function()
+    return { binary.beside_plugin("@" .. prefix .. "/share/linkpeek/editors/neovim/lua/linkpeek/binary.lua") }
+  end
+  vim.env.PATH = ""
+  local found, named = binary.find(nil), binary.find("linkpeek")
+  binary.places, vim.env.PATH = places, path
+  h.eq(found, prefix .. "/bin/linkpeek", "found beside the plugin")
+  h.eq(named, prefix .. "/bin/linkpeek", "binary = \"linkpeek\" (the old default) looks there too")
+  vim.fn.delete(prefix, "rf")
+end)
+
+h.test("no binary: the install sentence once; K on a URL says it, K elsewhere is Neovim's K", function()
+  local binary = require("linkpeek.binary")
+  client.stop()
+  local places, path = binary.places, vim.env.PATH
+  local notes, words = {}, {}
+  local notify = vim.notify
+  vim.notify = function(msg)
+    table.insert(notes, msg)
+  end
+  vim.api.nvim_create_user_command("LinkPeekTestWord", function(a)
+    table.insert(words, a.args)
+  end, { nargs = 1 })
+  local ok, e = pcall(function()
+    binary.places = function()
+      return {}
+    end
+    vim.env.PATH = ""
+    client.state.missing_said = false
+    linkpeek.setup({ allow_private_network = true })
+    local buf = vim.api.nvim_create_buf(true, false)
+    vim.api.nvim_set_current_buf(buf)
+    vim.api.nvim_buf_set_lines(buf, 0, -1, false, { base .. "/page?title=No+Binary", "plainword" })
+    vim.bo[buf].filetype = "markdown"
+    vim.bo[buf].keywordprg = ":LinkPeekTestWord"
+    local other = vim.api.nvim_create_buf(true, false)
+    vim.bo[other].filetype = "markdown"
+    h.eq(notes, { binary.INSTALL }, "said once for two buffers")
+    vim.api.nvim_win_set_cursor(0, { 1, 10 })
+    vim.cmd("normal K")
+    h.eq(notes, { binary.INSTALL, binary.INSTALL }, "K on a URL")
+    h.eq(words, {}, "keywordprg ran on a URL")
+    vim.api.nvim_win_set_cursor(0, { 2, 2 })
+    vim.cmd("normal K")
+    h.eq(words, { "plainword" }, "K on a word")
+    vim.cmd("LinkPeek " .. base .. "/page")
+    h.eq(notes[3], binary.INSTALL, ":LinkPeek")
+    -- auto_preview: resting on a URL does not repeat it.
+    linkpeek.setup({ allow_private_network = true, auto_preview = true })
+    vim.api.nvim_win_set_cursor(0, { 1, 10 })
+    vim.cmd("doautocmd CursorHold")
+    vim.cmd("doautocmd CursorHold")
+    h.eq(#notes, 3, "messages after CursorHold on a URL")
+    vim.cmd("checkhealth linkpeek")
+    local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+    h.expect(text:find("ERROR: " .. binary.INSTALL, 1, true), "checkhealth: %s", text)
+    vim.cmd("bwipe!")
+    -- A `binary` setting that names no executable says so.
+    linkpeek.setup({ binary = "/nonexistent/linkpeek" })
+    local _, missing = require("linkpeek.binary").find("/nonexistent/linkpeek")
+    h.expect(missing:find("^linkpeek: the `binary` setting `/nonexistent/linkpeek` is not an executable file"), "%s",
+      missing)
+  end)
+  binary.places, vim.env.PATH, vim.notify = places, path, notify
+  linkpeek.setup({ binary = bin, allow_private_network = true, hover_timeout = 1.0 })
+  client.start()
+  if not ok then
+    error(e, 0)
+  end
+end)
+
+h.test("no xdg-open: :LinkPeekSaved says so in a sentence", function()
+  local saved = require("linkpeek.saved")
+  local notes = {}
+  local notify, path = vim.notify, vim.env.PATH
+  vim.notify = function(msg)
+    table.insert(notes, msg)
+  end
+  vim.env.PATH = ""
+  local ok, e = pcall(saved.default_open, "https://a.example/x")
+  vim.notify, vim.env.PATH = notify, path
+  h.expect(ok, "an error: %s", tostring(e))
+  h.eq(notes, { "linkpeek: cannot open https://a.example/x: `xdg-open` is not installed (install xdg-utils, or give setup() an `open` function)" },
+    "message")
+end)
+
+h.test("a daemon that refuses loopback: the preview's failure names the setting", function()
+  client.stop()
+  linkpeek.setup({ binary = bin, allow_private_network = false, hover_timeout = 1.0 })
+  local ok, e = pcall(function()
+    markdown({ base .. "/page?title=Private" })
+    local seen = preview_at(1, 3)
+    local last = seen[#seen]
+    h.eq(last.phase, "error", "phase")
+    h.expect(last.lines[#last.lines]:find("; to read loopback and intranet pages, set allow_private_network = true in setup() (the daemon's allowPrivateNetwork)", 1, true),
+      "status: %s", vim.inspect(last.lines))
+    preview.close()
+    -- K's card says it too.
+    local hover_mod = require("linkpeek.hover")
+    local answer
+    hover_mod.on_answer = function(outcome, lines)
+      answer = { outcome = outcome, lines = lines }
+    end
+    vim.api.nvim_win_set_cursor(0, { 1, 3 })
+    vim.cmd("normal K")
+    h.wait_for(5000, "K's answer", function()
+      return answer ~= nil
+    end)
+    hover_mod.on_answer = nil
+    h.eq(answer.outcome, "card", "K's outcome")
+    h.eq(answer.lines[#answer.lines], "To read loopback and intranet pages, set `allow_private_network = true` in setup() (the daemon's `allowPrivateNetwork`).",
+      "K's card")
+  end)
+  client.stop()
+  linkpeek.setup({ binary = bin, allow_private_network = true, hover_timeout = 1.0 })
+  client.start()
+  if not ok then
+    error(e, 0)
+  end
 end)
 
 -- Last: it replaces the daemon with one that exits at once, counting its starts.

@@ -25,4 +25,43 @@ function cut(s, max = SUMMARY_MAX) {
   return (space > max / 2 ? head.slice(0, space) : head) + '…';
 }
 
-module.exports = { clean, host, cut };
+const WALLS = {
+  challenge: 'the site asked for a browser check before showing the page',
+  consent: 'the site asked for cookie consent before showing the page',
+  login: 'the site asked for a login before showing the page',
+};
+
+/** "90 s", "5 min", "2 h": a retry-after delay for people. */
+function duration(seconds) {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 120) return `${s} s`;
+  if (s < 7200) return `${Math.round(s / 60)} min`;
+  return `${Math.round(s / 3600)} h`;
+}
+
+/**
+ * One sentence for a failed request (an RpcError), by its `data.reason`: a
+ * private-address refusal names the setting that lifts it, a wall what the
+ * site asked for, a rate limit when to try again.
+ */
+function errorText(err) {
+  const protocol = require('./protocol');
+  const data = (err && typeof err.data === 'object' && err.data) || {};
+  const message = clean(err && err.message);
+  switch (data.reason) {
+    case protocol.reasons.blockedAddress:
+      return `linkpeek: ${message || 'blocked: private address'}; to read loopback and intranet pages, `
+        + `turn on the linkpeek.allowPrivateNetwork setting (the daemon's ${protocol.allowPrivateNetwork})`;
+    case protocol.reasons.blocked:
+      return `linkpeek: ${message || `blocked: ${WALLS[data.wall] || 'the site did not show the page'}`}`;
+    case protocol.reasons.rateLimited: {
+      const after = data.retryAfter;
+      const when = typeof after === 'number' && after >= 0 && after < 1e9 ? `try again in ${duration(after)}` : 'try again later';
+      return `linkpeek: the site is limiting requests; ${when}`;
+    }
+    default:
+      return `linkpeek: ${message || 'the request failed'}`;
+  }
+}
+
+module.exports = { clean, host, cut, duration, errorText };

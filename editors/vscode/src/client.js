@@ -33,7 +33,7 @@ class Client extends EventEmitter {
     this.proc.stdout.on('data', (chunk) => this.onData(chunk));
     this.proc.stderr.on('data', (chunk) => this.emit('stderr', chunk.toString()));
     this.proc.stdin.on('error', () => {}); // EPIPE after the daemon died: 'exit' reports it
-    this.proc.on('error', (err) => this.onExit(null, null, err));
+    this.proc.on('error', (err) => { this.spawnError = err; this.onExit(null, null, err); });
     this.proc.on('exit', (code, signal) => this.onExit(code, signal));
   }
 

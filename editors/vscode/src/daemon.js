@@ -5,13 +5,26 @@
 
 const { Client } = require('./client');
 const protocol = require('./protocol');
+const binary = require('./binary');
+
+/** No binary to run: `message` is the sentence to show (how to install linkpeek). */
+class MissingBinary extends Error {
+  constructor(message) {
+    super(message);
+    this.missing = true;
+  }
+}
 
 const BACKOFF = { firstMs: 500, maxMs: 30000, maxQuick: 5, resetAfterMs: 60000 };
 
 class Daemon {
-  /** settings(): {binary, allowPrivateNetwork, timeout, hoverTimeout}; log(text); warn(text). */
-  constructor(settings, log, warn) {
+  /**
+   * settings(): {binary, allowPrivateNetwork, timeout, hoverTimeout, hoverImages}; log(text); warn(text);
+   * locate(setting): {path} or {missing} (binary.find; tests give their own).
+   */
+  constructor(settings, log, warn, locate = binary.find) {
     this.settings = settings;
+    this.locate = locate;
     this.log = log || (() => {});
     this.warn = warn || (() => {});
     this.client = undefined;
@@ -24,7 +37,9 @@ class Daemon {
 
   command() {
     const s = this.settings();
-    const cmd = [s.binary || 'linkpeek', 'serve'];
+    const found = this.locate(s.binary);
+    if (!found.path) throw new MissingBinary(found.missing);
+    const cmd = [found.path, 'serve'];
     if (s.allowPrivateNetwork) cmd.push('--allow-private-network');
     return cmd;
   }
@@ -32,7 +47,12 @@ class Daemon {
   /** The initialised client, starting the daemon if needed. */
   get() {
     if (this.stopped) return Promise.reject(new Error('linkpeek is stopped'));
-    if (!this.ready) this.ready = this.start();
+    if (!this.ready) {
+      const ready = this.start();
+      this.ready = ready;
+      // No binary: the next use looks again (it may have been installed since).
+      ready.catch((err) => { if (err.missing && this.ready === ready) this.ready = undefined; });
+    }
     return this.ready;
   }
 
@@ -43,11 +63,17 @@ class Daemon {
     this.startedAt = Date.now();
     client.on('stderr', (t) => this.log(t));
     client.on('exit', (code, signal, err) => this.onExit(client, code, signal, err));
-    await client.request(protocol.methods.initialize, {
-      processId: process.pid,
-      clientInfo: { name: 'linkpeek-vscode' },
-      initializationOptions: protocol.initOptions(s),
-    });
+    try {
+      await client.request(protocol.methods.initialize, {
+        processId: process.pid,
+        clientInfo: { name: 'linkpeek-vscode' },
+        initializationOptions: protocol.initOptions(s),
+      });
+    } catch (err) {
+      // spawn's ENOENT: the file went away, or a script's interpreter is missing.
+      if (client.spawnError && client.spawnError.code === 'ENOENT') throw new MissingBinary(binary.INSTALL);
+      throw err;
+    }
     client.notify(protocol.methods.initialized, {});
     return client;
   }
@@ -57,6 +83,7 @@ class Daemon {
     this.client = undefined;
     this.ready = undefined;
     if (this.stopped) return;
+    if (err && err.code === 'ENOENT') return; // nothing to restart: the next use looks for the binary again
     if (Date.now() - this.startedAt > BACKOFF.resetAfterMs) this.quickDeaths = 0;
     this.quickDeaths += 1;
     if (this.quickDeaths > BACKOFF.maxQuick) {
@@ -92,4 +119,4 @@ class Daemon {
   }
 }
 
-module.exports = { Daemon, BACKOFF };
+module.exports = { Daemon, BACKOFF, MissingBinary };

@@ -1,7 +1,8 @@
 'use strict';
-// linkpeek for VS Code: a hover card for every URL in every document, and the
-// commands "linkpeek: Preview Link" and "linkpeek: Save Link". The daemon is
-// `linkpeek serve`, spoken to over its stdin/stdout by ./client.js.
+// linkpeek for VS Code: a hover card for the URLs of files and untitled
+// documents, and the commands "linkpeek: Preview Link", "linkpeek: Save
+// Link" and "linkpeek: Check the Installation". The daemon is `linkpeek
+// serve`, spoken to over its stdin/stdout by ./client.js.
 
 const vscode = require('vscode');
 const { Daemon } = require('./daemon');
@@ -10,11 +11,30 @@ const protocol = require('./protocol');
 const preview = require('./preview');
 const card = require('./card');
 const urls = require('./url');
+const binary = require('./binary');
+const { execFile } = require('child_process');
 
 const NO_SAVED = 'linkpeek: this linkpeek daemon has no saved links (`save` needs a newer linkpeek)';
+
+/**
+ * The documents whose URLs get a hover: files and untitled buffers only
+ * (not output panes, git views, settings or other extensions' documents),
+ * and none larger than MAX_DOCUMENT_BYTES, since a hover sends the whole
+ * document to the daemon on each new version.
+ */
+const SELECTOR = [{ scheme: 'file' }, { scheme: 'untitled' }];
+const MAX_DOCUMENT_BYTES = 1024 * 1024;
+
 let daemon;
 let output;
+let missingSaid = false; // the install sentence was shown for a hover; said again only after linkpeek was found
 const documents = new Documents();
+
+/** Whether `document` is small enough to send (UTF-8 bytes, counted only when it might be too large). */
+function sendable(document) {
+  const text = document.getText();
+  return text.length * 3 <= MAX_DOCUMENT_BYTES || Buffer.byteLength(text, 'utf8') <= MAX_DOCUMENT_BYTES;
+}
 
 function seconds(config, key, fallback) {
   const v = config.get(key);
@@ -27,14 +47,26 @@ function seconds(config, key, fallback) {
   return v;
 }
 
+/** A setting the user gave (in any scope), or undefined when only the default applies. */
+function given(config, key) {
+  const i = config.inspect(key);
+  if (!i) return undefined;
+  for (const scope of ['workspaceFolderValue', 'workspaceValue', 'globalValue']) {
+    if (i[scope] !== undefined) return i[scope];
+  }
+  return undefined;
+}
+
 function settings() {
   const c = vscode.workspace.getConfiguration('linkpeek');
+  // `showImages` is the old name of `hoverImages`: read when only it was set.
+  const images = given(c, 'hoverImages') ?? given(c, 'showImages') ?? c.get('hoverImages');
   return {
-    binary: c.get('binary') || 'linkpeek',
+    binary: c.get('binary') || null,
     allowPrivateNetwork: !!c.get('allowPrivateNetwork'),
     hoverTimeout: seconds(c, 'hoverTimeout', 1.5),
     timeout: seconds(c, 'timeout', undefined),
-    showImages: c.get('showImages') !== false,
+    hoverImages: images !== false,
   };
 }
 
@@ -46,11 +78,27 @@ function urlAt(document, position) {
 
 const hoverProvider = {
   async provideHover(document, position, token) {
-    const result = await preview.hover(daemon, documents, document, position, {
-      onCancel: (fn) => token && token.onCancellationRequested(fn),
-    });
+    if (!sendable(document)) return undefined;
+    let result;
+    try {
+      result = await preview.hover(daemon, documents, document, position, {
+        onCancel: (fn) => token && token.onCancellationRequested(fn),
+      });
+    } catch (err) {
+      if (!err.missing) throw err;
+      // No binary: say how to install it once, not on every hover.
+      if (!missingSaid) vscode.window.showErrorMessage(err.message);
+      missingSaid = true;
+      return undefined;
+    }
+    missingSaid = false;
     if (!result) return undefined;
-    const md = new vscode.MarkdownString(result.markdown);
+    let markdown = result.markdown;
+    // A refused private address: say which setting lifts the refusal.
+    if (markdown.split('\n').pop().includes(protocol.cardBlockedAddress)) {
+      markdown += `\n\nTo read loopback and intranet pages, turn on the \`linkpeek.allowPrivateNetwork\` setting (the daemon's \`${protocol.allowPrivateNetwork}\`).`;
+    }
+    const md = new vscode.MarkdownString(markdown);
     md.isTrusted = false;
     md.supportHtml = false;
     const r = result.range;
@@ -84,7 +132,7 @@ async function previewLink(arg) {
     if (choice === 'Open') await vscode.env.openExternal(vscode.Uri.parse(meta.url || url));
     return meta;
   } catch (err) {
-    if (err.code !== protocol.errors.cancelled) vscode.window.showErrorMessage(`linkpeek: ${err.message}`);
+    if (err.code !== protocol.errors.cancelled) vscode.window.showErrorMessage(err.missing ? err.message : card.errorText(err));
     return undefined;
   }
 }
@@ -100,9 +148,37 @@ async function saveLink(arg) {
     return result;
   } catch (err) {
     if (err.code === protocol.errors.methodNotFound) vscode.window.showWarningMessage(NO_SAVED);
-    else vscode.window.showErrorMessage(`linkpeek: ${err.message}`);
+    else vscode.window.showErrorMessage(err.missing ? err.message : card.errorText(err));
     return undefined;
   }
+}
+
+/** "linkpeek: Check the Installation": the binary, its version, whether the daemon answers (in the output channel). */
+async function doctor() {
+  const s = settings();
+  const found = binary.find(s.binary);
+  const lines = [];
+  if (!found.path) {
+    lines.push(found.missing);
+    if (!binary.isSet(s.binary)) lines.push(`looked on PATH, then in ${binary.places().join(', ')}`);
+  } else {
+    lines.push(`binary: ${found.path}${binary.isSet(s.binary) ? ' (the linkpeek.binary setting)' : ''}`);
+    lines.push(await new Promise((resolve) => {
+      execFile(found.path, ['--version'], { timeout: 10000 }, (err, stdout, stderr) => {
+        resolve(err ? `\`linkpeek --version\` failed: ${(stderr || err.message).trim()}` : `version: ${stdout.trim()}`);
+      });
+    }));
+    try {
+      const client = await daemon.get();
+      await client.request(protocol.methods.getCached, { url: 'https://linkpeek.invalid/doctor' });
+      lines.push(`the daemon answers (pid ${client.pid})`);
+    } catch (err) {
+      lines.push(`the daemon does not answer: ${err.message}`);
+    }
+  }
+  for (const line of lines) output.appendLine(line);
+  output.show(true);
+  return lines.join('\n');
 }
 
 function activate(context) {
@@ -110,12 +186,16 @@ function activate(context) {
   daemon = new Daemon(settings, (t) => output.append(t), (t) => vscode.window.showErrorMessage(t));
   context.subscriptions.push(
     output,
-    vscode.languages.registerHoverProvider({ scheme: '*' }, hoverProvider),
+    vscode.languages.registerHoverProvider(SELECTOR, hoverProvider),
     vscode.commands.registerCommand('linkpeek.preview', previewLink),
     vscode.commands.registerCommand('linkpeek.save', saveLink),
+    vscode.commands.registerCommand('linkpeek.doctor', doctor),
     vscode.workspace.onDidCloseTextDocument((d) => documents.close(d)),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('linkpeek')) daemon.restart();
+      if (e.affectsConfiguration('linkpeek')) {
+        missingSaid = false;
+        daemon.restart();
+      }
     }),
   );
   return { daemon: () => daemon, hoverProvider };
@@ -125,4 +205,4 @@ async function deactivate() {
   if (daemon) await daemon.stop();
 }
 
-module.exports = { activate, deactivate, NO_SAVED };
+module.exports = { activate, deactivate, NO_SAVED, SELECTOR, MAX_DOCUMENT_BYTES };

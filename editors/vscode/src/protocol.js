@@ -30,6 +30,19 @@ const errors = Object.freeze({
   timedOut: -32005,
 });
 
+/** `data.reason` values of a failed request that the extension explains (an open set, protocol/README.md section 5). */
+const reasons = Object.freeze({
+  blockedAddress: 'blockedAddress', // a loopback/private address, refused by the daemon's policy
+  blocked: 'blocked', // the site showed a wall (`data.wall`: challenge, consent, login) instead of the page
+  rateLimited: 'rateLimited', // HTTP 429/503, with `data.retryAfter` seconds
+});
+
+/** The hover card's last line for a refused address (protocol/README.md, textDocument/hover: the failure words). */
+const cardBlockedAddress = 'blocked: private address';
+
+/** The initializationOptions key that lifts the private-address refusal. */
+const allowPrivateNetwork = 'allowPrivateNetwork';
+
 /** The daemon's ranges for the numbers this extension sends (ParamRanges, protocol/README.md). */
 const ranges = Object.freeze({
   timeout: { min: 0.001, max: 3600 }, // seconds
@@ -42,7 +55,7 @@ function initOptions(settings) {
   if (settings.allowPrivateNetwork) opts.allowPrivateNetwork = true;
   if (settings.timeout) opts.timeout = settings.timeout;
   if (settings.hoverTimeout !== undefined) opts.hoverTimeout = settings.hoverTimeout;
-  if (settings.showImages === false) opts.hoverImages = false;
+  opts.hoverImages = settings.hoverImages !== false;
   return opts;
 }
 
@@ -72,4 +85,4 @@ function entryMetadata(entry) {
   return entry && typeof entry.metadata === 'object' && entry.metadata ? entry.metadata : (entry || {});
 }
 
-module.exports = { methods, errors, ranges, initOptions, fetchParams, isWorkDone, savedEntries, entryMetadata };
+module.exports = { methods, errors, reasons, allowPrivateNetwork, cardBlockedAddress, ranges, initOptions, fetchParams, isWorkDone, savedEntries, entryMetadata };

@@ -84,6 +84,45 @@ function M.lines(url, meta, status, width)
   return out
 end
 
+local WALLS = {
+  challenge = "the site asked for a browser check before showing the page",
+  consent = "the site asked for cookie consent before showing the page",
+  login = "the site asked for a login before showing the page",
+}
+
+-- "90 s", "5 min", "2 h": a retry-after delay for people.
+function M.duration(seconds)
+  seconds = math.max(0, math.floor(seconds + 0.5))
+  if seconds < 120 then
+    return seconds .. " s"
+  elseif seconds < 7200 then
+    return math.floor(seconds / 60 + 0.5) .. " min"
+  end
+  return math.floor(seconds / 3600 + 0.5) .. " h"
+end
+
+-- One sentence for a failed request (a JSON-RPC error), by its `data.reason`:
+-- a private-address refusal names the setting that lifts it, a wall says
+-- what the site asked for, a rate limit when to try again.
+function M.error_text(err)
+  local protocol = require("linkpeek.protocol")
+  err = type(err) == "table" and err or {}
+  local data = type(err.data) == "table" and err.data or {}
+  local message = M.clean(err.message)
+  if data.reason == protocol.reasons.blocked_address then
+    return "linkpeek: " .. (message or "blocked: private address")
+      .. "; to read loopback and intranet pages, set allow_private_network = true in setup() (the daemon's "
+      .. protocol.allow_private_network .. ")"
+  elseif data.reason == protocol.reasons.blocked then
+    return "linkpeek: " .. (message or ("blocked: " .. (WALLS[data.wall] or "the site did not show the page")))
+  elseif data.reason == protocol.reasons.rate_limited then
+    local after = tonumber(data.retryAfter)
+    return "linkpeek: the site is limiting requests"
+      .. ((after and after >= 0 and after < 1e9) and ("; try again in " .. M.duration(after)) or "; try again later")
+  end
+  return "linkpeek: " .. (message or "the request failed")
+end
+
 -- The status line for a work-done progress value.
 function M.progress_status(value)
   local stage = M.clean(value.stage or value.message) or "loading"

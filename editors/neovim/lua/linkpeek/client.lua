@@ -71,11 +71,23 @@ function M.start()
     return state.client_id
   end
   local cfg = state.cfg
+  local cmd, missing = cfg.cmd()
+  if not cmd then
+    -- Say it once a session (every buffer that opens would ask again); a
+    -- command the user runs says it again through M.missing().
+    state.missing = missing
+    if not state.missing_said then
+      state.missing_said = true
+      vim.notify(missing, vim.log.levels.ERROR)
+    end
+    return nil
+  end
+  state.missing, state.missing_said = nil, false -- said again if it goes missing later
   state.stopping = false
   state.started_at = vim.loop.now()
   local id = vim.lsp.start_client({
     name = "linkpeek",
-    cmd = cfg.cmd(),
+    cmd = cmd,
     root_dir = vim.loop.cwd(),
     init_options = protocol.init_options(cfg),
     handlers = { [protocol.methods.progress] = on_progress },
@@ -97,6 +109,9 @@ function M.start()
     end,
   })
   state.client_id = id
+  if not id then
+    return nil -- Neovim has said why (a binary that cannot be spawned)
+  end
   for bufnr in pairs(state.buffers) do
     if vim.api.nvim_buf_is_loaded(bufnr) then
       vim.lsp.buf_attach_client(bufnr, id)
@@ -107,12 +122,27 @@ function M.start()
   return id
 end
 
+-- Attach `bufnr`; without a daemon (no binary yet) it is remembered and
+-- attached when one starts.
 function M.attach(bufnr)
+  state.buffers[bufnr] = true
   local id = M.start()
   if id then
-    state.buffers[bufnr] = true
     vim.lsp.buf_attach_client(bufnr, id)
   end
+end
+
+-- The running client, starting the daemon if there is none; nil and the
+-- sentence to show when it cannot start (no binary).
+function M.ensure()
+  if not M.get() then
+    M.start()
+  end
+  local c = M.get()
+  if c then
+    return c
+  end
+  return nil, state.missing or "linkpeek: the daemon is not running (see :checkhealth linkpeek)"
 end
 
 function M.get()

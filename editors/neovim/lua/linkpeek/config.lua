@@ -2,26 +2,26 @@
 local M = {}
 
 M.defaults = {
-  binary = "linkpeek", -- the daemon: a name on $PATH or a path
+  binary = nil, -- the daemon: a name on $PATH or a path; nil: $PATH, then where the releases install it
   args = {}, -- more arguments for `linkpeek serve`
   allow_private_network = false, -- let the daemon fetch loopback and private addresses
   timeout = nil, -- seconds per fetch (the daemon's default: 30)
   hover_timeout = nil, -- seconds a hover waits before it shows what is known (daemon default 1.5)
-  hover_images = false, -- the image line in K's card (a terminal shows it as a Markdown link)
+  hover_images = false, -- hoverImages: the image in K's card (a terminal cannot draw it: off)
   filetypes = { "markdown", "text", "gitcommit", "rst", "org", "help" },
   comments = false, -- true: attach to buffers of every filetype (URLs in comments and strings)
   keymap = "K", -- buffer-local hover mapping in attached buffers; false for none
   auto_preview = false, -- show the card on CursorHold over a URL
   width = 60, -- preview window width
   border = "rounded",
-  open = nil, -- function(url) for :LinkPeekSaved; default xdg-open / open
+  open = nil, -- function(url) for :LinkPeekSaved; default xdg-open (open on macOS)
   on_attach = nil, -- function(client, bufnr), called after linkpeek's own
   restart = { delay_ms = 500, max_delay_ms = 30000, max = 5, reset_after_ms = 60000 },
 }
 
 local function check(cfg)
   vim.validate({
-    binary = { cfg.binary, "string" },
+    binary = { cfg.binary, "string", true },
     args = { cfg.args, "table" },
     filetypes = { cfg.filetypes, "table" },
     timeout = { cfg.timeout, "number", true },
@@ -42,8 +42,13 @@ end
 function M.build(user)
   local cfg = vim.tbl_deep_extend("force", vim.deepcopy(M.defaults), user or {})
   check(cfg)
+  -- The daemon's command line, or nil and the sentence saying why there is none.
   cfg.cmd = function()
-    local cmd = { cfg.binary, "serve" }
+    local exe, missing = require("linkpeek.binary").find(cfg.binary)
+    if not exe then
+      return nil, missing
+    end
+    local cmd = { exe, "serve" }
     if cfg.allow_private_network then
       table.insert(cmd, "--allow-private-network")
     end

@@ -56,12 +56,15 @@ function M.check()
   local r = reporter()
   r.start("linkpeek")
   local cfg = require("linkpeek").cfg or require("linkpeek.config").build({})
-  local exe = vim.fn.exepath(cfg.binary)
-  if exe == "" then
-    r.error("binary not found: " .. cfg.binary, { "install linkpeek, or set `binary` in setup()" })
+  local binary = require("linkpeek.binary")
+  local exe, missing = binary.find(cfg.binary)
+  if not exe then
+    local advice = binary.is_set(cfg.binary) and { "set `binary` in setup() to the linkpeek executable, or leave it unset" }
+      or { "looked on $PATH, then in " .. table.concat(binary.places(), ", ") }
+    r.error(missing, advice)
     return
   end
-  r.ok("binary: " .. exe)
+  r.ok("binary: " .. exe .. (binary.is_set(cfg.binary) and " (the `binary` setting)" or ""))
   local out = vim.fn.system({ exe, "--version" })
   if vim.v.shell_error == 0 then
     r.ok("version: " .. vim.trim(out))

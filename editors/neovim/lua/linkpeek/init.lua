@@ -8,12 +8,18 @@ local config = require("linkpeek.config")
 local M = { cfg = nil }
 
 local function on_attach(c, bufnr)
-  local cfg = M.cfg
-  if cfg.keymap then
-    vim.keymap.set("n", cfg.keymap, vim.lsp.buf.hover, { buffer = bufnr, desc = "linkpeek: preview the link" })
+  if M.cfg.on_attach then
+    M.cfg.on_attach(c, bufnr)
   end
-  if cfg.on_attach then
-    cfg.on_attach(c, bufnr)
+end
+
+-- K in the buffers linkpeek serves, daemon or not (without one, K on a URL
+-- says how to install linkpeek; elsewhere it is Neovim's own K).
+local function map_keys(bufnr)
+  if M.cfg.keymap then
+    vim.keymap.set("n", M.cfg.keymap, function()
+      require("linkpeek.hover").hover(M.cfg)
+    end, { buffer = bufnr, desc = "linkpeek: preview the link (else Neovim's K)" })
   end
 end
 
@@ -28,6 +34,7 @@ end
 function M.attach(bufnr)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
   if wanted(bufnr) then
+    map_keys(bufnr)
     client.attach(bufnr)
   end
 end
@@ -47,7 +54,9 @@ function M.setup(user)
     vim.api.nvim_create_autocmd("CursorHold", {
       group = group,
       callback = function(args)
-        if client.state.buffers[args.buf] and require("linkpeek.url").under_cursor() then
+        -- Only with a daemon: without a binary, resting the cursor does not
+        -- repeat the install sentence (K and the commands still say it).
+        if client.state.buffers[args.buf] and client.get() and require("linkpeek.url").under_cursor() then
           M.preview()
         end
       end,
@@ -80,6 +89,12 @@ function M.preview(url)
   ensure_setup()
   url = url_or_warn(url)
   return url and require("linkpeek.preview").open(url, M.cfg)
+end
+
+-- K
+function M.hover()
+  ensure_setup()
+  return require("linkpeek.hover").hover(M.cfg)
 end
 
 -- :LinkPeekSave [url]

@@ -42,9 +42,14 @@ local function update(p, phase, meta, status)
   end
 end
 
+-- One augroup for the preview's autocmds, cleared whenever a preview closes
+-- or opens: no autocmd of an earlier preview outlives it.
+local GROUP = "linkpeek_preview"
+
 function M.close()
   local p = M.current
   M.current = nil
+  vim.api.nvim_create_augroup(GROUP, { clear = true })
   if not p then
     return
   end
@@ -60,7 +65,16 @@ function M.close()
   end
 end
 
+-- The float sits under the cursor it was asked from; it closes when that
+-- cursor moves, insert mode starts, the buffer is left or the float itself
+-- is closed. The autocmds are made after the window exists, and each checks
+-- that its preview is still the current one and that the cursor really left
+-- (a CursorMoved that Neovim owes from before the preview opened is not a move).
 local function open_window(p, cfg)
+  vim.api.nvim_create_augroup(GROUP, { clear = true })
+  local source = vim.api.nvim_get_current_buf()
+  local source_win = vim.api.nvim_get_current_win()
+  local origin = vim.api.nvim_win_get_cursor(source_win)
   p.buf = vim.api.nvim_create_buf(false, true)
   vim.api.nvim_buf_set_option(p.buf, "bufhidden", "wipe")
   vim.api.nvim_buf_set_option(p.buf, "filetype", "linkpeek")
@@ -70,11 +84,30 @@ local function open_window(p, cfg)
     style = "minimal", border = cfg.border, focusable = true,
   })
   vim.api.nvim_win_set_option(p.win, "wrap", true)
-  local group = vim.api.nvim_create_augroup("linkpeek_preview", { clear = true })
-  vim.api.nvim_create_autocmd({ "CursorMoved", "CursorMovedI", "InsertEnter", "BufLeave" }, {
-    group = group, buffer = vim.api.nvim_get_current_buf(), once = true,
-    callback = function()
+  local group = vim.api.nvim_create_augroup(GROUP, { clear = true })
+  local function close_if_current()
+    if M.current == p then
       M.close()
+    end
+  end
+  vim.api.nvim_create_autocmd("CursorMoved", {
+    group = group, buffer = source,
+    callback = function()
+      local win = vim.api.nvim_get_current_win()
+      local now = vim.api.nvim_win_get_cursor(win)
+      if win ~= source_win or now[1] ~= origin[1] or now[2] ~= origin[2] then
+        close_if_current()
+      end
+    end,
+  })
+  vim.api.nvim_create_autocmd({ "CursorMovedI", "InsertEnter", "BufLeave" }, {
+    group = group, buffer = source, callback = close_if_current,
+  })
+  vim.api.nvim_create_autocmd("WinClosed", {
+    group = group, pattern = tostring(p.win),
+    callback = function()
+      p.win = nil -- closing already
+      close_if_current()
     end,
   })
 end
@@ -85,8 +118,10 @@ function M.open(url, cfg)
     return M.current
   end
   M.close()
-  if not client.get() then
-    client.start()
+  local c, missing = client.ensure()
+  if not c then
+    vim.notify(missing, vim.log.levels.ERROR)
+    return nil
   end
   local p = { url = url, tokens = {} }
   M.current = p
@@ -110,7 +145,7 @@ function M.open(url, cfg)
   p.request_id = client.request(protocol.methods.fetch, params, function(err, result)
     vim.schedule(function()
       if err then
-        update(p, "error", nil, "linkpeek: " .. (card.clean(err.message) or "the fetch failed"))
+        update(p, "error", nil, card.error_text(err))
       else
         update(p, "done", result, nil)
       end

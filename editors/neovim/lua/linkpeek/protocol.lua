@@ -22,6 +22,24 @@ M.errors = {
   timed_out = -32005,
 }
 
+-- `data.reason` of a failed request (protocol/README.md section 5; an open
+-- set: any other reason is shown by the error's message alone).
+M.reasons = {
+  blocked_address = "blockedAddress", -- a loopback/private address, refused by the daemon's policy
+  blocked = "blocked", -- the site showed a wall (`data.wall`) instead of the page
+  rate_limited = "rateLimited", -- HTTP 429/503 with `data.retryAfter` seconds
+}
+
+-- `data.wall` of a `blocked` failure.
+M.walls = { challenge = "challenge", consent = "consent", login = "login" }
+
+-- The hover card's last line for a refused address (protocol/README.md,
+-- textDocument/hover: the card's failure words).
+M.card_blocked_address = "blocked: private address"
+
+-- The initializationOptions key that lifts the private-address refusal.
+M.allow_private_network = "allowPrivateNetwork"
+
 -- The daemon's ranges for the numbers this plugin sends (ParamRanges in
 -- Sources/LinkPeekProtocol/NumberRange.swift; protocol/README.md).
 M.ranges = {

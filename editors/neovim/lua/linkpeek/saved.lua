@@ -12,13 +12,14 @@ local function failed(err)
   if err.code == protocol.errors.method_not_found then
     vim.notify(NO_SAVED, vim.log.levels.WARN)
   else
-    vim.notify("linkpeek: " .. (card.clean(err.message) or "request failed"), vim.log.levels.ERROR)
+    vim.notify(card.error_text(err), vim.log.levels.ERROR)
   end
 end
 
 local function request(method, params, done)
-  if not client.get() then
-    client.start()
+  local c, missing = client.ensure()
+  if not c then
+    return vim.notify(missing, vim.log.levels.ERROR)
   end
   local ok = client.request(method, params, vim.schedule_wrap(function(err, result)
     if err then
@@ -38,9 +39,17 @@ function M.save(url, tags)
   end)
 end
 
-local function default_open(url)
+-- The desktop's opener; a missing one is said in a sentence, not a trace.
+function M.default_open(url)
   local opener = vim.fn.has("mac") == 1 and "open" or "xdg-open"
-  vim.fn.jobstart({ opener, url }, { detach = true })
+  if vim.fn.executable(opener) ~= 1 then
+    return vim.notify(string.format("linkpeek: cannot open %s: `%s` is not installed "
+      .. "(install xdg-utils, or give setup() an `open` function)", url, opener), vim.log.levels.ERROR)
+  end
+  local ok, job = pcall(vim.fn.jobstart, { opener, url }, { detach = true })
+  if not ok or job <= 0 then
+    vim.notify(string.format("linkpeek: cannot open %s: `%s` did not start", url, opener), vim.log.levels.ERROR)
+  end
 end
 
 -- The label of one saved entry in the list.
@@ -66,7 +75,7 @@ function M.pick(tag, cfg)
     }, function(choice)
       if choice then
         local _, url = M.label(choice)
-        ;(cfg.open or default_open)(url)
+        ;(cfg.open or M.default_open)(url)
       end
     end)
   end)
