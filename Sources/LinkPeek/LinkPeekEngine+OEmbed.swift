@@ -1,0 +1,91 @@
+import Curl
+
+/// oEmbed and walls in the load path: a URL the bundled provider list
+/// knows is previewed from its endpoint without the page; a page that names
+/// an endpoint and leaves fields open gets them filled; a wall is replaced
+/// by the provider's answer when there is one, else it is a `blocked`
+/// failure. An oEmbed request that fails, stalls or answers nonsense never
+/// fails the preview: the page (or, for a wall, the failure) stands.
+extension LinkPeekEngine {
+    /// A page load, and how long an oEmbed answer in it may be cached (`cache_age`).
+    struct PreviewLoad {
+        var page: PageLoad
+        var cacheAge: Double?
+    }
+
+    /// `loadPage` with oEmbed and wall handling (see the type's comment).
+    func loadPreview(
+        url: String, timeout: Double, partials: @escaping @Sendable () -> Bool, headers: [String],
+        conditional: Bool, events: @escaping @Sendable (ProviderEvent) -> Void
+    ) async throws(FetchError) -> PreviewLoad {
+        // Safe: `timeout` is clamped to (0, 3600] by the caller.
+        let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
+        let language = headers.filter { $0.lowercased().hasPrefix("accept-language:") }
+        let listed = settings.oembed ? OEmbedProvider.request(for: url) : nil
+        if let listed, let answer = await oEmbed(listed, deadline: deadline, headers: language) {
+            return PreviewLoad(page: .page(answer.preview(of: url), fields: [:]), cacheAge: answer.cacheAge)
+        }
+        let remaining = Self.seconds(until: deadline)
+        let page = try await loadPage(
+            url: url, timeout: Self.clampedTimeout(remaining), partials: partials, headers: headers,
+            conditional: conditional, events: events)
+        switch page {
+        case .notModified:
+            return PreviewLoad(page: page)
+        case .wall(let wall, let discovery):
+            // The provider list was asked already; the wall's own discovery is the last chance.
+            if settings.oembed, let discovery, discovery != listed,
+                let answer = await oEmbed(discovery, deadline: deadline, headers: language)
+            {
+                return PreviewLoad(page: .page(answer.preview(of: url), fields: [:]), cacheAge: answer.cacheAge)
+            }
+            throw .blocked(wall)
+        case .page(let metadata, let fields, let discovery):
+            guard let discovery, discovery != listed, OEmbedResponse.couldFill(metadata),
+                let answer = await oEmbed(discovery, deadline: deadline, headers: language)
+            else { return PreviewLoad(page: page) }
+            return PreviewLoad(page: .page(answer.fill(metadata), fields: fields), cacheAge: answer.cacheAge)
+        }
+    }
+
+    /// Asks an oEmbed endpoint, within half the time left (at most
+    /// `oEmbedMaximumSeconds`), through the address policy like every
+    /// request, reading at most `OEmbedResponse.maximumBytes`. Nil for
+    /// anything but a usable answer.
+    func oEmbed(_ endpoint: String, deadline: ContinuousClock.Instant, headers: [String]) async -> OEmbedResponse? {
+        let budget = min(Self.oEmbedMaximumSeconds, Self.seconds(until: deadline) / 2)
+        guard budget >= Self.minimumTimeout, !Task.isCancelled else { return nil }
+        let request = transferRequest(
+            url: endpoint, timeout: budget, maxBytes: OEmbedResponse.maximumBytes + 1,
+            headers: headers + ["Accept: application/json"])
+        guard let result = try? await perform(request, consumer: OEmbedConsumer()),
+            let status = result.head?.status, (200..<300).contains(status),
+            !result.output.oversized, !result.truncated
+        else { return nil }
+        return OEmbedResponse.parse(result.output.bytes)
+    }
+
+    /// The longest an oEmbed request may take, whatever the fetch's timeout.
+    static let oEmbedMaximumSeconds = 10.0
+
+    static func seconds(until deadline: ContinuousClock.Instant) -> Double {
+        let left = deadline - .now
+        return Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
+    }
+
+    /// The oEmbed endpoint a wall's response names, only when it was served
+    /// at the URL asked for (a redirect's target describes the wall, not the page).
+    func wallDiscovery<Output>(_ head: ResponseHead, _ result: TransferResult<Output>) -> String? {
+        guard settings.oembed, result.redirects.isEmpty else { return nil }
+        return OEmbedDiscovery.endpoint(in: nil, linkHeader: head["link"], pageURL: head.url)
+    }
+}
+
+extension OEmbedResponse {
+    /// Whether the page describes itself for previews (an Open Graph or
+    /// Twitter title or description): such a page is not judged a wall by its forms.
+    static func declaresPreview(_ metadata: LinkMetadata) -> Bool {
+        let declared = { (source: String?) in source?.hasPrefix("og:") == true || source?.hasPrefix("twitter:") == true }
+        return declared(metadata.sources?["title"]) || declared(metadata.sources?["summary"])
+    }
+}
