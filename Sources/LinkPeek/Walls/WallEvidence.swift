@@ -35,7 +35,8 @@ public struct WallEvidence: Sendable, Equatable {
         "just a moment", "attention required", "verify you are human", "checking your browser",
         "checking if the site connection is secure", "are you a robot", "not a robot",
     ].map { Array($0.utf8) }
-    static let longestMarker = (passwordMarkers + captchaMarkers + challengePhrases + [formMarker]).map(\.count).max() ?? 0
+    /// The carry: the longest marker, `<form` with its lookahead byte included.
+    static let longestMarker = (passwordMarkers + captchaMarkers + challengePhrases + [formMarker + [0]]).map(\.count).max() ?? 0
 
     /// Counts the markers in `chunk` (up to the budget).
     public mutating func scan(_ chunk: some Collection<UInt8>) {
@@ -52,8 +53,11 @@ public struct WallEvidence: Sendable, Equatable {
         while index < window.count {
             switch window[index] {
             case UInt8(ascii: "<"):
-                if Self.matches(Self.formMarker, window, at: index, fresh: fresh),
-                    index + 5 >= window.count || !Self.isNameByte(window[index + 5])
+                // `<form` counts with the byte after it (`<formula>` is no form), so it is
+                // judged once that byte has arrived, in whichever chunk that is.
+                let after = index + Self.formMarker.count
+                if after < window.count, after + 1 > fresh, !Self.isNameByte(window[after]),
+                    Self.matches(Self.formMarker, window, at: index, fresh: 0)
                 {
                     forms += 1
                 }
