@@ -454,3 +454,14 @@ def test_the_daemon_reports_the_wall_in_error_data(plain, make_client):
     assert "bot check" in e.value.message
     assert e.value.wall == "challenge"
     assert e.value.sentence == "The site answered with a bot check instead of the page."
+
+
+@pytest.mark.parametrize("fmt", ["html", "markdown"])
+def test_oembed_strings_are_escaped_in_cards(plain, run_cli, fmt):
+    plain.route("v.example.test", "/v/7", lambda h, q: h.send(200, page(extra=discovery_link("/api/oembed"))))
+    plain.route("v.example.test", "/api/oembed", answer_json({**OEMBED, "author_name": "<script>x()</script>"}))
+    res = run_cli("fetch", "--no-subresources", "--format", fmt, *plain_args(plain, "v.example.test"),
+                  f"http://v.example.test:{plain.port}/v/7", parse=False)
+    assert res.returncode == 0, res.describe()
+    assert "video" in res.stdout and "its title" in res.stdout, res.describe()
+    assert "<b>" not in res.stdout and "<script" not in res.stdout and "<iframe" not in res.stdout

@@ -35,6 +35,12 @@ public struct WallEvidence: Sendable, Equatable {
         "just a moment", "attention required", "verify you are human", "checking your browser",
         "checking if the site connection is secure", "are you a robot", "not a robot",
     ].map { Array($0.utf8) }
+    /// The bytes a marker starts with, as a table by byte value.
+    static let startsMarker: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for marker in passwordMarkers + captchaMarkers + challengePhrases + [formMarker] { table[Int(marker[0])] = true }
+        return table
+    }()
     /// The carry: the longest marker, `<form` with its lookahead byte included.
     static let longestMarker = (passwordMarkers + captchaMarkers + challengePhrases + [formMarker + [0]]).map(\.count).max() ?? 0
 
@@ -51,6 +57,11 @@ public struct WallEvidence: Sendable, Equatable {
         let fresh = carry.count
         var index = 0
         while index < window.count {
+            // Most bytes start no marker: one table look-up passes them.
+            guard Self.startsMarker[Int(window[index])] else {
+                index += 1
+                continue
+            }
             switch window[index] {
             case UInt8(ascii: "<"):
                 // `<form` counts with the byte after it (`<formula>` is no form), so it is
