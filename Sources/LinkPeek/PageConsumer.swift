@@ -62,8 +62,9 @@ final class PageConsumer: TransferConsumer {
     /// The body showed a sign of a missing field: it is parsed to the budget.
     var readingOn = false
     var evidence = BodyEvidence()
-    /// Forms, password fields and bot-check words in the first bytes (`WallDetector`).
-    var wallEvidence = WallEvidence()
+    /// Forms, password fields and bot-check words (`WallDetector`, `PageConsumer+Walls`).
+    var wallEvidence = WallEvidence(markers: .forms)
+    var wallScan = WallScan.undecided([])
     /// The error page of a status a bot check answers with is read (its first bytes only), not parsed.
     var readingErrorPage = false
 
@@ -86,6 +87,7 @@ final class PageConsumer: TransferConsumer {
         // the page may be a bot check (`WallDetector`), whose first bytes say so.
         guard (200..<300).contains(head.status) else {
             readingErrorPage = WallDetector.challengeStatuses.contains(head.status)
+            wallEvidence = WallEvidence(markers: .everything)
             return readingErrorPage ? .proceed : .stop
         }
         contentType = head["content-type"]
@@ -102,7 +104,7 @@ final class PageConsumer: TransferConsumer {
             // Optional reading: a stalled error page ends with what came (`.settle`).
             return wallEvidence.isFull || wallEvidence.challengePhrase ? .stop : .settle
         }
-        wallEvidence.scan(bytes)
+        noteForWalls(bytes)
         // Every chunk is reported; the daemon merges bursts into a few notifications.
         onEvent(.downloading(bytes: bytesSeen))
         // Until a scanner exists, bytes are sniffed: undeclared bodies for
@@ -137,6 +139,7 @@ final class PageConsumer: TransferConsumer {
             }
         }
         let document = scanner?.finish()
+        decideWallScan(document: document)
         // A short page ends before libxml2 reports the end of its head: the
         // partial result still goes out before the final one.
         if let document, !sentHead {

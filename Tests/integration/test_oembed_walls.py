@@ -465,3 +465,20 @@ def test_oembed_strings_are_escaped_in_cards(plain, run_cli, fmt):
     assert res.returncode == 0, res.describe()
     assert "video" in res.stdout and "its title" in res.stdout, res.describe()
     assert "<b>" not in res.stdout and "<script" not in res.stdout and "<iframe" not in res.stdout
+
+
+def test_a_login_form_that_arrives_after_the_head_is_still_seen(plain, run_cli):
+    def trickle(h, q):
+        head = b"<!doctype html><html><head><title>Members</title>" + b"<meta name=x content=y>" * 400 + b"</head><body>"
+        rest = b"<p>" + b"filler " * 3000 + b"</p>" + LOGIN_FORM.encode() + b"</body></html>"
+        h.send_response(200)
+        h.send_header("Content-Type", "text/html; charset=utf-8")
+        h.send_header("Content-Length", str(len(head) + len(rest)))
+        h.end_headers()
+        h.wfile.write(head)
+        h.wfile.flush()
+        time.sleep(0.3)
+        h.wfile.write(rest)
+    plain.route("s.example.test", "/p/4", trickle)
+    res = run(run_cli, *plain_args(plain, "s.example.test"), f"http://s.example.test:{plain.port}/p/4")
+    assert res.one["error"]["wall"] == "login", res.describe()

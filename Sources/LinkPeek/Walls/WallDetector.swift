@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HTMLHead
 import TextTrimming
 
 /// A page a site shows instead of the one asked for.
@@ -66,6 +67,20 @@ public enum WallDetector {
             self.evidence = evidence
         }
     }
+
+    /// Whether a page's head declares its own preview: an Open Graph or
+    /// Twitter title or description (such a page is not judged by its forms).
+    public static func declaresPreview(_ document: HeadDocument) -> Bool {
+        document.elements.contains { element in
+            guard element.name == "meta", !element.isFallback,
+                let key = (element["property"] ?? element["name"])?.lowercased(),
+                previewKeys.contains(key), let content = element["content"]
+            else { return false }
+            return !content.trimmedWhitespace.isEmpty
+        }
+    }
+
+    static let previewKeys: Set<String> = ["og:title", "og:description", "twitter:title", "twitter:description"]
 
     /// Statuses whose body is read for a challenge (a bot check answers with one of them).
     public static let challengeStatuses: Set<Int> = [403, 429, 503]
