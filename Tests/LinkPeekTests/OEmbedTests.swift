@@ -106,6 +106,9 @@ import Testing
         #expect(OEmbedPlayer.iframeSource(#"<blockquote>x</blockquote><script src="https://a.test/w.js"></script>"#) == nil)
         #expect(OEmbedPlayer.iframeSource(#"<iframe src="https://a.test/1"><script>x</script></iframe>"#) == nil)
         #expect(OEmbedPlayer.iframeSource(#"<iframe data-src="https://a.test/1"></iframe>"#) == nil)
+        // Lowercasing that changes lengths ("İ" becomes two scalars) is refused, not misindexed.
+        #expect(OEmbedPlayer.iframeSource(#"<iframe title="İİİİİİİİ" src="https://a.test/1"></iframe>"#) == nil)
+        #expect(OEmbedPlayer.iframeSource(#"<iframe title="é" src="https://a.test/1"></iframe>"#) == "https://a.test/1")
     }
 
     // MARK: Merge

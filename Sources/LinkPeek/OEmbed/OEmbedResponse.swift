@@ -120,6 +120,9 @@ enum OEmbedPlayer {
     static func iframeSource(_ html: String) -> String? {
         let trimmed = html.trimmedWhitespace
         let lower = trimmed.lowercased()
+        // Indices of `lower` are used in `trimmed` below: only when lowercasing
+        // kept every length (it does for ASCII; some letters, such as "İ", grow).
+        guard lower.utf8.count == trimmed.utf8.count, lower.count == trimmed.count else { return nil }
         guard lower.hasPrefix("<iframe"), lower.hasSuffix("</iframe>") else { return nil }
         // Exactly one element: one opening tag, one closing tag, nothing else between them but text.
         guard occurrences(of: "<iframe", in: lower) == 1, occurrences(of: "</iframe>", in: lower) == 1,
