@@ -60,6 +60,9 @@ import Testing
         #expect(WallDetector.detect(response(asked: "https://consent.a.test/", hops: ["https://consent.a.test/x"])) == nil)
         #expect(WallDetector.detect(response(hops: ["https://a.test/p/1/", "https://www.a.test/p/1"])) == nil)
         #expect(WallDetector.detect(response(hops: ["https://a.test/blog/consent-in-law"])) == nil)
+        // Through a consent or sign-in URL and back to the content: the page was reached.
+        #expect(WallDetector.detect(response(hops: ["https://consent.a.test/set", "https://a.test/p/1"])) == nil)
+        #expect(WallDetector.detect(response(hops: ["https://login.a.test/sso", "https://a.test/p/1"])) == nil)
     }
 
     @Test func consentByPage() {

@@ -482,3 +482,16 @@ def test_a_login_form_that_arrives_after_the_head_is_still_seen(plain, run_cli):
     plain.route("s.example.test", "/p/4", trickle)
     res = run(run_cli, *plain_args(plain, "s.example.test"), f"http://s.example.test:{plain.port}/p/4")
     assert res.one["error"]["wall"] == "login", res.describe()
+
+
+def test_a_redirect_through_a_consent_host_back_to_the_content_is_the_page(plain, run_cli):
+    port = plain.port
+    plain.route("news.example.test", "/story2", lambda h, q: h.send(
+        302, b"", headers=[("Location", f"http://consent.example.test:{port}/set?continue=story2")])
+        if "c" not in q else h.send(200, page(title="The story")))
+    plain.route("consent.example.test", "/set", lambda h, q: h.send(
+        302, b"", headers=[("Location", f"http://news.example.test:{port}/story2?c=1")]))
+    res = run(run_cli, *plain_args(plain, "news.example.test", "consent.example.test"),
+              f"http://news.example.test:{port}/story2")
+    assert res.returncode == 0, res.describe()
+    assert res.one["title"] == "The story" and len(res.one["redirects"]) == 2

@@ -46,7 +46,7 @@ public enum WallDetector {
         public var fields: [String: String]
         /// The URL asked for.
         public var originalURL: String
-        /// Every URL the redirects led to, in order, ending with the final one.
+        /// Every URL the redirects led to, in order, ending with the final one (which the redirect signals judge).
         public var hops: [String]
         /// The page's title (for a 2xx HTML page), as the rules read it.
         public var title: String?
@@ -89,9 +89,11 @@ public enum WallDetector {
     public static func detect(_ response: Response) -> Wall? {
         if isChallenge(response) { return .challenge }
         let asked = URLParts(response.originalURL)
-        let reached = response.hops.compactMap(URLParts.init)
-        if !(asked?.isConsent ?? false), reached.contains(where: \.isConsent) { return .consent }
-        if !(asked?.isSignIn ?? false), reached.contains(where: \.isSignIn) { return .login }
+        // Where the redirects ended: a chain that passes a consent or sign-in
+        // URL and comes back to the content (a cookie set on the way) is no wall.
+        let reached = response.hops.last.flatMap(URLParts.init)
+        if !(asked?.isConsent ?? false), reached?.isConsent == true { return .consent }
+        if !(asked?.isSignIn ?? false), reached?.isSignIn == true { return .login }
         guard (200..<300).contains(response.status), !response.declaresPreview else { return nil }
         let evidence = response.evidence
         if !(asked?.isConsent ?? false), evidence.forms > 0, let title = response.title, isConsentTitle(title) {
