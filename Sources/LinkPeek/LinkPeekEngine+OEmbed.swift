@@ -80,12 +80,3 @@ extension LinkPeekEngine {
         return OEmbedDiscovery.endpoint(in: nil, linkHeader: head["link"], pageURL: head.url)
     }
 }
-
-extension OEmbedResponse {
-    /// Whether the page describes itself for previews (an Open Graph or
-    /// Twitter title or description): such a page is not judged a wall by its forms.
-    static func declaresPreview(_ metadata: LinkMetadata) -> Bool {
-        let declared = { (source: String?) in source?.hasPrefix("og:") == true || source?.hasPrefix("twitter:") == true }
-        return declared(metadata.sources?["title"]) || declared(metadata.sources?["summary"])
-    }
-}

@@ -77,7 +77,7 @@ extension LinkPeekEngine {
         metadata.bytesRead = result.bytesRead
         metadata.truncated = result.truncated ? true : nil
         wall.title = metadata.title
-        wall.declaresPreview = OEmbedResponse.declaresPreview(metadata)
+        wall.declaresPreview = result.output.document.map(WallDetector.declaresPreview) ?? false
         if let found = WallDetector.detect(wall) { return .wall(found, discovery: wallDiscovery(head, result)) }
         let discovery = settings.oembed && result.output.body == .html
             ? OEmbedDiscovery.endpoint(in: result.output.document, linkHeader: head["link"], pageURL: head.url) : nil
