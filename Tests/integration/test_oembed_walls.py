@@ -27,7 +27,7 @@ from linkpeek_client import LinkPeekError
 from proxy_fixture import CountingProxy
 
 LOOPBACK = ["--allow-network", "127.0.0.1/32"]
-YOUTUBE_NAMES = ["www.youtube.com", "consent.youtube.com"]
+YOUTUBE_NAMES = ["www.youtube.com", "consent.youtube.com", "x.com", "publish.twitter.com"]
 
 
 # ------------------------------------------------------------------ a server with routes per test
@@ -217,6 +217,36 @@ def test_when_the_provider_fails_the_page_is_read_and_its_consent_wall_is_blocke
     assert err["message"] == "Metadata fetch failed: the site asked for cookie consent before showing the page."
     assert "Before you continue" not in res.stdout
     assert youtube.count("www.youtube.com", "/oembed") == 1 and youtube.count("consent.youtube.com", "/ml") == 1
+
+
+X_ANSWER = {"type": "rich", "version": "1.0", "author_name": "Someone", "author_url": "https://x.com/someone",
+            "provider_name": "X", "html": '<blockquote class="twitter-tweet"><p>The post</p></blockquote>'
+                                           '<script async src="https://platform.twitter.com/widgets.js"></script>'}
+
+
+def test_a_provider_answer_without_a_title_fills_the_page(youtube, run_cli):
+    youtube.route("publish.twitter.com", "/oembed", answer_json(X_ANSWER))
+    youtube.route("x.com", "/someone/status/1", lambda h, q: h.send(
+        200, page(title="X", og_title="Someone on X: &quot;The post&quot;", extra='<meta property="og:site_name" content="X (formerly Twitter)">')))
+    res = run(run_cli, *youtube.args, "https://x.com/someone/status/1")
+    assert res.returncode == 0, res.describe()
+    m = res.one
+    assert (m["title"], m["sources"]["title"]) == ('Someone on X: "The post"', "og:title")
+    assert (m["siteName"], m["sources"]["siteName"]) == ("X (formerly Twitter)", "og:site_name")
+    assert (m["author"], m["authorURL"], m["sources"]["author"]) == ("Someone", "https://x.com/someone", "oembed")
+    assert "<script" not in res.stdout and "blockquote" not in res.stdout and "video" not in m
+
+
+def test_a_provider_answer_without_a_title_stands_in_for_a_walled_page(youtube, run_cli):
+    youtube.route("publish.twitter.com", "/oembed", answer_json(X_ANSWER))
+    youtube.route("x.com", "/someone/status/2", lambda h, q: h.send(
+        302, b"", headers=[("Location", "https://x.com/i/flow/login?redirect_after_login=%2Fsomeone%2Fstatus%2F2")]))
+    youtube.route("x.com", "/i/flow/login", lambda h, q: h.send(200, page(title="Log in to X")))
+    res = run(run_cli, *youtube.args, "https://x.com/someone/status/2")
+    assert res.returncode == 0, res.describe()
+    m = res.one
+    assert (m["author"], m["siteName"]) == ("Someone", "X") and "title" not in m
+    assert "Log in" not in res.stdout
 
 
 def test_no_oembed_turns_the_provider_list_off(youtube, run_cli):
