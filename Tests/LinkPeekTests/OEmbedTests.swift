@@ -12,6 +12,7 @@ import Testing
             == youtube + "https%3A%2F%2Fwww.youtube.com%2Fwatch%3Fv%3Dabc&format=json")
         #expect(OEmbedProvider.request(for: "http://m.youtube.com/watch?v=abc")?.hasPrefix(youtube) == true)
         #expect(OEmbedProvider.request(for: "https://youtu.be/abc")?.hasPrefix(youtube) == true)
+        #expect(OEmbedProvider.request(for: "https://WWW.YouTube.com.:443/watch?v=abc")?.hasPrefix(youtube) == true)
         #expect(OEmbedProvider.request(for: "https://x.com/someone/status/123")?
             .hasPrefix("https://publish.twitter.com/oembed?url=") == true)
         #expect(OEmbedProvider.request(for: "https://bsky.app/profile/a.bsky.social/post/3k")?

@@ -106,7 +106,7 @@ struct OEmbedTarget {
     /// Nil unless `url` is http or https on the default port with a host.
     init?(_ url: String) {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", parsed.port == nil,
+            scheme == "http" || scheme == "https", parsed.port == nil || parsed.port == (scheme == "https" ? 443 : 80),
             let host = parsed.host?.lowercased(), !host.isEmpty
         else { return nil }
         self.host = host.hasSuffix(".") ? String(host.dropLast()) : host
