@@ -89,7 +89,9 @@ extension Transfer {
         }
         if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
             let name = String(decoding: Self.trimmed(line[..<colon]), as: UTF8.self).lowercased()
-            fields[name] = String(decoding: Self.trimmed(line[(colon + 1)...]), as: UTF8.self)
+            let value = String(decoding: Self.trimmed(line[(colon + 1)...]), as: UTF8.self)
+            // Repeated `Link` fields are one list (RFC 9110 §5.3): oEmbed discovery reads them all.
+            if name == "link", let earlier = fields[name] { fields[name] = earlier + ", " + value } else { fields[name] = value }
         }
         return .proceed
     }

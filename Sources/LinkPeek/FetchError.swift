@@ -11,10 +11,12 @@ public struct FetchError: Error, Sendable, Equatable {
     public var fromCache: Bool
     /// True when a cached failure is served past its lifetime (`getCached`).
     public var stale: Bool
+    /// For `reason == .blocked`: which wall the site showed instead of the page.
+    public var wall: Wall?
 
     public init(
         kind: Kind, reason: Reason? = nil, status: Int? = nil, message: String, fromCache: Bool = false,
-        stale: Bool = false
+        stale: Bool = false, wall: Wall? = nil
     ) {
         self.kind = kind
         self.reason = reason
@@ -22,6 +24,7 @@ public struct FetchError: Error, Sendable, Equatable {
         self.message = message
         self.fromCache = fromCache
         self.stale = stale
+        self.wall = wall
     }
 
     /// The families of errors (LinkPresentation's error codes, plus provider reuse).
@@ -56,6 +59,8 @@ public struct FetchError: Error, Sendable, Equatable {
         public static let decodeFailed = Reason(rawValue: "decodeFailed")
         /// Replaying (`--replay`): the URL is not on the tape.
         public static let notRecorded = Reason(rawValue: "notRecorded")
+        /// The site showed a wall (`FetchError.wall`: a bot check, a consent or a sign-in page).
+        public static let blocked = Reason(rawValue: "blocked")
     }
 }
 
@@ -72,6 +77,11 @@ extension FetchError {
     /// A failure of `getMedia`, `linkpeek image` or a thumbnail.
     public static func image(_ reason: Reason, _ detail: String, status: Int? = nil) -> FetchError {
         FetchError(kind: .failed, reason: reason, status: status, message: "Image fetch failed: \(detail)")
+    }
+
+    /// The site showed `wall` instead of the page (and no oEmbed answer stood in for it).
+    public static func blocked(_ wall: Wall) -> FetchError {
+        FetchError(kind: .failed, reason: .blocked, message: "Metadata fetch failed: \(wall.sentence)", wall: wall)
     }
 
     public static func unknown(_ detail: String) -> FetchError {

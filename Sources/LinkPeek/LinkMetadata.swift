@@ -29,6 +29,8 @@ public struct LinkMetadata: Codable, Sendable, Equatable {
     public var remoteVideoURL: String?
     public var audio: MediaResource?
     public var author: String?
+    /// The author's page (oEmbed's `author_url`), given with an oEmbed `author`.
+    public var authorURL: String?
     public var publishedTime: String?
     public var themeColor: String?
     public var richness: Richness?

@@ -19,16 +19,18 @@ extension LinkPeekEngine {
         let outcome: Result<LinkMetadata, FetchError>
         var freshness: Freshness?
         do throws(FetchError) {
-            switch try await loadPage(
+            let loaded = try await loadPreview(
                 url: url, timeout: timeout, partials: { flight.demand().partials }, headers: headers,
                 conditional: conditional, events: flight.send)
-            {
+            switch loaded.page {
             case .notModified(let fields):
                 guard let stale, case .metadata(let metadata) = stale.value else {
                     throw .httpStatus(304)
                 }
                 return await renew(stale, metadata: metadata, fields: fields, key: key, url: url)
-            case .page(var metadata, let fields):
+            case .wall(let wall, _):
+                throw .blocked(wall)
+            case .page(var metadata, let fields, _):
                 if options.fetchSubresources {
                     // Bytes when any caller sharing the flight wants them (each gets what it asked for).
                     var shared = options
@@ -36,7 +38,10 @@ extension LinkPeekEngine {
                     metadata = await loadSubresources(of: metadata, options: shared, events: flight.send)
                 }
                 let now = now()
-                freshness = Freshness(fields: fields, now: now)
+                var fresh = Freshness(fields: fields, now: now)
+                // An oEmbed answer's `cache_age` shortens the lifetime, within the cache's clamps.
+                if let age = loaded.cacheAge { fresh.lifetime = min(fresh.lifetime, CacheLifetime.clamp(age)) }
+                freshness = fresh
                 // A fixed clock (`--clock`) makes both stable; the cache still counts real time.
                 let shown = clock ?? now
                 metadata.fetchedAt = Self.iso8601(shown)

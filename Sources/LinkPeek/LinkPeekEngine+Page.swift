@@ -5,8 +5,12 @@ import Synchronization
 extension LinkPeekEngine {
     /// What fetching a page gave.
     enum PageLoad {
-        /// The page's metadata, and the final response's header fields.
-        case page(LinkMetadata, fields: [String: String])
+        /// The page's metadata, and the final response's header fields;
+        /// the oEmbed endpoint the page names, when `settings.oembed`.
+        case page(LinkMetadata, fields: [String: String], discovery: String? = nil)
+        /// The site showed a wall (`WallDetector`); the oEmbed endpoint the
+        /// wall's response named, when it was served at the URL asked for.
+        case wall(Wall, discovery: String?)
         /// `304 Not Modified` to a conditional request: the stored copy is
         /// still good; the fields may renew its lifetime.
         case notModified(fields: [String: String])
@@ -45,7 +49,13 @@ extension LinkPeekEngine {
         if head.status == 304, conditional {
             return .notModified(fields: head.fields)
         }
-        guard (200..<300).contains(head.status) else { throw .httpStatus(head.status) }
+        var wall = WallDetector.Response(
+            status: head.status, fields: head.fields, originalURL: url,
+            hops: result.redirects.dropFirst().map(\.url) + [head.url], evidence: result.output.wallEvidence)
+        guard (200..<300).contains(head.status) else {
+            if let found = WallDetector.detect(wall) { return .wall(found, discovery: wallDiscovery(head, result)) }
+            throw .httpStatus(head.status)
+        }
 
         var metadata: LinkMetadata
         switch result.output.body {
@@ -66,7 +76,12 @@ extension LinkPeekEngine {
             ? nil : result.redirects.map { RedirectHop(url: $0.url, status: $0.status) }
         metadata.bytesRead = result.bytesRead
         metadata.truncated = result.truncated ? true : nil
-        return .page(metadata, fields: head.fields)
+        wall.title = metadata.title
+        wall.declaresPreview = result.output.document.map(WallDetector.declaresPreview) ?? false
+        if let found = WallDetector.detect(wall) { return .wall(found, discovery: wallDiscovery(head, result)) }
+        let discovery = settings.oembed && result.output.body == .html
+            ? OEmbedDiscovery.endpoint(in: result.output.document, linkHeader: head["link"], pageURL: head.url) : nil
+        return .page(metadata, fields: head.fields, discovery: discovery)
     }
 
     /// What a partial result may show: the head's metadata resolved against

@@ -27,6 +27,8 @@ final class PageConsumer: TransferConsumer {
         var document: HeadDocument?
         /// The first bytes of a media response (image/video/audio), for probing.
         var mediaPrefix: [UInt8]
+        /// What the first bytes showed of a wall (`WallDetector`).
+        var wallEvidence = WallEvidence()
     }
 
     enum Body: Sendable, Equatable {
@@ -60,6 +62,11 @@ final class PageConsumer: TransferConsumer {
     /// The body showed a sign of a missing field: it is parsed to the budget.
     var readingOn = false
     var evidence = BodyEvidence()
+    /// Forms, password fields and bot-check words (`WallDetector`, `PageConsumer+Walls`).
+    var wallEvidence = WallEvidence(markers: .forms)
+    var wallScan = WallScan.undecided([])
+    /// The error page of a status a bot check answers with is read (its first bytes only), not parsed.
+    var readingErrorPage = false
 
     /// Bytes kept of a media response: enough for every image header linkpeek probes.
     static let mediaPrefixBytes = 64 * 1024
@@ -76,8 +83,13 @@ final class PageConsumer: TransferConsumer {
     func responseStarted(_ head: ResponseHead) -> TransferDecision {
         onEvent(.responded(head))
         onEvent(.downloading(bytes: 0))
-        // Error pages are not previews: the status is the answer.
-        guard (200..<300).contains(head.status) else { return .stop }
+        // Error pages are not previews: the status is the answer, unless
+        // the page may be a bot check (`WallDetector`), whose first bytes say so.
+        guard (200..<300).contains(head.status) else {
+            readingErrorPage = WallDetector.challengeStatuses.contains(head.status)
+            wallEvidence = WallEvidence(markers: .everything)
+            return readingErrorPage ? .proceed : .stop
+        }
         contentType = head["content-type"]
         guard let type = head.mediaType, type != "application/octet-stream", type != "text/plain" else {
             return .proceed  // sniff the first bytes
@@ -87,6 +99,12 @@ final class PageConsumer: TransferConsumer {
 
     func received(_ bytes: UnsafeRawBufferPointer) -> TransferDecision {
         bytesSeen += bytes.count
+        if readingErrorPage {
+            wallEvidence.scan(bytes)
+            // Optional reading: a stalled error page ends with what came (`.settle`).
+            return wallEvidence.isFull || wallEvidence.challengePhrase ? .stop : .settle
+        }
+        noteForWalls(bytes)
         // Every chunk is reported; the daemon merges bursts into a few notifications.
         onEvent(.downloading(bytes: bytesSeen))
         // Until a scanner exists, bytes are sniffed: undeclared bodies for
@@ -121,12 +139,13 @@ final class PageConsumer: TransferConsumer {
             }
         }
         let document = scanner?.finish()
+        decideWallScan(document: document)
         // A short page ends before libxml2 reports the end of its head: the
         // partial result still goes out before the final one.
         if let document, !sentHead {
             sentHead = true
             onEvent(.headParsed(document, bytes: bytesSeen))
         }
-        return Output(body: body ?? .empty, document: document, mediaPrefix: mediaPrefix)
+        return Output(body: body ?? .empty, document: document, mediaPrefix: mediaPrefix, wallEvidence: wallEvidence)
     }
 }

@@ -61,6 +61,9 @@ public struct Settings: Sendable, Equatable, Codable {
     public var clock: String?
     // MARK: -
 
+    /// oEmbed: the bundled provider list and discovery (`--no-oembed`, `initializationOptions.oembed`).
+    public var oembed: Bool = true
+
     /// linkpeek's version, as the user agent and `serverInfo` state it.
     public static let version = "0.1.0"
     /// Honest: names linkpeek and no other product's crawler

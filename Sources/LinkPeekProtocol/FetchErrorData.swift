@@ -9,12 +9,18 @@ public struct FetchErrorData: Codable, Sendable, Equatable {
     public var fromCache: Bool?
     /// True when a cached failure is past its lifetime (`getCached` only).
     public var stale: Bool?
+    /// For `reason: "blocked"`: `challenge`, `consent` or `login`.
+    public var wall: String?
 
-    public init(kind: String, reason: String? = nil, status: Int? = nil, fromCache: Bool? = nil, stale: Bool? = nil) {
+    public init(
+        kind: String, reason: String? = nil, status: Int? = nil, fromCache: Bool? = nil, stale: Bool? = nil,
+        wall: String? = nil
+    ) {
         self.kind = kind
         self.reason = reason
         self.status = status
         self.fromCache = fromCache
         self.stale = stale
+        self.wall = wall
     }
 }

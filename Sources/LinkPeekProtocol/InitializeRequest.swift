@@ -99,6 +99,8 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
     public var replay: String?
     public var replayFallback: Bool?
     public var clock: String?
+    /// oEmbed (the bundled provider list and discovery); default true. False is `--no-oembed`.
+    public var oembed: Bool?
 
     public enum CacheChoice: Sendable, Equatable {
         case directory(String)
@@ -126,6 +128,7 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         case allowPrivateNetwork, userAgent, timeout, cacheDir, cacheSize, maxConcurrency
         case hoverTimeout, prefetch, hoverImages
         case resolve, caFile, caPath, proxy, noProxy, record, replay, replayFallback, clock
+        case oembed
     }
 
     public init(from decoder: any Decoder) throws {
@@ -154,6 +157,7 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         replay = try container.decodeIfPresent(String.self, forKey: .replay)
         replayFallback = try container.decodeIfPresent(Bool.self, forKey: .replayFallback)
         clock = try container.decodeIfPresent(String.self, forKey: .clock)
+        oembed = try container.decodeIfPresent(Bool.self, forKey: .oembed)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -180,6 +184,7 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         try container.encodeIfPresent(replay, forKey: .replay)
         try container.encodeIfPresent(replayFallback, forKey: .replayFallback)
         try container.encodeIfPresent(clock, forKey: .clock)
+        try container.encodeIfPresent(oembed, forKey: .oembed)
     }
 
     /// The first rule these options break, as a sentence naming the field.

@@ -18,7 +18,7 @@ extension ErrorCode {
 
 extension ResponseError {
     /// The one conversion from a domain error to a wire error: the code by
-    /// kind, the plain sentence as message, and `data: {kind, reason?, status?}`.
+    /// kind, the plain sentence as message, and `data: {kind, reason?, status?, wall?}`.
     public init(_ error: FetchError) {
         let code: ErrorCode =
             switch error.kind {
@@ -30,7 +30,8 @@ extension ResponseError {
             }
         let data = FetchErrorData(
             kind: error.kind.rawValue, reason: error.reason?.rawValue, status: error.status,
-            fromCache: error.fromCache ? true : nil, stale: error.stale ? true : nil)
+            fromCache: error.fromCache ? true : nil, stale: error.stale ? true : nil,
+            wall: error.wall?.rawValue)
         self.init(code: code, message: error.message, data: try? JSONValue(encoding: data))
     }
 }

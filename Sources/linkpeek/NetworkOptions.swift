@@ -65,6 +65,10 @@ struct NetworkOptions: ParsableArguments {
         valueName: "time"))
     var clock: String?
 
+    @Flag(name: .customLong("no-oembed"), help: ArgumentHelp(
+        "Do not use oEmbed: neither the bundled provider list (YouTube, Vimeo, X, Reddit, Flickr, SoundCloud, Spotify, TikTok, Bluesky) nor endpoints pages name; a wall (bot check, consent or sign-in page) then always fails as blocked."))
+    var noOEmbed = false
+
     func validate() throws {
         if let problem = Settings.resolveProblem(resolve, field: { _ in "--resolve" })
             ?? Settings.pathProblem(caFile, directory: false, field: "--cacert")
@@ -97,6 +101,7 @@ struct NetworkOptions: ParsableArguments {
         settings.replay = replay
         settings.replayFallback = replayFallback
         settings.clock = clock
+        settings.oembed = !noOEmbed
         return settings
     }
 }

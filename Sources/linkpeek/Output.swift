@@ -25,7 +25,7 @@ final class ResultPrinter {
             : [.sortedKeys, .withoutEscapingSlashes]
     }
 
-    /// The error line: `{"originalURL": …, "error": {kind, reason, message, status?}}`.
+    /// The error line: `{"originalURL": …, "error": {kind, reason, message, status?, wall?}}`.
     struct Failure: Encodable {
         struct Body: Encodable {
             var kind: String
@@ -34,6 +34,7 @@ final class ResultPrinter {
             var status: Int?
             var fromCache: Bool?
             var stale: Bool?
+            var wall: String?
         }
         var originalURL: String
         var error: Body
@@ -48,7 +49,8 @@ final class ResultPrinter {
         case .failure(let error):
             let body = Failure.Body(
                 kind: error.kind.rawValue, reason: error.reason?.rawValue, message: error.message,
-                status: error.status, fromCache: error.fromCache ? true : nil, stale: error.stale ? true : nil)
+                status: error.status, fromCache: error.fromCache ? true : nil, stale: error.stale ? true : nil,
+                wall: error.wall?.rawValue)
             bytes = encode(Failure(originalURL: url, error: body))
         }
         return bytes ?? Array("{\"originalURL\":null}".utf8)

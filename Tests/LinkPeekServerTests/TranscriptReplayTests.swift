@@ -42,6 +42,10 @@ import Testing
         // A transcript whose first line says `"service": "engine"` runs on the
         // real engine, its cache in memory; the others on the fake service.
         let first = try text.split(separator: "\n").first.map { try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
+        // `"service": "process"`: the transcript needs the daemon to build its
+        // engine from `initializationOptions` (a replayed tape), which only the
+        // real process does; Tests/integration/test_protocol_examples.py replays it.
+        if case .string("process")? = first?["service"] { return }
         let service: any MetadataService =
             if case .string("engine")? = first?["service"] {
                 LinkPeekEngine(settings: Settings(), store: CacheStore(directory: nil))

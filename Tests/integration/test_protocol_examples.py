@@ -54,7 +54,8 @@ def match_unordered(expected: list, actual: list) -> bool:
 
 class Transcript:
     def __init__(self, binary: str, cache_dir: Path):
-        self.p = subprocess.Popen([binary, "serve", "--cache-dir", str(cache_dir)], stdin=subprocess.PIPE,
+        # From the repository root: paths in transcripts (a replayed tape) are relative to it.
+        self.p = subprocess.Popen([str(Path(binary).resolve()), "serve", "--cache-dir", str(cache_dir)], cwd=REPO, stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
         self.q: queue.Queue = queue.Queue()
         self.received: list = []

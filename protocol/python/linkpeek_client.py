@@ -73,6 +73,25 @@ class LinkPeekError(Exception):
     def reason(self) -> Optional[str]:
         return self.data.get("reason") if isinstance(self.data, dict) else None
 
+    # Walls (reason "blocked"): what the site showed instead of the page.
+    WALL_SENTENCES = {
+        "challenge": "The site answered with a bot check instead of the page.",
+        "consent": "The site asked for cookie consent before showing the page.",
+        "login": "The site asked to sign in before showing the page.",
+    }
+
+    @property
+    def wall(self) -> Optional[str]:
+        """``challenge``, ``consent`` or ``login`` for a ``blocked`` failure, else None."""
+        return self.data.get("wall") if isinstance(self.data, dict) else None
+
+    @property
+    def sentence(self) -> str:
+        """The failure as a sentence for a person: a wall says which, anything else is the daemon's message."""
+        if self.reason == "blocked":
+            return self.WALL_SENTENCES.get(self.wall or "", "The site blocked the preview.")
+        return self.message
+
 
 class LinkPeekClient:
     def __init__(self, binary: str = "linkpeek", args: Iterable[str] = (), init_options: Optional[dict] = None,

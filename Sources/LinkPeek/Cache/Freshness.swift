@@ -77,7 +77,7 @@ public enum CacheLifetime {
     /// Seconds a failure is served from the cache.
     public static func failure(_ error: FetchError) -> TimeInterval {
         switch error.reason {
-        case .dns?, .connect?, .tls?, .network?: 60
+        case .dns?, .connect?, .tls?, .network?, .blocked?: 60
         case .httpStatus? where (error.status ?? 0) >= 500: 120
         case .httpStatus?: 600
         default: 300

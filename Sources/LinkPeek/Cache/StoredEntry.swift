@@ -25,16 +25,18 @@ struct FailureRecord: Codable {
     var reason: String?
     var status: Int?
     var message: String
+    var wall: Wall?
 
     init(_ error: FetchError) {
         kind = error.kind
         reason = error.reason?.rawValue
         status = error.status
         message = error.message
+        wall = error.wall
     }
 
     var error: FetchError {
-        FetchError(kind: kind, reason: reason.map(FetchError.Reason.init(rawValue:)), status: status, message: message)
+        FetchError(kind: kind, reason: reason.map(FetchError.Reason.init(rawValue:)), status: status, message: message, wall: wall)
     }
 }
 

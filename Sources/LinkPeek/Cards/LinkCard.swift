@@ -89,6 +89,7 @@ public struct LinkCard: Sendable, Equatable {
         }
         switch error.reason {
         case .blockedAddress?: return "blocked: private address"
+        case .blocked?: return error.wall.map { "blocked: \($0.cardPhrase)" } ?? "blocked"
         case .httpStatus?: return error.status.map { "HTTP \($0)" } ?? "HTTP error"
         case .dns?: return "host not found"
         case .connect?: return "could not connect"

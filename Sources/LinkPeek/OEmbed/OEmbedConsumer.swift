@@ -1,0 +1,42 @@
+import Curl
+
+/// Reads an oEmbed answer: a 2xx body of at most `OEmbedResponse.maximumBytes`.
+/// A larger body (declared or read) is refused as soon as it shows, so a
+/// 5 MB answer costs 64 KiB at most.
+///
+/// - Important: a `TransferConsumer`: curl thread only.
+final class OEmbedConsumer: TransferConsumer {
+    struct Output: Sendable {
+        var status: Int
+        var bytes: [UInt8]
+        /// The body was longer than the cap (so it is not used).
+        var oversized: Bool
+    }
+
+    private var status = 0
+    private var bytes: [UInt8] = []
+    private var oversized = false
+
+    func responseStarted(_ head: ResponseHead) -> TransferDecision {
+        status = head.status
+        guard (200..<300).contains(head.status) else { return .stop }
+        if let length = head["content-length"].flatMap({ Int($0) }), length > OEmbedResponse.maximumBytes {
+            oversized = true
+            return .stop
+        }
+        return .proceed
+    }
+
+    func received(_ chunk: UnsafeRawBufferPointer) -> TransferDecision {
+        guard bytes.count + chunk.count <= OEmbedResponse.maximumBytes else {
+            oversized = true
+            return .stop
+        }
+        bytes.append(contentsOf: chunk)
+        return .proceed
+    }
+
+    func finish() -> Output {
+        Output(status: status, bytes: oversized ? [] : bytes, oversized: oversized)
+    }
+}
