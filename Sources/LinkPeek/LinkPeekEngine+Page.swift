@@ -104,7 +104,8 @@ extension LinkPeekEngine {
             metadata.audio = resource
             metadata.sources = ["audio": "response"]
         }
-        metadata.richness = Richness(of: metadata)
+        let provedImage = type.hasPrefix("image/") && ImageProbe.probe(prefix) != nil
+        metadata.richness = Richness(of: metadata, pageIsImage: provedImage)
         return metadata
     }
 }

@@ -18,7 +18,7 @@ struct Serve: AsyncParsableCommand {
         discussion: """
             Requests: initialize, shutdown, exit, fetch, cancel, $/cancelRequest, getCached, save, unsave, saved, render, getMedia, prefetch.
 
-            It is also a language server for URLs: textDocument/didOpen, didChange (incremental), didClose, textDocument/hover (a Markdown preview card of the URL under the cursor), textDocument/documentLink and documentLink/resolve; window/workDoneProgress/cancel. initializationOptions hoverTimeout (seconds, default 1.5), prefetch and hoverImages tune the hover.
+            It is also a language server for URLs: textDocument/didOpen, didChange (incremental), didClose, textDocument/hover (a preview card of the URL under the cursor: Markdown, or plain text when the client's textDocument.hover.contentFormat puts plaintext first), textDocument/documentLink and documentLink/resolve; window/workDoneProgress/cancel. initializationOptions hoverTimeout (seconds, default 1.5), prefetch and hoverImages (a data: thumbnail in Markdown cards, never the image's URL) tune the hover.
 
             The flags set defaults; initializationOptions in `initialize` override them. Logs go to stderr only. See protocol/README.md for the full contract.
             """)
