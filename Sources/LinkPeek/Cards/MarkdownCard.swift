@@ -51,7 +51,7 @@ public enum MarkdownCard {
     ///   (`Dev_Notes`, `snake_case` stay as written); with `insideStrong`
     ///   (the text sits between the card's own `**`), every `*`;
     /// - `[` when a `]` follows (no link, image, footnote or reference can
-    ///   form, so `!` never needs one);
+    ///   form, so `!` never needs one), and `]` before `(`;
     /// - `<` before a letter, `/`, `!` or `?` (HTML or an autolink);
     /// - `&` that starts an entity (`&amp;`, `&#38;`, `&#x26;`);
     /// - at the start of a line only: `#` that makes a heading, `>`, a list
@@ -90,6 +90,10 @@ public enum MarkdownCard {
                 needsEscape = needsEscape || (counts["_", default: 0] >= 2 && !(isWordCharacter(previous) && isWordCharacter(next)))
             case "[":
                 needsEscape = lastClosingBracket.map { $0 > offset } ?? false
+            case "]":
+                // Never a link without its `[`, but lenient renderers and
+                // highlighters take `](` as one: it costs one backslash.
+                needsEscape = next == "("
             case "<":
                 needsEscape = next.map { $0.isASCII && ($0.isLetter || $0 == "/" || $0 == "!" || $0 == "?") } ?? false
             case "&":

@@ -126,7 +126,7 @@ import Testing
 
             fast
 
-            \\- A list? \\[No](link).
+            \\- A list? \\[No\\](link).
 
             ![](data:image/jpeg;base64,/9j/)
 

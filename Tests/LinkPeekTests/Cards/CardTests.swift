@@ -88,6 +88,7 @@ import Testing
             for line in markdown.split(separator: "\n") where line.contains("]") {
                 #expect(unescaped(String(line), "[") == 0, "\(title) → \(markdown)")
             }
+            #expect(unescaped(markdown, "](") == 0, "\(title) → \(markdown)")
             #expect(unescaped(markdown, "<") == 0, "\(title) → \(markdown)")
             #expect(unescaped(markdown, "`") == 0, "\(title) → \(markdown)")
             #expect(unescaped(markdown, "&") == 0, "\(title) → \(markdown)")
@@ -134,10 +135,11 @@ import Testing
             ("---", true, "\\---"),
             ("* * *", true, "\\* * *"),
             ("50% off!", true, "50% off!"),
-            ("![x](y)", false, "!\\[x](y)"),
-            ("[link](https://e.example)", false, "\\[link](https://e.example)"),
+            ("![x](y)", false, "!\\[x\\](y)"),
+            ("[link](https://e.example)", false, "\\[link\\](https://e.example)"),
+            ("[x] and y]", false, "\\[x] and y]"),
             ("[draft", false, "[draft"),
-            ("]( javascript:alert(1))", false, "]( javascript:alert(1))"),
+            ("]( javascript:alert(1))", false, "\\]( javascript:alert(1))"),
             ("<img src=x onerror=y>", false, "\\<img src=x onerror=y>"),
             ("a < b > c", false, "a < b > c"),
             ("a `b` c", false, "a \\`b\\` c"),
