@@ -208,3 +208,17 @@ def test_a_link_whose_page_fails_is_saved_with_what_is_known(daemon, pages, trac
         c.request("save", {"url": refused, "title": "a\u0001b"})
     assert (err.value.code, err.value.message) == (-32602, "title must not contain control characters")
     assert tracker.total_hits() == 0
+
+
+def test_the_cli_saves_a_failing_link_with_its_title(run_cli, tracker, tmp_path):
+    refused = tracker.url("/gone")
+    res = run_cli("saved", "add", "--cache-dir", str(tmp_path), *ONLY_LOOPBACK_1, "--title", "Read at home", refused)
+    assert res.returncode == 0, res.describe()
+    saved = res.one
+    assert saved["originalURL"] == refused and saved["title"] == "Read at home", saved
+    assert saved["failure"]["reason"] == "blockedAddress", saved
+    listed = run_cli("saved", "list", "--cache-dir", str(tmp_path))
+    assert [m["originalURL"] for m in listed.objects] == [refused], listed.describe()
+    bad = run_cli("saved", "add", "--cache-dir", str(tmp_path), "--title", "", refused, parse=False)
+    assert bad.returncode == 2 and "--title must have 1 to 2048 characters" in bad.stderr, bad.describe()
+    assert tracker.total_hits() == 0
