@@ -33,6 +33,10 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "Log level on stderr: \(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")).")
     var logLevel: LogLevel = .warning
 
+    @Flag(name: .customLong("no-hover-images"), help: ArgumentHelp(
+        "Hover cards without the image's thumbnail (initializationOptions.hoverImages false), for clients that show Markdown as text."))
+    var noHoverImages = false
+
     func validate() throws {
         if let problem = ParamRanges.maxConcurrency.check(Double(maxConcurrency), field: "--max-concurrency") {
             throw ValidationError(problem + ".")
@@ -44,7 +48,10 @@ struct Serve: AsyncParsableCommand {
         settings.maxConcurrency = maxConcurrency
         cacheOptions.apply(to: &settings)
         settings.reportsUsage = true
-        let code = await Server.serve(settings: settings, makeService: { LinkPeekEngine(settings: $0) }, logLevel: logLevel)
+        let editorDefaults = noHoverImages ? InitializationOptions(hoverImages: false) : nil
+        let code = await Server.serve(
+            settings: settings, editorDefaults: editorDefaults, makeService: { LinkPeekEngine(settings: $0) },
+            logLevel: logLevel)
         Glibc.exit(code)
     }
 }

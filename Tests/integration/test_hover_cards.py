@@ -147,6 +147,16 @@ def test_hover_images_off_drops_the_line(daemon, pages):
     assert hover_card(c, pages.url("/cards-allowed")) == f"**Allowed image**\n\n127.0.0.1:{pages.port}"
 
 
+def test_serve_no_hover_images_sets_the_default_that_initialize_can_override(make_client, pages):
+    off = make_client(private=False, args=[*ONLY_LOOPBACK_1, "--no-hover-images"], timeout=20)
+    assert off.initialize_result["settings"]["hoverImages"] is False
+    assert hover_card(off, pages.url("/cards-allowed")) == f"**Allowed image**\n\n127.0.0.1:{pages.port}"
+    on = make_client(private=False, args=[*ONLY_LOOPBACK_1, "--no-hover-images"], init_options={"hoverImages": True},
+                     timeout=20)
+    assert on.initialize_result["settings"]["hoverImages"] is True
+    assert DATA_IMAGE.search(hover_card(on, pages.url("/cards-allowed")))
+
+
 def test_a_client_preferring_plain_text_gets_no_markdown(daemon, pages):
     c = daemon(capabilities={"textDocument": {"hover": {"contentFormat": ["plaintext", "markdown"]}}})
     for path in ("/cards-escapes", "/cards-allowed"):

@@ -25,6 +25,13 @@ struct LSPSettings: Sendable, Equatable {
     }
 }
 
+extension Server {
+    /// The command line's editor-facing defaults, before any `initialize`.
+    func applyEditorDefaults(_ options: InitializationOptions) {
+        lsp.apply(options)
+    }
+}
+
 /// Prefetch runs this many fetches at once, at low priority.
 enum PrefetchLimits {
     static let concurrent = 2
