@@ -28,6 +28,10 @@ CURLcode lp_easy_setopt_opensocket_callback(CURL *handle, curl_opensocket_callba
     return lp_curl_easy_setopt()(handle, CURLOPT_OPENSOCKETFUNCTION, callback);
 }
 
+CURLcode lp_easy_setopt_xferinfo_callback(CURL *handle, curl_xferinfo_callback callback) {
+    return lp_curl_easy_setopt()(handle, CURLOPT_XFERINFOFUNCTION, callback);
+}
+
 CURLcode lp_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return lp_curl_easy_getinfo()(handle, info, value);
 }

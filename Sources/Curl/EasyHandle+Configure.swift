@@ -44,6 +44,10 @@ extension EasyHandle {
             { self.set(openSocket: TransferCallbacks.openSocket) },
             { self.set(CURLOPT_OPENSOCKETDATA, pointer: userdata) },
             { self.set(CURLOPT_PRIVATE, pointer: userdata) },
+            // The progress callback, only to learn when the request is sent (`Transfer.noteProgress`).
+            { self.set(transferInfo: TransferCallbacks.progress) },
+            { self.set(CURLOPT_XFERINFODATA, pointer: userdata) },
+            { self.set(CURLOPT_NOPROGRESS, 0) },
             { self.set(resolve: request.nameOverrides) },
             // Verification stays on (curl's default); these only choose whom to trust.
             { request.caFile.map { self.set(CURLOPT_CAINFO, $0) } ?? .success(()) },

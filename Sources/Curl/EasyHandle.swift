@@ -51,6 +51,10 @@ final class EasyHandle {
         check(lp_easy_setopt_opensocket_callback(raw, callback))
     }
 
+    func set(transferInfo callback: curl_xferinfo_callback) -> Result<Void, CurlError> {
+        check(lp_easy_setopt_xferinfo_callback(raw, callback))
+    }
+
     /// Replaces the extra request headers.
     func set(headers: [String]) -> Result<Void, CurlError> {
         curl_slist_free_all(headerList)

@@ -26,6 +26,14 @@ enum TransferCallbacks {
         return transfer.handleHeaderLine(UnsafeRawBufferPointer(start: data, count: length)) == .proceed ? length : 0
     }
 
+    /// CURLOPT_XFERINFOFUNCTION: called often while data moves and about
+    /// once a second while it does not (a server thinking), so a wait on a
+    /// reused connection is seen too. Never aborts the transfer.
+    static let progress: curl_xferinfo_callback = { userdata, _, _, _, _ in
+        transfer(userdata)?.noteProgress()
+        return 0
+    }
+
     /// CURLOPT_OPENSOCKETFUNCTION: the one place every connection is made,
     /// after DNS and on every redirect, so the address policy lives here.
     static let openSocket: curl_opensocket_callback = { userdata, _, address in
@@ -51,6 +59,18 @@ enum TransferCallbacks {
 }
 
 extension Transfer {
+    /// Tells the consumer once that the request is on the wire, as libcurl
+    /// measures it (`CURLINFO_PRETRANSFER_TIME_T`: the name lookup, the
+    /// connection and TLS are behind it, or a kept-alive connection was
+    /// taken), until the response starts.
+    /// - Important: called on the curl thread only.
+    func noteProgress() {
+        guard !toldRequestSent, head == nil, let easy, let sent = easy.offT(CURLINFO_PRETRANSFER_TIME_T), sent > 0
+        else { return }
+        toldRequestSent = true
+        requestSent()
+    }
+
     /// Feeds body bytes to the consumer, enforcing the byte cap. Returns the
     /// count consumed; anything else makes curl stop the transfer.
     func deliverBody(_ bytes: UnsafeRawBufferPointer) -> Int {

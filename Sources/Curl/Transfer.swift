@@ -19,6 +19,7 @@ final class Transfer: @unchecked Sendable {
 
     // The consumer, type-erased into closures (its curl thread only).
     let connecting: () -> Void
+    let requestSent: () -> Void
     let responseStarted: (ResponseHead) -> TransferDecision
     let received: (UnsafeRawBufferPointer) -> TransferDecision
     /// Ends the transfer: calls the consumer's `finish()` and resumes the caller. Called exactly once.
@@ -35,6 +36,8 @@ final class Transfer: @unchecked Sendable {
     var truncated = false
     var stoppedEarly = false
     var refusedAddress: IPAddress?
+    /// The consumer was told the request is sent (once per transfer).
+    var toldRequestSent = false
     /// Stopped, with its result given, but reading the small rest of the
     /// response to keep the connection (see `Transfer+Drain`).
     var draining = false
@@ -82,6 +85,7 @@ final class Transfer: @unchecked Sendable {
         self.hostKey = URL(string: request.url)?.host?.lowercased() ?? ""
         self.deadline = .now + .milliseconds(TransferRequest.milliseconds(request.timeout))
         connecting = { consumer.connecting() }
+        requestSent = { consumer.requestSent() }
         responseStarted = { consumer.responseStarted($0) }
         received = { consumer.received($0) }
         completion = { outcome in

@@ -148,6 +148,9 @@ public protocol TransferConsumer: AnyObject {
 
     /// About to connect to the server (DNS is done).
     func connecting()
+    /// The request is sent (on a new connection or a kept-alive one); the
+    /// server's answer has not started yet.
+    func requestSent()
     /// The final response's headers arrived; `.stop` ends the transfer
     /// before any body is read.
     func responseStarted(_ head: ResponseHead) -> TransferDecision
@@ -159,4 +162,5 @@ public protocol TransferConsumer: AnyObject {
 
 extension TransferConsumer {
     public func connecting() {}
+    public func requestSent() {}
 }

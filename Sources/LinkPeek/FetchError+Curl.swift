@@ -9,7 +9,7 @@ extension FetchError {
         case .malformedURL: self = .failed(.invalidURL, "the URL is not valid (\(error.detail)).")
         case .unsupportedProtocol:
             self = .failed(.unsupportedScheme, "only http and https URLs can be fetched (\(error.detail)).")
-        case .blockedAddress: self = .failed(.blockedAddress, "\(error.detail).")
+        case .blockedAddress: self = .failed(.blockedAddress, "\(error.detail)\(Self.allowPrivateNetworkHint).")
         case .dns: self = .failed(.dns, "the host name could not be resolved (\(error.detail)).")
         case .connect: self = .failed(.connect, "could not connect to the server (\(error.detail)).")
         case .tls: self = .failed(.tls, "the secure connection failed (\(error.detail)).")
@@ -18,6 +18,11 @@ extension FetchError {
         case .engineStopped: self = .unknown(error.detail)
         }
     }
+
+    /// How a user reaches such an address on purpose, in the names the
+    /// protocol and the CLI spell (a refusal is a choice they can change).
+    static let allowPrivateNetworkHint =
+        "; the allowPrivateNetwork setting (initializationOptions.allowPrivateNetwork, --allow-private-network) allows it"
 
     static func httpStatus(_ status: Int) -> FetchError {
         .failed(.httpStatus, "the server answered with HTTP status \(status).", status: status)

@@ -52,6 +52,9 @@ public struct LinkMetadata: Codable, Sendable, Equatable {
     /// lists and `save` answers.
     public var savedAt: String?
     public var tags: [String]?
+    /// Why the page could not be fetched when the link was saved: only in
+    /// `saved` lists and `save` answers, for a link saved with what was known.
+    public var failure: SavedFailure?
 
     public init(originalURL: String) {
         self.originalURL = originalURL
@@ -83,6 +86,13 @@ public struct MediaResource: Codable, Sendable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case url, type, width, height, alt, bytes, data, thumbnail
     }
+
+    /// True when linkpeek fetched this resource itself, under its address
+    /// policy, and its bytes were an image (or, for a video, the file):
+    /// only then does a fetch set `bytes`. A URL the page merely declares,
+    /// one the policy refused and one that failed or was never fetched
+    /// (`fetchSubresources: false`, `parse`) is not verified.
+    public var isVerified: Bool { bytes != nil }
 
     /// Equal when the JSON is: the two flags above are working notes.
     public static func == (lhs: MediaResource, rhs: MediaResource) -> Bool {
@@ -138,16 +148,34 @@ public enum Richness: String, Codable, Sendable, Comparable {
 
     public static func < (lhs: Richness, rhs: Richness) -> Bool { lhs.rank < rhs.rank }
 
-    /// What `metadata` can show, best first: a video (a playable file or a
-    /// player page), an image, an icon, else text. The one place richness is
-    /// decided. The `/favicon.ico` fallback counts as an icon: browsers and
-    /// LinkPresentation use it too, and a fetch of subresources drops it
-    /// (lowering the richness) when it fails.
-    public init(of metadata: LinkMetadata) {
+    /// What `metadata` can really show, best first: a video (a playable
+    /// file or a player page, which a card only links to and never loads),
+    /// an image, an icon, else text. The one place richness is decided.
+    /// An image or icon counts only once it is verified
+    /// (`MediaResource.isVerified`: linkpeek fetched it under its address
+    /// policy and its bytes were an image), so a page whose image was
+    /// refused, failed or was never fetched is not `image`.
+    /// `pageIsImage`: the response itself was an image its bytes proved.
+    public init(of metadata: LinkMetadata, pageIsImage: Bool = false) {
         self = if metadata.video != nil { .video }
-            else if metadata.image != nil { .image }
-            else if metadata.icon != nil { .icon }
+            else if pageIsImage || metadata.image?.isVerified == true { .image }
+            else if metadata.icon?.isVerified == true { .icon }
             else { .text }
+    }
+}
+
+/// A fetch failure kept with a saved link: the error's fields as `fetch` answers them.
+public struct SavedFailure: Codable, Sendable, Equatable {
+    public var kind: String
+    public var reason: String?
+    public var message: String
+    public var status: Int?
+
+    public init(_ error: FetchError) {
+        kind = error.kind.rawValue
+        reason = error.reason?.rawValue
+        message = error.message
+        status = error.status
     }
 }
 

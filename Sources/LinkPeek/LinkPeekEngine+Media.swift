@@ -6,6 +6,8 @@ extension LinkPeekEngine {
     /// type, byte size and pixel size (and bytes, with `includeData`). A
     /// declared resource that fails keeps its URL; the `/favicon.ico`
     /// fallback that fails is dropped, since the page never named it.
+    /// Only a resource fetched here whose bytes are an image gets `bytes`
+    /// (`isVerified`), and `richness` is decided again from what was verified.
     public func loadSubresources(
         of metadata: LinkMetadata, options: FetchOptions, events: @escaping @Sendable (ProviderEvent) -> Void
     ) async -> LinkMetadata {
@@ -37,6 +39,9 @@ extension LinkPeekEngine {
             }
         }
         if let loadedImage { metadata.image = loadedImage.resource }
+        // What was verified just now, whatever the page declared.
+        let pageIsImage = metadata.sources?["image"] == "response" && metadata.richness == .image
+        metadata.richness = Richness(of: metadata, pageIsImage: pageIsImage)
         return metadata
     }
 
@@ -52,12 +57,13 @@ extension LinkPeekEngine {
             (200..<300).contains(result.output.status), !result.output.bytes.isEmpty
         else { return (resource, false) }
 
-        var resource = resource
         let output = result.output
-        let probed = ImageProbe.probe(output.bytes)
-        resource.type = probed?.mimeType ?? output.declaredType ?? resource.type
-        resource.width = probed?.width ?? resource.width
-        resource.height = probed?.height ?? resource.height
+        // Bytes that are no image (an error page served with 200) verify nothing.
+        guard let probed = ImageProbe.probe(output.bytes) else { return (resource, false) }
+        var resource = resource
+        resource.type = probed.mimeType
+        resource.width = probed.width ?? resource.width
+        resource.height = probed.height ?? resource.height
         resource.bytes = output.complete && !result.truncated ? output.bytes.count : output.declaredLength
         if includeData, output.complete, !result.truncated {
             resource.data = Data(output.bytes).base64EncodedString()

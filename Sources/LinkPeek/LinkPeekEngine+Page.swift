@@ -28,10 +28,24 @@ extension LinkPeekEngine {
         let request = transferRequest(url: url, timeout: timeout, maxBytes: settings.maxBodyBytes, headers: headers)
         // Written and read on the curl thread only (the consumer's events come from there, in order).
         let response = Mutex<ResponseHead?>(nil)
+        // Stages never go backwards (protocol §4): a redirect to a new
+        // connection, after the first request was sent, stays `waiting`.
+        let reached = Mutex<FetchStage>(.resolving)
+        let enter = { @Sendable (stage: FetchStage) in
+            let forward = reached.withLock { reached in
+                guard FetchStage.allCases.firstIndex(of: stage) ?? 0 >= FetchStage.allCases.firstIndex(of: reached) ?? 0
+                else { return false }
+                reached = stage
+                return true
+            }
+            if forward { events(.progress(stage: stage, bytes: 0)) }
+        }
         let consumer = PageConsumer(bodyScanBytes: settings.bodyScanBytes) { event in
             switch event {
             case .connecting:
-                events(.progress(stage: .connecting, bytes: 0))
+                enter(.connecting)
+            case .waiting:
+                enter(.waiting)
             case .responded(let head):
                 response.withLock { $0 = head }
             case .downloading(let bytes):
@@ -119,7 +133,8 @@ extension LinkPeekEngine {
             metadata.audio = resource
             metadata.sources = ["audio": "response"]
         }
-        metadata.richness = Richness(of: metadata)
+        let provedImage = type.hasPrefix("image/") && ImageProbe.probe(prefix) != nil
+        metadata.richness = Richness(of: metadata, pageIsImage: provedImage)
         return metadata
     }
 }

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 extension LinkPeekEngine {
-    public func save(url: String, tags: [String]?) async throws(FetchError) -> LinkMetadata {
+    public func save(url: String, tags: [String]?, title: String? = nil) async throws(FetchError) -> LinkMetadata {
         let url = try URLCheck.validate(url).get()
         guard let key = CacheKey(rawURL: url) else { throw .failed(.invalidURL, "\"\(url)\" is not a valid URL.") }
         // What is cached, fresh or stale, is good enough to pin: revalidation refreshes it later.
@@ -9,8 +9,15 @@ extension LinkPeekEngine {
         if let entry = cache.lookup(key), case .metadata(let cached) = entry.value {
             metadata = cached
         } else {
-            metadata = try await fetch(url: url, options: FetchOptions(reportsPartialResults: false)) { _ in }
+            do {
+                metadata = try await fetch(url: url, options: FetchOptions(reportsPartialResults: false)) { _ in }
+            } catch where error.kind != .cancelled {
+                // The link is worth keeping even when its page fails now: what is known, and why.
+                metadata = LinkMetadata(originalURL: url)
+                metadata.failure = SavedFailure(error)
+            }
         }
+        if metadata.title == nil { metadata.title = title }
         metadata.originalURL = url
         metadata.fromCache = true
         metadata.stale = nil

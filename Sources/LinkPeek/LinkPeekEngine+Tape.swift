@@ -74,6 +74,7 @@ final class RecordingConsumer<Inner: TransferConsumer>: TransferConsumer {
     }
 
     func connecting() { inner.connecting() }
+    func requestSent() { inner.requestSent() }
     func responseStarted(_ head: ResponseHead) -> TransferDecision { inner.responseStarted(head) }
     func received(_ bytes: UnsafeRawBufferPointer) -> TransferDecision {
         capture.bytes.append(contentsOf: bytes)

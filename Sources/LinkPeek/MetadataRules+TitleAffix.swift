@@ -12,6 +12,15 @@ import TextTrimming
 /// rel=alternate type=application/rss+xml title="Site » Feed">`, how blogs
 /// name their feeds). Real titles with " - " in them keep it: without such
 /// evidence nothing is split.
+///
+/// A prefix ("Site: Article") needs evidence that names the site: a
+/// title's first part is far more often a kicker or a topic ("Breaking:",
+/// "C++ tips:", "Rust 1.80:") than the site's name, and a headline that
+/// merely lacks it shows nothing about it. So a prefix goes when it is a
+/// declared name or the host's, or the same affix on another title of a
+/// page that declares no other name, or when the site's feed is named
+/// after it; never on a separator alone, nor because the rest is the
+/// page's headline (which suffixes may use).
 extension MetadataRules {
     /// Separators between a page title and a site name, as sites write them
     /// (WordPress themes also use « and •, others ~, / and ›). Those that
@@ -32,11 +41,13 @@ extension MetadataRules {
         var isSuffix: Bool
         /// What showed the part is the site's name.
         var evidence: Evidence
+        /// The separator the title was cut at, as written (" | ", "：").
+        var separator: String = ""
 
         enum Evidence {
             /// A name the page declares, the host, or the other titles' shared affix.
             case siteName
-            /// The rest is the page's headline, or the part begins a feed title.
+            /// The rest is the page's headline (suffixes only), or the part begins a feed title.
             case headline
         }
 
@@ -49,16 +60,21 @@ extension MetadataRules {
         guard !splits.isEmpty else { return nil }
         // Each part folded once (`foldedName` walks Unicode scalars).
         let usable = splits.map { FoldedSplit($0) }.filter { !$0.site.isEmpty && !$0.rest.isEmpty }
-        let names = Set(siteNameCandidates(in: page).map(foldedName).filter { !$0.isEmpty } + registrableNames(page.resolver.base?.host))
+        let declared = siteNameCandidates(in: page).map(foldedName).filter { !$0.isEmpty }
+        let names = Set(declared + registrableNames(page.resolver.base?.host))
         if let named = usable.first(where: { names.contains($0.site) }) { return named.split }
         let others = otherTitles(than: title, in: page).flatMap(titleSplits).map { FoldedSplit($0) }
-        if let shared = usable.first(where: { sharesAffix($0, with: others) }) { return shared.split }
+        // A page that names its site otherwise has shown that a differing first part is not it.
+        if let shared = usable.first(where: { ($0.split.isSuffix || declared.isEmpty) && sharesAffix($0, with: others) }) {
+            return shared.split
+        }
         let headlines = pageHeadlines(in: page).map { $0.lowercased() }
         let feeds = feedTitles(in: page).map { $0.lowercased() }
         for split in splits {
-            if headlines.contains(split.rest.lowercased())
+            // A feed's title is the site naming itself; a headline only shows what the rest is.
+            if (split.isSuffix && headlines.contains(split.rest.lowercased()))
                 || feeds.contains(where: { $0.hasPrefix(split.site.lowercased()) }) {
-                return TitleAffix(site: split.site, rest: split.rest, isSuffix: split.isSuffix, evidence: .headline)
+                return TitleAffix(site: split.site, rest: split.rest, isSuffix: split.isSuffix, evidence: .headline, separator: split.separator)
             }
         }
         return nil
@@ -84,10 +100,11 @@ extension MetadataRules {
             guard let first = firstOffset(of: separator, in: bytes) else { continue }
             let last = lastOffset(of: separator, in: bytes) ?? first
             let text = { (range: Range<Int>) in String(decoding: bytes[range], as: UTF8.self).trimmedSpaces }
+            let written = String(decoding: separator, as: UTF8.self)
             splits.append(TitleAffix(site: text((last + separator.count)..<bytes.count), rest: text(0..<last),
-                                     isSuffix: true, evidence: .siteName))
+                                     isSuffix: true, evidence: .siteName, separator: written))
             splits.append(TitleAffix(site: text(0..<first), rest: text((first + separator.count)..<bytes.count),
-                                     isSuffix: false, evidence: .siteName))
+                                     isSuffix: false, evidence: .siteName, separator: written))
         }
         return splits.filter { !$0.site.isEmpty && !$0.rest.isEmpty && $0.site.count <= maximumSiteNameLength }
     }
@@ -148,15 +165,19 @@ extension MetadataRules {
     }
 
     /// True when another title of the page carries the same affix at the
-    /// same end around a different text ("Bob Dylan | Wiki" and "Bob Dylan,
-    /// singer | Wiki"): the shared part is the site. A title that only adds
-    /// another affix to the same text ("Kicker: Text" and "Kicker: Text -
-    /// Site") shows nothing about the kicker.
-    /// `others` are the other titles' splits.
+    /// same end, after the same separator, around a different text ("Bob
+    /// Dylan | Wiki" and "Bob Dylan, singer | Wiki"): the shared part is the
+    /// site, which a site's title template writes one way. A title that only
+    /// adds another affix to the same text ("Kicker: Text" and "Kicker: Text
+    /// - Site") shows nothing about the kicker, and neither does one whose
+    /// part is cut at another separator ("Rust 1.80 - Rust Blog" beside
+    /// "Rust 1.80: LazyCell and more": there "Rust 1.80" is the text, not
+    /// an affix). `others` are the other titles' splits.
     private static func sharesAffix(_ split: FoldedSplit, with others: [FoldedSplit]) -> Bool {
         // Compared as letters and digits: quotes and dashes vary between a page's titles.
         others.contains { candidate in
-            candidate.split.isSuffix == split.split.isSuffix && candidate.split.site == split.split.site
+            candidate.split.isSuffix == split.split.isSuffix && candidate.split.separator == split.split.separator
+                && candidate.split.site == split.split.site
                 && !candidate.rest.contains(split.rest) && !split.rest.contains(candidate.rest)
         }
     }

@@ -37,7 +37,12 @@ public protocol MetadataService: Sendable {
 
     /// Saves `url` (fetching it when nothing is cached) with `tags` (nil
     /// keeps a saved link's tags); the preview with `savedAt` and `tags`.
-    func save(url: String, tags: [String]?) async throws(FetchError) -> LinkMetadata
+    ///
+    /// A page that cannot be fetched (any failure but a cancel) is saved all
+    /// the same with what is known: the URL, `title` when given, and the
+    /// failure (`LinkMetadata.failure`). `title` also stands in for a page
+    /// that has none.
+    func save(url: String, tags: [String]?, title: String?) async throws(FetchError) -> LinkMetadata
 
     /// Forgets a saved link; whether there was one.
     func unsave(url: String) async throws(FetchError) -> Bool
@@ -48,6 +53,14 @@ public protocol MetadataService: Sendable {
     /// `url`'s image, or a page's preview image or icon, transformed
     /// (`getMedia`, `linkpeek image`). Cancelling the calling task ends it.
     func media(url: String, transform: ImageTransform, timeout: Double?) async throws(FetchError) -> MediaImage
+
+    /// The card image of `metadata` (`CardImage`): a thumbnail of its image
+    /// when a fetch verified that image (`MediaResource.isVerified`), made
+    /// by the image pipeline and cached as a variant; nil otherwise, and
+    /// when it is over `CardImage.maximumBytes`. Without `allowNetwork`
+    /// only what the image cache holds is used. Never fails: a card stands
+    /// without its image.
+    func cardImage(for metadata: LinkMetadata, allowNetwork: Bool) async -> CardImage?
 
     /// The same, reporting its stages through `events` (`.progress` only:
     /// the page's stages when a page is fetched, `image` while the source
@@ -66,7 +79,7 @@ extension MetadataService {
         nil
     }
 
-    public func save(url: String, tags: [String]?) async throws(FetchError) -> LinkMetadata {
+    public func save(url: String, tags: [String]?, title: String?) async throws(FetchError) -> LinkMetadata {
         throw .unknown("this service keeps no saved links.")
     }
 

@@ -14,6 +14,8 @@ final class PageConsumer: TransferConsumer {
     /// What the consumer tells the fetch while it runs.
     enum Event {
         case connecting
+        /// The request is sent; the answer has not started (`TransferConsumer.requestSent`).
+        case waiting
         /// The final response's status line and header fields (after any redirects).
         case responded(ResponseHead)
         case downloading(bytes: Int)
@@ -79,6 +81,7 @@ final class PageConsumer: TransferConsumer {
     }
 
     func connecting() { onEvent(.connecting) }
+    func requestSent() { onEvent(.waiting) }
 
     func responseStarted(_ head: ResponseHead) -> TransferDecision {
         onEvent(.responded(head))

@@ -9,6 +9,9 @@ public enum ProviderEvent: Sendable, Equatable {
 
 /// The stages of a fetch, in order (icon and image only with subresources).
 /// `getMedia` reports them too, then `transforming` (decode, resize, encode).
+/// `waiting` comes from libcurl's own timing (the request sent, the answer
+/// not started), so a kept-alive connection, which skips the lookup and
+/// the connect, does not stay at `resolving` while the server thinks.
 public enum FetchStage: String, Sendable, Codable, CaseIterable {
-    case resolving, connecting, downloading, parsing, icon, image, transforming
+    case resolving, connecting, waiting, downloading, parsing, icon, image, transforming
 }

@@ -30,7 +30,8 @@ public struct Hover: Codable, Sendable, Equatable {
 }
 
 public struct MarkupContent: Codable, Sendable, Equatable {
-    /// Always "markdown".
+    /// "markdown", or "plaintext" for a client whose
+    /// `textDocument.hover.contentFormat` puts plain text first.
     public var kind: String
     public var value: String
 

@@ -9,7 +9,8 @@ public struct InitializeParams: Codable, Sendable, Equatable {
     public var processId: Double?
     public var clientInfo: ClientInfo?
     public var initializationOptions: InitializationOptions?
-    /// Only `general.positionEncodings` is read; everything else is ignored.
+    /// Only `general.positionEncodings` and `textDocument.hover.contentFormat`
+    /// are read; everything else is ignored.
     public var capabilities: ClientCapabilities?
 
     public init(
@@ -25,9 +26,29 @@ public struct InitializeParams: Codable, Sendable, Equatable {
 
 public struct ClientCapabilities: Codable, Sendable, Equatable {
     public var general: GeneralClientCapabilities?
+    public var textDocument: TextDocumentClientCapabilities?
 
-    public init(general: GeneralClientCapabilities? = nil) {
+    public init(general: GeneralClientCapabilities? = nil, textDocument: TextDocumentClientCapabilities? = nil) {
         self.general = general
+        self.textDocument = textDocument
+    }
+}
+
+public struct TextDocumentClientCapabilities: Codable, Sendable, Equatable {
+    public var hover: HoverClientCapabilities?
+
+    public init(hover: HoverClientCapabilities? = nil) {
+        self.hover = hover
+    }
+}
+
+public struct HoverClientCapabilities: Codable, Sendable, Equatable {
+    /// The markup kinds the client shows in a hover, most preferred first
+    /// ("markdown", "plaintext"); absent means Markdown.
+    public var contentFormat: [String]?
+
+    public init(contentFormat: [String]? = nil) {
+        self.contentFormat = contentFormat
     }
 }
 

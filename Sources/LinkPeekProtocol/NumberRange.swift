@@ -101,6 +101,21 @@ public enum ParamRanges {
         }
         return nil
     }
+    /// Characters of a `save` title at most.
+    public static let maxSavedTitleLength = 2048
+
+    /// `save`'s `title`: 1 to `maxSavedTitleLength` characters, no control characters.
+    public static func checkSavedTitle(_ title: String?, field: String) -> String? {
+        guard let title else { return nil }
+        if title.isEmpty || title.count > maxSavedTitleLength {
+            return "\(field) must have 1 to \(maxSavedTitleLength) characters"
+        }
+        if title.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return "\(field) must not contain control characters"
+        }
+        return nil
+    }
+
     /// A zero-based line or character offset (LSP's `uinteger`).
     public static let position = NumberRange(0...2_147_483_647, integral: true)
     /// A document version (LSP's `integer`); informational.

@@ -24,28 +24,36 @@ extension Server {
         let format = CardFormat(rawValue: params.format.rawValue) ?? .markdown
         let style = TextCard.Style(
             color: params.color ?? false, width: params.width.flatMap(ParamRanges.cardWidth.integer) ?? 80)
-        let includeImage = params.includeImage ?? true
-        if let given {
-            let text = format.render(LinkCard(metadata: given), includeImage: includeImage, textStyle: style)
-            return responder.respond(.response(id: id, result: encodeResult(RenderResult(text: text))))
-        }
+        // The text card has no image; the others embed the thumbnail, never a URL.
+        let includeImage = (params.includeImage ?? true) && format != .text
         let url = params.url ?? ""
         let service = currentService()
         requests[id] = InFlight(task: nil, provider: nil, reporter: nil, responder: responder)
         let task = Task.immediate {
-            let card = await Self.renderCard(service: service, url: url)
+            let card = await Self.renderCard(service: service, url: url, given: given, images: includeImage)
             let text = format.render(card, includeImage: includeImage, textStyle: style)
             self.complete(id, with: encodeResult(RenderResult(text: text)))
         }
         requests[id]?.task = task
     }
 
-    static func renderCard(service: any MetadataService, url: String) async -> LinkCard {
-        do {
-            return LinkCard(metadata: try await service.fetch(url: url, options: FetchOptions(reportsPartialResults: false)) { _ in })
-        } catch {
-            return LinkCard(originalURL: url, failure: error)
+    /// The card of `given` (used as given), else of `url` from the cache or
+    /// a fetch; with `images`, its thumbnail (`cardImage`: made from the
+    /// image only when a fetch verified it, fetched under the address policy).
+    static func renderCard(service: any MetadataService, url: String, given: LinkMetadata?, images: Bool) async -> LinkCard {
+        let metadata: LinkMetadata
+        if let given {
+            metadata = given
+        } else {
+            do {
+                metadata = try await service.fetch(url: url, options: FetchOptions(reportsPartialResults: false)) { _ in }
+            } catch {
+                return LinkCard(originalURL: url, failure: error)
+            }
         }
+        var card = LinkCard(metadata: metadata)
+        if images { card.image = await service.cardImage(for: metadata, allowNetwork: true) }
+        return card
     }
 }
 

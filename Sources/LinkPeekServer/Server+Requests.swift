@@ -29,6 +29,7 @@ extension Server {
             service = nil
         }
         lsp.positionEncoding = PositionEncoding.negotiate(offered: params.capabilities?.general?.positionEncodings)
+        lsp.hoverFormat = HoverFormat.negotiate(offered: params.capabilities?.textDocument?.hover?.contentFormat)
         lifecycle = .running(initialized: true)
         let result = InitializeResult(
             capabilities: ServerCapabilities(positionEncoding: lsp.positionEncoding.rawValue),

@@ -17,7 +17,7 @@ extension Server {
 
     static func runSave(service: any MetadataService, params: SaveParams) async -> Result<JSONValue, ResponseError> {
         do {
-            return encodeResult(try await service.save(url: params.url, tags: params.tags))
+            return encodeResult(try await service.save(url: params.url, tags: params.tags, title: params.title))
         } catch {
             return .failure(ResponseError(error))
         }

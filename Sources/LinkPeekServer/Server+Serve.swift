@@ -1,6 +1,7 @@
 import Dispatch
 import JSONRPC
 import LinkPeek
+import LinkPeekProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -40,8 +41,11 @@ extension Server {
     /// stream. SIGPIPE is ignored process-wide. With `handleSignals`,
     /// SIGTERM and SIGINT end the session like end of input: running fetches
     /// are cancelled and answered, output is flushed, exit code 0.
+    /// `editorDefaults`: the editor-facing settings the command line gives
+    /// (`serve --no-hover-images`), which `initializationOptions` override.
     public static func serve(
         settings: Settings,
+        editorDefaults: InitializationOptions? = nil,
         makeService: @escaping @Sendable (Settings) -> any MetadataService,
         input: Int32 = STDIN_FILENO,
         output: Int32 = STDOUT_FILENO,
@@ -53,6 +57,7 @@ extension Server {
         let logger = Logger(level: logLevel)
         let connection = Connection(input: input, output: output)
         let server = Server(connection: connection, settings: settings, logger: logger, makeService: makeService)
+        if let editorDefaults { await server.applyEditorDefaults(editorDefaults) }
 
         let events = EventInbox<Event>()
         let signalSources = handleSignals ? installSignalSources { events.yield(.signal($0)) } : []

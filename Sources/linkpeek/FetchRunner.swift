@@ -46,30 +46,41 @@ struct FetchRunner {
         }
     }
 
+    /// The card image of a fetched preview, when the printer shows one
+    /// (Markdown and HTML cards): the same thumbnail as the hover card's.
+    static func cardImage(for outcome: Result<LinkMetadata, FetchError>, engine: LinkPeekEngine, wanted: Bool) async
+        -> CardImage?
+    {
+        guard wanted, case .success(let metadata) = outcome else { return nil }
+        return await engine.cardImage(for: metadata, allowNetwork: true)
+    }
+
     /// Returns how many fetches failed.
     func run(source: URLSource, printer: ResultPrinter, progress: ProgressLine) async -> Int {
         let urls = source.makeIterator()
         var failures = 0
-        var finished: [Int: (String, Result<LinkMetadata, FetchError>)] = [:]
+        var finished: [Int: (String, Result<LinkMetadata, FetchError>, CardImage?)] = [:]
         var nextToPrint = 0
         var started = 0
-        await withTaskGroup(of: (Int, String, Result<LinkMetadata, FetchError>).self) { group in
+        let images = printer.showsImages
+        await withTaskGroup(of: (Int, String, Result<LinkMetadata, FetchError>, CardImage?).self) { group in
             func startNext() -> Bool {
                 guard let url = urls.next() else { return false }
                 let index = started
                 started += 1
-                group.addTask { [engine, options] in
-                    (index, url, await Self.fetchOne(url, engine: engine, options: options))
+                group.addTask { [engine, options, images] in
+                    let outcome = await Self.fetchOne(url, engine: engine, options: options)
+                    return (index, url, outcome, await Self.cardImage(for: outcome, engine: engine, wanted: images))
                 }
                 return true
             }
             for _ in 0..<concurrency where !startNext() { break }
-            while let (index, url, outcome) = await group.next() {
-                finished[index] = (url, outcome)
-                while let (url, outcome) = finished.removeValue(forKey: nextToPrint) {
+            while let (index, url, outcome, image) = await group.next() {
+                finished[index] = (url, outcome, image)
+                while let (url, outcome, image) = finished.removeValue(forKey: nextToPrint) {
                     if case .failure = outcome { failures += 1 }
                     progress.clear()
-                    printer.emit(outcome, url: url)
+                    printer.emit(outcome, url: url, image: image)
                     nextToPrint += 1
                 }
                 progress.show(done: nextToPrint, failed: failures, started: started)

@@ -63,7 +63,10 @@ final class ResultPrinter {
         return (try? encoder.encode(value)).map { Array($0) }
     }
 
-    func emit(_ outcome: Result<LinkMetadata, FetchError>, url: String) {
+    /// Whether the cards printed embed an image (Markdown and HTML do; `image` is its thumbnail).
+    var showsImages: Bool { format == .markdown || format == .html }
+
+    func emit(_ outcome: Result<LinkMetadata, FetchError>, url: String, image: CardImage? = nil) {
         defer { printed += 1 }
         guard let cardFormat = format.card else {
             var bytes = lineBytes(for: outcome, url: url)
@@ -71,11 +74,12 @@ final class ResultPrinter {
             StandardIO.write(bytes: bytes, to: STDOUT_FILENO)
             return
         }
-        let card: LinkCard
+        var card: LinkCard
         switch outcome {
         case .success(let metadata): card = LinkCard(metadata: metadata)
         case .failure(let error): card = LinkCard(originalURL: url, failure: error)
         }
+        card.image = image
         let separator = printed > 0 ? "\n" : ""
         StandardIO.write(separator + cardFormat.render(card, textStyle: textStyle) + "\n", to: STDOUT_FILENO)
     }

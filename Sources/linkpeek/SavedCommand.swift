@@ -16,7 +16,11 @@ struct SavedCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Save links (fetching each preview that is not cached); one JSON line per link.")
+            abstract: "Save links (fetching each preview that is not cached); one JSON line per link.",
+            discussion: """
+                A link whose page cannot be fetched is saved all the same, with its URL, --title when given, \
+                and the failure ("failure": {kind, reason, message, status}).
+                """)
 
         @Argument(help: "The URLs.")
         var urls: [String]
@@ -24,12 +28,17 @@ struct SavedCommand: AsyncParsableCommand {
         @Option(name: .long, help: ArgumentHelp("A tag; repeatable.", valueName: "tag"))
         var tag: [String] = []
 
+        @Option(name: .long, help: ArgumentHelp(
+            "The links' title, used when a page gives none or cannot be fetched.", valueName: "text"))
+        var title: String?
+
         @OptionGroup var network: NetworkOptions
         @OptionGroup var cacheOptions: CacheOptions
 
         func validate() throws {
             guard !urls.isEmpty else { throw ValidationError("Give at least one URL.") }
             if let problem = ParamRanges.checkTags(tag, field: "--tag") { throw ValidationError(problem + ".") }
+            if let problem = ParamRanges.checkSavedTitle(title, field: "--title") { throw ValidationError(problem + ".") }
         }
 
         func run() async throws {
@@ -40,18 +49,18 @@ struct SavedCommand: AsyncParsableCommand {
             let printer = ResultPrinter(pretty: false)
             var failures = 0
             for url in urls {
-                let outcome = await Self.saveOne(url, tags: tag.isEmpty ? nil : tag, engine: engine)
+                let outcome = await Self.saveOne(url, tags: tag.isEmpty ? nil : tag, title: title, engine: engine)
                 if case .failure = outcome { failures += 1 }
                 printer.emit(outcome, url: url)
             }
             if failures > 0 { throw ExitCode(1) }
         }
 
-        static func saveOne(_ url: String, tags: [String]?, engine: LinkPeekEngine) async
+        static func saveOne(_ url: String, tags: [String]?, title: String?, engine: LinkPeekEngine) async
             -> Result<LinkMetadata, FetchError>
         {
             do {
-                return .success(try await engine.save(url: url, tags: tags))
+                return .success(try await engine.save(url: url, tags: tags, title: title))
             } catch {
                 return .failure(error)
             }

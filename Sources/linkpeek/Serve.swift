@@ -18,7 +18,7 @@ struct Serve: AsyncParsableCommand {
         discussion: """
             Requests: initialize, shutdown, exit, fetch, cancel, $/cancelRequest, getCached, save, unsave, saved, render, getMedia, prefetch.
 
-            It is also a language server for URLs: textDocument/didOpen, didChange (incremental), didClose, textDocument/hover (a Markdown preview card of the URL under the cursor), textDocument/documentLink and documentLink/resolve; window/workDoneProgress/cancel. initializationOptions hoverTimeout (seconds, default 1.5), prefetch and hoverImages tune the hover.
+            It is also a language server for URLs: textDocument/didOpen, didChange (incremental), didClose, textDocument/hover (a preview card of the URL under the cursor: Markdown, or plain text when the client's textDocument.hover.contentFormat puts plaintext first), textDocument/documentLink and documentLink/resolve; window/workDoneProgress/cancel. initializationOptions hoverTimeout (seconds, default 1.5), prefetch and hoverImages (a data: thumbnail in Markdown cards, never the image's URL) tune the hover.
 
             The flags set defaults; initializationOptions in `initialize` override them. Logs go to stderr only. See protocol/README.md for the full contract.
             """)
@@ -33,6 +33,10 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "Log level on stderr: \(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")).")
     var logLevel: LogLevel = .warning
 
+    @Flag(name: .customLong("no-hover-images"), help: ArgumentHelp(
+        "Hover cards without the image's thumbnail (initializationOptions.hoverImages false), for clients that show Markdown as text."))
+    var noHoverImages = false
+
     func validate() throws {
         if let problem = ParamRanges.maxConcurrency.check(Double(maxConcurrency), field: "--max-concurrency") {
             throw ValidationError(problem + ".")
@@ -44,7 +48,10 @@ struct Serve: AsyncParsableCommand {
         settings.maxConcurrency = maxConcurrency
         cacheOptions.apply(to: &settings)
         settings.reportsUsage = true
-        let code = await Server.serve(settings: settings, makeService: { LinkPeekEngine(settings: $0) }, logLevel: logLevel)
+        let editorDefaults = noHoverImages ? InitializationOptions(hoverImages: false) : nil
+        let code = await Server.serve(
+            settings: settings, editorDefaults: editorDefaults, makeService: { LinkPeekEngine(settings: $0) },
+            logLevel: logLevel)
         Glibc.exit(code)
     }
 }

@@ -71,6 +71,13 @@ final class FakeService: MetadataService {
         cache[url] ?? remembered.withLock { $0[url] }
     }
 
+    /// A fixed thumbnail (a JPEG's first bytes) for a verified image, as the
+    /// engine's image pipeline would make; none for any other.
+    func cardImage(for metadata: LinkMetadata, allowNetwork: Bool) async -> CardImage? {
+        guard metadata.image?.isVerified == true else { return nil }
+        return CardImage(type: "image/jpeg", bytes: [0xFF, 0xD8, 0xFF])
+    }
+
     private func sleep(_ milliseconds: Int) async throws(FetchError) {
         do {
             try await Task.sleep(for: .milliseconds(milliseconds))

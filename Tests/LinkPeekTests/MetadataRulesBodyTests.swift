@@ -178,6 +178,7 @@ extension HTMLElement {
         #expect(bare.sources?["video"] == "video link")
         let withImage = extract([Tag.meta(property: "og:image", "/og.png"), link("/clip.webm")])
         #expect(withImage.video == nil)
-        #expect(withImage.richness == .image)
+        #expect(withImage.image?.url == "https://example.com/og.png")
+        #expect(withImage.richness == .text)
     }
 }

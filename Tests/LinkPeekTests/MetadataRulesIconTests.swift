@@ -56,7 +56,7 @@ import Testing
         #expect(metadata.icon?.url == "https://sub.example.com:8443/favicon.ico")
         #expect(metadata.sources?["icon"] == "favicon.ico fallback")
         #expect(metadata.icons == nil)
-        #expect(metadata.richness == .icon)
+        #expect(metadata.richness == .text)
     }
 
     @Test func duplicateIconsAreListedOnce() {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pty
+import re
 import subprocess
 import time
 
@@ -18,9 +19,10 @@ def test_markdown_card_is_the_hover_card(run_cli, server):
     url = server.url("/page?title=Card%20Title")
     res = cards(run_cli, "--format", "markdown", url)
     assert res.returncode == 0, res.describe()
-    image = server.url("/img/og.png?w=120&h=63")
-    assert res.stdout == (f"**[Card Title]({url})**\n\nFixture Site · 127.0.0.1\n\nAn Open Graph description.\n\n"
-                          f"![]({image})\n"), res.describe()
+    head, image_line = res.stdout.rsplit("\n\n", 1)
+    assert head == f"**Card Title**\n\nFixture Site · 127.0.0.1:{server.port}\n\nAn Open Graph description.", res.describe()
+    # The hover's thumbnail as a data: URI, never the page's image URL.
+    assert re.fullmatch(r"!\[\]\(data:image/jpeg;base64,[A-Za-z0-9+/]+=*\)\n", image_line), res.describe()
 
 
 def test_html_card_is_escaped_and_has_no_script(run_cli, server):
@@ -39,8 +41,9 @@ def test_text_card_wraps_and_failures_say_why(run_cli, server):
     res = cards(run_cli, "--format", "text", "--width", "20", ok, missing)
     assert res.returncode == 1, res.describe()
     assert "\x1b" not in res.stdout  # not a terminal: no colours
-    assert res.stdout == (f"Wrapped\nFixture Site ·\n127.0.0.1\nAn Open Graph\ndescription.\n{ok}\n\n"
-                          f"127.0.0.1\n{missing}\n(HTTP 404)\n"), res.describe()
+    host = f"127.0.0.1:{server.port}"  # the port, as every card shows it when it is not the default
+    assert res.stdout == (f"Wrapped\nFixture Site ·\n{host}\nAn Open Graph\ndescription.\n{ok}\n\n"
+                          f"{host}\n{missing}\n(HTTP 404)\n"), res.describe()
 
 
 def test_bad_width_is_a_usage_error(run_cli):
@@ -85,4 +88,4 @@ def test_colours_only_on_a_terminal_without_no_color(linkpeek_bin, server, no_co
         assert "\x1b" not in out, repr(out)
         assert out.startswith("Coloured\r\n"), repr(out)
     else:
-        assert out.startswith("\x1b[1mColoured\x1b[0m\r\n\x1b[2mFixture Site · 127.0.0.1\x1b[0m"), repr(out)
+        assert out.startswith(f"\x1b[1mColoured\x1b[0m\r\n\x1b[2mFixture Site · 127.0.0.1:{server.port}\x1b[0m"), repr(out)

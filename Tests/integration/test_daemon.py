@@ -19,7 +19,7 @@ from fixture_server import FixtureServer
 from linkpeek_client import REQUEST_CANCELLED, LinkPeekClient, LinkPeekError
 import protocol_schema
 
-STAGES = ["resolving", "connecting", "downloading", "parsing", "icon", "image"]
+STAGES = ["resolving", "connecting", "waiting", "downloading", "parsing", "icon", "image"]
 
 
 def uniq() -> str:

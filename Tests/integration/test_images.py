@@ -448,7 +448,7 @@ def test_get_media_progress_for_a_page(daemon, img_server):
     # fetched (0.5 s, after the page fetch's own 0.5 s look at it) and
     # transformed: those two reports come last, unmerged.
     page_stages = stages[1:-3]
-    assert page_stages and set(page_stages) <= {"resolving", "connecting", "downloading", "parsing", "icon", "image"}, values
+    assert page_stages and set(page_stages) <= {"resolving", "connecting", "waiting", "downloading", "parsing", "icon", "image"}, values
     assert stages[-3:] == ["image", "transforming", "transforming"], values
     assert values[-1]["message"] == "done"
 

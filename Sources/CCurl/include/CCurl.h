@@ -23,6 +23,8 @@ CURLcode lp_easy_setopt_pointer(CURL *handle, CURLoption option, void *value);
 CURLcode lp_easy_setopt_write_callback(CURL *handle, CURLoption option, curl_write_callback callback);
 /// CURLOPT_OPENSOCKETFUNCTION.
 CURLcode lp_easy_setopt_opensocket_callback(CURL *handle, curl_opensocket_callback callback);
+/// CURLOPT_XFERINFOFUNCTION (the progress callback: where a transfer is, from libcurl's own timings).
+CURLcode lp_easy_setopt_xferinfo_callback(CURL *handle, curl_xferinfo_callback callback);
 
 CURLcode lp_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode lp_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value);

@@ -56,12 +56,14 @@ enum CardText {
         return url
     }
 
-    /// The host of an http(s) URL, lowercased ASCII kept as written
-    /// otherwise (IDN hosts stay readable); nil for other schemes.
+    /// The host of an http(s) URL as every card shows it: lowercased ASCII,
+    /// kept as written otherwise (IDN hosts stay readable), with the port
+    /// when it is not the scheme's default (`example.com:8080`, never
+    /// `example.com:443` for https); nil for other schemes.
     static func host(of url: String) -> String? {
         let bytes = Array(url.utf8)
-        let prefixes: [[UInt8]] = [Array("https://".utf8), Array("http://".utf8)]
-        guard let prefix = prefixes.first(where: { hasPrefixIgnoringCase(bytes, $0) }) else { return nil }
+        let prefixes: [(prefix: [UInt8], defaultPort: Int)] = [(Array("https://".utf8), 443), (Array("http://".utf8), 80)]
+        guard let (prefix, defaultPort) = prefixes.first(where: { hasPrefixIgnoringCase(bytes, $0.prefix) }) else { return nil }
         var start = prefix.count
         var end = start
         while end < bytes.count, ![UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")].contains(bytes[end]) {
@@ -69,13 +71,27 @@ enum CardText {
             end += 1
         }
         var authority = Array(bytes[start..<end])
-        // Drop the port, but not the colons of an IPv6 literal.
+        // The port, apart (not the colons of an IPv6 literal).
+        var port: Int?
         if let colon = authority.lastIndex(of: UInt8(ascii: ":")), !authority[colon...].contains(UInt8(ascii: "]")) {
+            port = Self.port(authority[(colon + 1)...])
             authority = Array(authority[..<colon])
         }
         guard !authority.isEmpty else { return nil }
-        let lowered = authority.map(ASCIIByte.lowercased)
-        return String(decoding: lowered, as: UTF8.self)
+        let lowered = String(decoding: authority.map(ASCIIByte.lowercased), as: UTF8.self)
+        guard let port, port != defaultPort else { return lowered }
+        return "\(lowered):\(port)"
+    }
+
+    /// A port written as 1–5 digits (leading zeros allowed), 1–65535; nil
+    /// for an empty or malformed one, which no card shows.
+    private static func port(_ digits: ArraySlice<UInt8>) -> Int? {
+        let significant = digits.drop { $0 == UInt8(ascii: "0") }
+        guard !digits.isEmpty, significant.count <= 5,
+            digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else { return nil }
+        let value = significant.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        return (1...65535).contains(value) ? value : nil
     }
 
     private static func hasPrefixIgnoringCase(_ bytes: [UInt8], _ prefix: [UInt8]) -> Bool {

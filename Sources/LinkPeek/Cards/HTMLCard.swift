@@ -3,13 +3,13 @@
 /// bots (`fetch --format html`, `render` with `format: "html"`).
 ///
 /// Every text and every attribute value is escaped (`&`, `<`, `>`, `"`,
-/// `'`); only http(s) URLs reach an `href` or `src` (`LinkCard` keeps no
-/// other).
+/// `'`); only http(s) URLs reach an `href` (`LinkCard` keeps no other), and
+/// the only `src` is the card's own thumbnail as a `data:` URI (`CardImage`).
 public enum HTMLCard {
     public static func render(_ card: LinkCard, includeImage: Bool = true) -> String {
         var html = "<figure class=\"linkpeek-card\" style=\"\(Style.figure)\">"
-        if includeImage, let image = card.imageURL {
-            let img = "<img src=\"\(escape(image))\" alt=\"\(escape(card.imageAlt ?? ""))\" style=\"\(Style.image)\">"
+        if includeImage, let image = card.image {
+            let img = "<img src=\"\(escape(image.dataURI))\" alt=\"\(escape(card.imageAlt ?? ""))\" style=\"\(Style.image)\">"
             html += card.link.map { "<a href=\"\(escape($0))\"\(relAttribute)>\(img)</a>" } ?? img
         }
         html += "<figcaption style=\"\(Style.caption)\">"

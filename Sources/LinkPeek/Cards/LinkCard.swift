@@ -6,7 +6,8 @@
 /// and runs of white space, but not escaped): escaping belongs to each
 /// renderer, since what is dangerous differs per format. URLs are kept only
 /// when they are http or https, so no renderer can ever emit a
-/// `javascript:` link.
+/// `javascript:` link. The image is never a URL: only a thumbnail linkpeek
+/// made itself (`CardImage`), attached by whoever renders the card.
 public struct LinkCard: Sendable, Equatable {
     /// The URL the card is about (as asked).
     public var originalURL: String
@@ -18,7 +19,10 @@ public struct LinkCard: Sendable, Equatable {
     public var host: String?
     /// Trimmed at a word boundary to about `summaryLimit` characters.
     public var summary: String?
-    public var imageURL: String?
+    /// The thumbnail of the page's verified image, as a `data:` URI (see
+    /// `CardImage`); nil until the caller attaches one.
+    public var image: CardImage?
+    /// The image's alt text, shown with `image`.
     public var imageAlt: String?
     /// The final URL, only when it differs from the original.
     public var finalURL: String?
@@ -41,10 +45,7 @@ public struct LinkCard: Sendable, Equatable {
         title = CardText.clean(metadata.title)
         siteName = CardText.clean(metadata.siteName)
         summary = CardText.clean(metadata.summary).map { CardText.trimmed($0, limit: Self.summaryLimit) }
-        if let image = metadata.image, let url = CardText.safeURL(image.url) {
-            imageURL = url
-            imageAlt = CardText.clean(image.alt)
-        }
+        imageAlt = CardText.clean(metadata.image?.alt)
         if let final = metadata.url, final != metadata.originalURL, let safe = CardText.safeURL(final) {
             finalURL = safe
             link = safe
@@ -88,7 +89,7 @@ public struct LinkCard: Sendable, Equatable {
         case .failed: break
         }
         switch error.reason {
-        case .blockedAddress?: return "blocked: private address"
+        case .blockedAddress?: return "blocked: private address (set allowPrivateNetwork to allow)"
         case .blocked?: return error.wall.map { "blocked: \($0.cardPhrase)" } ?? "blocked"
         case .httpStatus?: return error.status.map { "HTTP \($0)" } ?? "HTTP error"
         case .dns?: return "host not found"

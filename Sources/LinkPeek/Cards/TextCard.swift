@@ -1,5 +1,8 @@
 /// A card for a terminal (`fetch --format text`): the title in bold, the
 /// site and host dimmed, the summary wrapped to the width, then the URL.
+/// The hover card of a client that asks for plain text is this card too,
+/// with `Style.hover`: no colour, no wrapping (the editor wraps), and the
+/// URL only when it redirected (`→ final`), since the hovered URL is in view.
 ///
 /// Colours (SGR escapes) only when `color` is true: the CLI sets it for a
 /// terminal without `NO_COLOR`. Page text is cleaned by `LinkCard` first,
@@ -10,10 +13,18 @@ public enum TextCard {
         /// Columns to wrap at (at least 20).
         public var width: Int
 
-        public init(color: Bool, width: Int) {
+        /// Whether the URL line is always there (the final URL, else the
+        /// original); when false, only after a redirect, as `→ final`.
+        public var alwaysShowsURL: Bool
+
+        public init(color: Bool, width: Int, alwaysShowsURL: Bool = true) {
             self.color = color
             self.width = max(20, width)
+            self.alwaysShowsURL = alwaysShowsURL
         }
+
+        /// The plain-text hover card: no SGR escape, lines as long as they are.
+        public static let hover = Style(color: false, width: 1000, alwaysShowsURL: false)
     }
 
     public static func render(_ card: LinkCard, style: Style) -> String {
@@ -22,7 +33,11 @@ public enum TextCard {
         lines += wrap(heading, width: style.width).map { styled($0, "1", style) }
         if let site = card.siteLine { lines += wrap(site, width: style.width).map { styled($0, "2", style) } }
         if let summary = card.summary { lines += wrap(summary, width: style.width) }
-        if let link = card.finalURL ?? card.link { lines.append(styled(link, "2;4", style)) }
+        if style.alwaysShowsURL, let link = card.finalURL ?? card.link {
+            lines.append(styled(link, "2;4", style))
+        } else if !style.alwaysShowsURL, let final = card.finalURL {
+            lines.append("→ " + final)
+        }
         if let status = card.status { lines.append(styled("(\(status))", "3", style)) }
         return lines.joined(separator: "\n")
     }

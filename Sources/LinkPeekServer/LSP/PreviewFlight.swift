@@ -18,6 +18,7 @@ final class PreviewFlight: Sendable {
     private struct State {
         var partial: LinkMetadata?
         var outcome: Outcome?
+        var cardImage: CardImage?
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var listeners: [UInt64: @Sendable (ProviderEvent) -> Void] = [:]
         /// Waits under way, and those released (budget over, or cancelled)
@@ -39,6 +40,12 @@ final class PreviewFlight: Sendable {
     /// What is known now: the outcome when done, else the latest partial.
     var snapshot: (outcome: Outcome?, partial: LinkMetadata?) {
         state.withLock { ($0.outcome, $0.partial) }
+    }
+
+    /// The card's thumbnail, made after the fetch and before `finish`.
+    var cardImage: CardImage? {
+        get { state.withLock { $0.cardImage } }
+        set { state.withLock { $0.cardImage = newValue } }
     }
 
     /// Keeps the task running the fetch, so that the session's end can cancel it.

@@ -31,12 +31,13 @@ extension Server {
         let reporter = ProgressReporter(
             connection: connection, title: "Fetching \(url)", workDoneToken: params.workDoneToken, partialResultToken: nil)
         let tokens = claimTokens([params.workDoneToken], for: id)
-        let includeImage = lsp.hoverImages
+        let format = lsp.hoverFormat
+        let images = hoverWantsImages
         requests[id] = InFlight(task: nil, provider: nil, reporter: reporter, responder: responder, tokens: tokens)
         // Runs here up to its first suspension: a cached card is answered at once.
         let task = Task.immediate {
-            let card = await self.hoverCard(url: url, events: reporter.handle)
-            let hover = Hover(contents: MarkupContent(value: MarkdownCard.render(card, includeImage: includeImage)), range: range)
+            let card = await self.hoverCard(url: url, images: images, events: reporter.handle)
+            let hover = Hover(contents: format.content(card, includeImage: images), range: range)
             self.complete(id, with: encodeResult(hover))
         }
         requests[id]?.task = task
@@ -51,21 +52,41 @@ extension Server {
     /// When the persistent cache lands, step 1 becomes its
     /// `staleWhileRevalidate` lookup (a stale card at once, refreshed in
     /// the background).
-    func hoverCard(url: String, events: @escaping @Sendable (ProviderEvent) -> Void) async -> LinkCard {
+    func hoverCard(url: String, images: Bool, events: @escaping @Sendable (ProviderEvent) -> Void) async -> LinkCard {
         let service = currentService()
         if let cached = await service.cached(url: url) {
-            guard cached.stale == true else { return LinkCard(metadata: cached) }
+            guard cached.stale == true else { return await Self.card(of: cached, service: service, images: images) }
             // A stale preview answers at once all the same, and is refreshed
             // behind the answer so that the next hover is fresh (the
             // `staleWhileRevalidate` policy, which serves from the cache
             // without waiting for the network).
             let options = FetchOptions(cachePolicy: .staleWhileRevalidate, reportsPartialResults: false)
             let served = try? await service.fetch(url: url, options: options, events: { _ in })
-            return LinkCard(metadata: served ?? cached)
+            return await Self.card(of: served ?? cached, service: service, images: images)
         }
         let flight = previewFlight(for: url)
         await flight.wait(atMost: lsp.hoverBudget, listener: events)
-        return Self.card(url: url, flight.snapshot)
+        var card = Self.card(url: url, flight.snapshot)
+        if images { card.image = flight.cardImage }
+        return card
+    }
+
+    /// Whether hover cards carry an image: `hoverImages` on, and a client
+    /// that reads Markdown (a plain-text card has no image line).
+    var hoverWantsImages: Bool { lsp.hoverImages && lsp.hoverFormat == .markdown }
+
+    /// The card of a cached preview, with the thumbnail the image cache
+    /// already holds. When it holds none for a verified image, one is made
+    /// in the background (under the address policy, like any fetch) for
+    /// the next hover: a cache hit never waits on the network.
+    static func card(of metadata: LinkMetadata, service: any MetadataService, images: Bool) async -> LinkCard {
+        var card = LinkCard(metadata: metadata)
+        guard images else { return card }
+        card.image = await service.cardImage(for: metadata, allowNetwork: false)
+        if card.image == nil, metadata.image?.isVerified == true {
+            Task(priority: .background) { _ = await service.cardImage(for: metadata, allowNetwork: true) }
+        }
+        return card
     }
 
     static func card(url: String, _ snapshot: (outcome: PreviewFlight.Outcome?, partial: LinkMetadata?)) -> LinkCard {
@@ -85,8 +106,13 @@ extension Server {
         let service = currentService()
         // Subresources too: the entry this stores in the cache serves `fetch` requests as well.
         let options = FetchOptions(reportsPartialResults: true)
+        let images = hoverWantsImages
         let task = Task(priority: prefetch ? .background : nil) {
             let outcome = await Self.runPreview(service: service, url: url, options: options, flight: flight)
+            // The card is done when its thumbnail is: made before the hovers waiting are released.
+            if images, case .success(let metadata) = outcome {
+                flight.cardImage = await service.cardImage(for: metadata, allowNetwork: true)
+            }
             flight.finish(outcome)
             self.previewFinished(url: url, flight: flight)
         }

@@ -57,7 +57,7 @@ import Testing
         let client = try TestClient()
         open(client, "Read <https://fast/page> today.\nplain text here")
         let answer = try await hover(client, 1, line: 0, character: 10)
-        #expect(markdown(answer) == "**[Title of https://fast/page](https://fast/page)**\n\nfast")
+        #expect(markdown(answer) == "**Title of https://fast/page**\n\nfast")
         #expect(answer["result"]?["contents"]?["kind"] == "markdown")
         #expect(answer["result"]?["range"] == ["start": ["line": 0, "character": 6], "end": ["line": 0, "character": 23]])
         #expect(try await hover(client, 2, line: 1, character: 3)["result"] == .null)
@@ -68,26 +68,71 @@ import Testing
         let words = try await client.request(6, "textDocument/hover", [
             "textDocument": ["uri": "file:///other.md"], "position": ["line": 0, "character": 4],
         ])
-        #expect(markdown(words) == "**[Title of https://fast/md](https://fast/md)**\n\nfast")
+        #expect(markdown(words) == "**Title of https://fast/md**\n\nfast")
         #expect(words["result"]?["range"] == ["start": ["line": 0, "character": 2], "end": ["line": 0, "character": 29]])
         let unknown = try await client.request(5, "textDocument/hover", ["textDocument": ["uri": "file:///other"], "position": ["line": 0, "character": 0]])
         #expect(unknown["result"] == .null)
         #expect(try await client.shutdownAndExit() == 0)
     }
 
-    @Test func hoverImagesCanBeTurnedOff() async throws {
+    @Test func hoverImagesAreThumbnailsAndCanBeTurnedOff() async throws {
         var cached = LinkMetadata(originalURL: "https://fast/i")
         cached.title = "With image"
         cached.image = MediaResource(url: "https://fast/i.png")
-        let withImages = try TestClient(service: FakeService(cache: ["https://fast/i": cached]))
-        open(withImages, "https://fast/i")
-        #expect(markdown(try await hover(withImages, 1, line: 0, character: 1)).contains("![](https://fast/i.png)"))
+        cached.image?.bytes = 2048
+        var unverified = LinkMetadata(originalURL: "https://fast/u")
+        unverified.title = "Refused image"
+        unverified.image = MediaResource(url: "https://fast/u.png")
+        let withImages = try TestClient(service: FakeService(cache: ["https://fast/i": cached, "https://fast/u": unverified]))
+        open(withImages, "https://fast/i https://fast/u")
+        #expect(markdown(try await hover(withImages, 1, line: 0, character: 1))
+            == "**With image**\n\nfast\n\n![](data:image/jpeg;base64,/9j/)")
+        // An image no fetch verified gives no image line and never its URL.
+        #expect(markdown(try await hover(withImages, 2, line: 0, character: 16)) == "**Refused image**\n\nfast")
         #expect(try await withImages.shutdownAndExit() == 0)
         let without = try TestClient(service: FakeService(cache: ["https://fast/i": cached]))
         _ = try await without.request(1, "initialize", ["initializationOptions": ["hoverImages": false]])
         open(without, "https://fast/i")
-        #expect(markdown(try await hover(without, 2, line: 0, character: 1)) == "**[With image](https://fast/i)**\n\nfast")
+        #expect(markdown(try await hover(without, 2, line: 0, character: 1)) == "**With image**\n\nfast")
         #expect(try await without.shutdownAndExit() == 0)
+    }
+
+    @Test func aClientThatPrefersPlainTextGetsNoMarkdown() async throws {
+        var cached = LinkMetadata(originalURL: "https://fast/p")
+        cached.url = "https://fast/p_final"
+        cached.title = "Dev_Notes: *50% off*"
+        cached.summary = "- A list? [No](link)."
+        cached.image = MediaResource(url: "https://fast/p.png")
+        cached.image?.bytes = 2048
+        let client = try TestClient(service: FakeService(cache: ["https://fast/p": cached]))
+        _ = try await client.request(1, "initialize", [
+            "capabilities": ["textDocument": ["hover": ["contentFormat": ["plaintext", "markdown"]]]],
+        ])
+        open(client, "https://fast/p")
+        let answer = try await hover(client, 2, line: 0, character: 1)
+        #expect(answer["result"]?["contents"]?["kind"] == "plaintext")
+        #expect(markdown(answer) == "Dev_Notes: *50% off*\nfast\n- A list? [No](link).\n→ https://fast/p_final")
+        #expect(try await client.shutdownAndExit() == 0)
+        // Markdown first (or no preference): Markdown, escaped only where it must be.
+        let markdownClient = try TestClient(service: FakeService(cache: ["https://fast/p": cached]))
+        _ = try await markdownClient.request(1, "initialize", [
+            "capabilities": ["textDocument": ["hover": ["contentFormat": ["markdown", "plaintext"]]]],
+        ])
+        open(markdownClient, "https://fast/p")
+        let card = try await hover(markdownClient, 2, line: 0, character: 1)
+        #expect(card["result"]?["contents"]?["kind"] == "markdown")
+        #expect(markdown(card) == """
+            **Dev_Notes: \\*50% off\\***
+
+            fast
+
+            \\- A list? \\[No\\](link).
+
+            ![](data:image/jpeg;base64,/9j/)
+
+            → https://fast/p_final
+            """)
+        #expect(try await markdownClient.shutdownAndExit() == 0)
     }
 
     @Test func slowPageGivesAPartialCardWithinTheBudgetThenTheFullOne() async throws {
@@ -99,10 +144,10 @@ import Testing
         let first = try await hover(client, 2, line: 0, character: 3)
         // Answered on the budget, well before the 1.5 s fetch ends (slack for a loaded machine).
         #expect(ContinuousClock.now - start < .milliseconds(1200))
-        #expect(markdown(first) == "**[delay](https://delay/1500)**\n\n*loading…*")
+        #expect(markdown(first) == "**delay**\n\n*loading…*")
         try await Task.sleep(for: .milliseconds(1600))
         let second = try await hover(client, 3, line: 0, character: 3)
-        #expect(markdown(second) == "**[Title of https://delay/1500](https://delay/1500)**\n\ndelay")
+        #expect(markdown(second) == "**Title of https://delay/1500**\n\ndelay")
         #expect(service.fetchCount == 1)
         #expect(try await client.shutdownAndExit() == 0)
     }
@@ -122,7 +167,7 @@ import Testing
         client.notify("$/cancelRequest", ["id": 2])
         #expect(try await client.response(2).errorCode == -32800)
         let other = try await client.response(3)
-        #expect(markdown(other).hasPrefix("**[Title of https://delay/400]"))
+        #expect(markdown(other).hasPrefix("**Title of https://delay/400**"))
         #expect(service.fetchCount == 1)
         #expect(try await client.shutdownAndExit() == 0)
     }
@@ -190,7 +235,7 @@ import Testing
             ["range": ["start": ["line": 2, "character": 0], "end": ["line": 2, "character": 16]], "target": "https://fast/abc"],
         ])
         let answer = try await hover(client, 2, line: 0, character: 5)
-        #expect(markdown(answer).hasPrefix("**[Title of https://fast/new]"))
+        #expect(markdown(answer).hasPrefix("**Title of https://fast/new**"))
         // A full-text change replaces everything; close forgets the document.
         client.notify("textDocument/didChange", ["textDocument": ["uri": .string(Self.uri), "version": 3], "contentChanges": [["text": "nothing"]]])
         #expect(try await client.request(3, "textDocument/documentLink", ["textDocument": ["uri": .string(Self.uri)]])["result"] == [])
@@ -216,7 +261,7 @@ import Testing
     @Test func renderGivesTheSameCards() async throws {
         let client = try TestClient()
         let fromURL = try await client.request(1, "render", ["url": "https://fast/r", "format": "markdown"])
-        #expect(fromURL["result"] == ["text": "**[Title of https://fast/r](https://fast/r)**\n\nfast"])
+        #expect(fromURL["result"] == ["text": "**Title of https://fast/r**\n\nfast"])
         let given = try await client.request(2, "render", [
             "metadata": ["originalURL": "https://e.com/", "title": "<b>T</b>"], "format": "html",
         ])
@@ -249,7 +294,7 @@ import Testing
         // With a budget of zero only a cached card can be full: prefetch made it so.
         try await Task.sleep(for: .milliseconds(50))
         let answer = try await hover(client, 2, line: 1, character: 3)
-        #expect(markdown(answer) == "**[Title of https://fast/3](https://fast/3)**\n\nfast")
+        #expect(markdown(answer) == "**Title of https://fast/3**\n\nfast")
         #expect(try await client.shutdownAndExit() == 0)
     }
 }

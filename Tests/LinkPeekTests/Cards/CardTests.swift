@@ -25,6 +25,9 @@ import Testing
         return metadata
     }
 
+    /// A JPEG's first bytes: enough for a `data:` URI (`/9j/` in base64).
+    static let thumbnail = CardImage(type: "image/jpeg", bytes: [0xFF, 0xD8, 0xFF])
+
     @Test func markdownCardShowsTheFields() {
         var metadata = LinkMetadata(originalURL: "https://example.com/a")
         metadata.url = "https://www.example.com/final"
@@ -32,33 +35,69 @@ import Testing
         metadata.siteName = "Example"
         metadata.summary = "Short summary"
         metadata.image = MediaResource(url: "https://example.com/i.png", alt: "Alt")
-        #expect(MarkdownCard.render(LinkCard(metadata: metadata)) == """
-            **[A Title](https://www.example.com/final)**
+        var card = LinkCard(metadata: metadata)
+        card.image = Self.thumbnail
+        #expect(MarkdownCard.render(card) == """
+            **A Title**
 
             Example · www.example.com
 
             Short summary
 
-            ![Alt](https://example.com/i.png)
+            ![Alt](data:image/jpeg;base64,/9j/)
 
-            → [https://www.example.com/final](https://www.example.com/final)
+            → https://www.example.com/final
             """)
-        #expect(!MarkdownCard.render(LinkCard(metadata: metadata), includeImage: false).contains("!["))
+        #expect(MarkdownCard.render(card, includeImage: false) == """
+            **A Title**
+
+            Example · www.example.com
+
+            Short summary
+
+            → https://www.example.com/final
+            """)
+    }
+
+    @Test func thePagesImageURLNeverReachesACard() {
+        var metadata = LinkMetadata(originalURL: "https://example.com/a")
+        metadata.title = "A Title"
+        metadata.image = MediaResource(url: "http://192.168.1.1/x.png", alt: "Alt")
+        metadata.image?.bytes = 1234
+        let card = LinkCard(metadata: metadata)
+        #expect(card.image == nil)
+        #expect(MarkdownCard.render(card) == "**A Title**\n\nexample.com")
+        #expect(!HTMLCard.render(card).contains("192.168.1.1"))
+        #expect(!HTMLCard.render(card).contains("<img"))
+    }
+
+    @Test func cardImagesAreSmallRasterThumbnails() {
+        #expect(CardImage(type: "image/jpeg", bytes: Array(repeating: 1, count: CardImage.maximumBytes)) != nil)
+        #expect(CardImage(type: "image/jpeg", bytes: Array(repeating: 1, count: CardImage.maximumBytes + 1)) == nil)
+        #expect(CardImage(type: "image/svg+xml", bytes: Array("<svg/>".utf8)) == nil)
+        #expect(CardImage(type: "image/png", bytes: []) == nil)
+        #expect(Self.thumbnail?.dataURI == "data:image/jpeg;base64,/9j/")
     }
 
     @Test func hostileTitlesStayText() {
         for title in Self.hostileTitles {
             let markdown = MarkdownCard.render(LinkCard(metadata: metadata(title: title)))
-            // Only the card's own link, image and block structure: two links
-            // (title, image) and no raw HTML, code or page line breaks.
-            #expect(unescaped(markdown, "](") == 2, "\(title) → \(markdown)")
-            #expect(unescaped(markdown, "[") == 2, "\(title) → \(markdown)")
+            // Only the card's own bold heading: no link, image, raw HTML,
+            // code, entity or emphasis from the page, and no page line breaks.
+            // A `[` opens a link only when a `]` follows on its line.
+            for line in markdown.split(separator: "\n") where line.contains("]") {
+                #expect(unescaped(String(line), "[") == 0, "\(title) → \(markdown)")
+            }
+            #expect(unescaped(markdown, "](") == 0, "\(title) → \(markdown)")
             #expect(unescaped(markdown, "<") == 0, "\(title) → \(markdown)")
             #expect(unescaped(markdown, "`") == 0, "\(title) → \(markdown)")
             #expect(unescaped(markdown, "&") == 0, "\(title) → \(markdown)")
+            #expect(unescaped(markdown, "*") == 4, "\(title) → \(markdown)")
+            #expect(unescaped(markdown, "_") == 0, "\(title) → \(markdown)")
+            #expect(unescaped(markdown, "~") == 0, "\(title) → \(markdown)")
             #expect(!markdown.contains("\n#"), "\(title)")
             #expect(!markdown.contains("\u{1B}"), "\(title)")
-            #expect(markdown.split(separator: "\n", omittingEmptySubsequences: true).count == 4, "\(title) → \(markdown)")
+            #expect(markdown.split(separator: "\n", omittingEmptySubsequences: true).count == 3, "\(title) → \(markdown)")
             let html = HTMLCard.render(LinkCard(metadata: metadata(title: title)))
             #expect(!html.contains("<img src=x"), "\(title)")
             #expect(!html.contains("<script"), "\(title)")
@@ -83,22 +122,51 @@ import Testing
         return count
     }
 
-    @Test func markdownEscapesExactly() {
-        #expect(MarkdownCard.escape("10.0.0.1", atLineStart: true) == "10.0.0.1")
-        #expect(MarkdownCard.escape("]( javascript:alert(1))", atLineStart: false) == "\\]( javascript:alert(1))")
-        #expect(MarkdownCard.escape("<img src=x onerror=y>", atLineStart: false) == "\\<img src=x onerror=y\\>")
-        #expect(MarkdownCard.escape("a `b` c", atLineStart: false) == "a \\`b\\` c")
-        #expect(MarkdownCard.escape("# Title", atLineStart: true) == "\\# Title")
-        #expect(MarkdownCard.escape("# Title", atLineStart: false) == "# Title")
-        #expect(MarkdownCard.escape("2024. A year", atLineStart: true) == "2024\\. A year")
-        #expect(MarkdownCard.escape("- item", atLineStart: true) == "\\- item")
-        #expect(MarkdownCard.escape("AT&T", atLineStart: false) == "AT\\&T")
-    }
-
-    @Test func destinationsCannotBreakOut() {
-        #expect(MarkdownCard.destination("https://e.com/a b") == "https://e.com/a%20b")
-        #expect(MarkdownCard.destination("https://e.com/x) [y](z") == "https://e.com/x%29%20[y]%28z")
-        #expect(MarkdownCard.destination("https://e.com/\"'<>`\\") == "https://e.com/%22%27%3C%3E%60%5C")
+    @Test func markdownEscapesOnlyWhatWouldChange() {
+        let cases: [(text: String, atLineStart: Bool, escaped: String)] = [
+            ("10.0.0.1", true, "10.0.0.1"),
+            ("Dev_Notes and snake_case_name", true, "Dev_Notes and snake_case_name"),
+            ("_init_ and __main__", false, "\\_init\\_ and \\_\\_main\\_\\_"),
+            ("A - list of things - and more", true, "A - list of things - and more"),
+            ("-5 degrees", true, "-5 degrees"),
+            ("- item", true, "\\- item"),
+            ("+ item", true, "\\+ item"),
+            ("* item", true, "\\* item"),
+            ("---", true, "\\---"),
+            ("* * *", true, "\\* * *"),
+            ("50% off!", true, "50% off!"),
+            ("![x](y)", false, "!\\[x\\](y)"),
+            ("[link](https://e.example)", false, "\\[link\\](https://e.example)"),
+            ("[x] and y]", false, "\\[x] and y]"),
+            ("[draft", false, "[draft"),
+            ("]( javascript:alert(1))", false, "\\]( javascript:alert(1))"),
+            ("<img src=x onerror=y>", false, "\\<img src=x onerror=y>"),
+            ("a < b > c", false, "a < b > c"),
+            ("a `b` c", false, "a \\`b\\` c"),
+            ("it`s", false, "it`s"),
+            ("5 * 3 * 2", false, "5 * 3 * 2"),
+            ("*a* b", false, "\\*a\\* b"),
+            ("~5 min", false, "~5 min"),
+            ("~~gone~~", false, "\\~\\~gone\\~\\~"),
+            ("AT&T", false, "AT&T"),
+            ("&amp; &#38; &#x26;", false, "\\&amp; \\&#38; \\&#x26;"),
+            ("a\\b", false, "a\\b"),
+            ("a\\*", false, "a\\\\*"),
+            ("# Title", true, "\\# Title"),
+            ("# Title", false, "# Title"),
+            ("#hashtag", true, "#hashtag"),
+            ("> quote", true, "\\> quote"),
+            ("2024. A year", true, "2024\\. A year"),
+            ("1) one", true, "1\\) one"),
+            ("3.14 is pi", true, "3.14 is pi"),
+            ("Q: why? A: because", true, "Q: why? A: because"),
+        ]
+        for (text, atLineStart, escaped) in cases {
+            #expect(MarkdownCard.escape(text, atLineStart: atLineStart) == escaped, "\(text)")
+        }
+        // Between the card's own `**`, any `*` (and a final backslash) would pair with them.
+        #expect(MarkdownCard.escape("C*", atLineStart: false, insideStrong: true) == "C\\*")
+        #expect(MarkdownCard.escape("a\\", atLineStart: false, insideStrong: true) == "a\\\\")
     }
 
     @Test func onlyWebURLsAreLinked() {
@@ -108,9 +176,52 @@ import Testing
         let card = LinkCard(metadata: metadata)
         #expect(card.link == "https://example.com/")
         #expect(card.finalURL == nil)
-        #expect(card.imageURL == nil)
+        #expect(card.image == nil)
         #expect(!HTMLCard.render(card).contains("javascript"))
         #expect(!MarkdownCard.render(card).contains("data:"))
+    }
+
+    @Test func theHostShowsItsPortUnlessItIsTheSchemesDefault() {
+        #expect(CardText.host(of: "http://example.com:8080/a") == "example.com:8080")
+        #expect(CardText.host(of: "https://Example.COM:443/a") == "example.com")
+        #expect(CardText.host(of: "http://example.com:80/") == "example.com")
+        #expect(CardText.host(of: "https://example.com:80/") == "example.com:80")
+        #expect(CardText.host(of: "http://example.com:08080/") == "example.com:8080")
+        #expect(CardText.host(of: "http://[::1]:8443/") == "[::1]:8443")
+        #expect(CardText.host(of: "http://[::1]/") == "[::1]")
+        #expect(CardText.host(of: "http://example.com:/") == "example.com")
+        #expect(CardText.host(of: "http://example.com:99999/") == "example.com")
+        // The same in every place a card shows it: heading, site line, each format.
+        let failed = LinkCard(originalURL: "http://127.0.0.1:8766/x", failure: .timedOut)
+        #expect(MarkdownCard.render(failed).hasPrefix("**127.0.0.1:8766**"))
+        #expect(TextCard.render(failed, style: .hover).hasPrefix("127.0.0.1:8766\n"))
+        #expect(HTMLCard.render(failed).contains("<strong>127.0.0.1:8766</strong>"))
+        var metadata = LinkMetadata(originalURL: "http://127.0.0.1:8766/x")
+        metadata.title = "T"
+        metadata.siteName = "Site"
+        #expect(LinkCard(metadata: metadata).siteLine == "Site · 127.0.0.1:8766")
+    }
+
+    @Test func thePlainTextHoverCardHasNoMarkup() {
+        var metadata = LinkMetadata(originalURL: "https://example.com/a")
+        metadata.url = "https://www.example.com/final"
+        metadata.title = "Dev_Notes: *50% off*"
+        metadata.siteName = "Example"
+        metadata.summary = "- A list? [No](link)."
+        var card = LinkCard(metadata: metadata)
+        card.image = Self.thumbnail
+        #expect(TextCard.render(card, style: .hover) == """
+            Dev_Notes: *50% off*
+            Example · www.example.com
+            - A list? [No](link).
+            → https://www.example.com/final
+            """)
+        metadata.url = nil
+        #expect(TextCard.render(LinkCard(metadata: metadata), style: .hover) == """
+            Dev_Notes: *50% off*
+            Example · example.com
+            - A list? [No](link).
+            """)
     }
 
     @Test func summaryIsCutAtAWordBoundary() {
@@ -124,13 +235,13 @@ import Testing
 
     @Test func failureAndLoadingCardsSayWhy() {
         let blocked = LinkCard(originalURL: "http://10.0.0.1/", failure: .failed(.blockedAddress, "x"))
-        #expect(MarkdownCard.render(blocked) == "**[10.0.0.1](http://10.0.0.1/)**\n\n*blocked: private address*")
+        #expect(MarkdownCard.render(blocked) == "**10.0.0.1**\n\n*blocked: private address (set allowPrivateNetwork to allow)*")
         #expect(LinkCard(originalURL: "https://e.com/", failure: .timedOut).status == "timed out")
         #expect(LinkCard(originalURL: "https://e.com/", failure: .failed(.httpStatus, "x", status: 404)).status == "HTTP 404")
         var partial = LinkMetadata(originalURL: "https://e.com/")
         partial.title = "Known"
         let loading = LinkCard.loading(originalURL: "https://e.com/", partial: partial)
-        #expect(MarkdownCard.render(loading) == "**[Known](https://e.com/)**\n\ne.com\n\n*loading…*")
+        #expect(MarkdownCard.render(loading) == "**Known**\n\ne.com\n\n*loading…*")
     }
 
     @Test func textCardWrapsAndColoursOnlyWhenAsked() {
@@ -147,7 +258,10 @@ import Testing
     @Test func htmlCardEscapesAttributes() {
         var metadata = LinkMetadata(originalURL: "https://example.com/?a=1&b=\"2\"")
         metadata.title = "Tom & \"Jerry\" <3"
-        let html = HTMLCard.render(LinkCard(metadata: metadata))
+        var card = LinkCard(metadata: metadata)
+        card.image = Self.thumbnail
+        let html = HTMLCard.render(card)
+        #expect(html.contains("<img src=\"data:image/jpeg;base64,/9j/\""))
         #expect(html.contains("href=\"https://example.com/?a=1&amp;b=&quot;2&quot;\""))
         #expect(html.contains("<strong>Tom &amp; &quot;Jerry&quot; &lt;3</strong>"))
         #expect(html.hasPrefix("<figure class=\"linkpeek-card\""))
