@@ -11,6 +11,8 @@ public struct FetchError: Error, Sendable, Equatable {
     public var fromCache: Bool
     /// True when a cached failure is served past its lifetime (`getCached`).
     public var stale: Bool
+    /// Seconds until the host may be asked again, for `reason == .rateLimited`.
+    public var retryAfter: Int?
 
     public init(
         kind: Kind, reason: Reason? = nil, status: Int? = nil, message: String, fromCache: Bool = false,

@@ -9,8 +9,14 @@ public struct FetchErrorData: Codable, Sendable, Equatable {
     public var fromCache: Bool?
     /// True when a cached failure is past its lifetime (`getCached` only).
     public var stale: Bool?
+    /// Seconds until the host may be asked again (`reason: "rateLimited"`).
+    public var retryAfter: Int?
 
-    public init(kind: String, reason: String? = nil, status: Int? = nil, fromCache: Bool? = nil, stale: Bool? = nil) {
+    public init(
+        kind: String, reason: String? = nil, status: Int? = nil, fromCache: Bool? = nil, stale: Bool? = nil,
+        retryAfter: Int? = nil
+    ) {
+        self.retryAfter = retryAfter
         self.kind = kind
         self.reason = reason
         self.status = status

@@ -81,6 +81,9 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
     public var prefetch: Bool?
     /// Show the preview image in hover cards; default true.
     public var hoverImages: Bool?
+    /// `Accept-Language` for requests that name none ("" for none); absent:
+    /// the daemon's (`--accept-language`, else its locale). Editors pass theirs.
+    public var acceptLanguage: String?
 
     // Real networks (issue 11).
     /// Name overrides, `HOST:PORT:ADDR` each (curl's `--resolve`); they
@@ -126,6 +129,7 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         case allowPrivateNetwork, userAgent, timeout, cacheDir, cacheSize, maxConcurrency
         case hoverTimeout, prefetch, hoverImages
         case resolve, caFile, caPath, proxy, noProxy, record, replay, replayFallback, clock
+        case acceptLanguage
     }
 
     public init(from decoder: any Decoder) throws {
@@ -154,6 +158,7 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         replay = try container.decodeIfPresent(String.self, forKey: .replay)
         replayFallback = try container.decodeIfPresent(Bool.self, forKey: .replayFallback)
         clock = try container.decodeIfPresent(String.self, forKey: .clock)
+        acceptLanguage = try container.decodeIfPresent(String.self, forKey: .acceptLanguage)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -180,6 +185,7 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         try container.encodeIfPresent(replay, forKey: .replay)
         try container.encodeIfPresent(replayFallback, forKey: .replayFallback)
         try container.encodeIfPresent(clock, forKey: .clock)
+        try container.encodeIfPresent(acceptLanguage, forKey: .acceptLanguage)
     }
 
     /// The first rule these options break, as a sentence naming the field.
@@ -189,5 +195,6 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
             ?? ParamRanges.cacheSize.check(cacheSize, field: "initializationOptions.cacheSize")
             ?? (cacheDir == "" ? "initializationOptions.cacheDir must not be empty" : nil)
             ?? ParamRanges.hoverTimeout.check(hoverTimeout, field: "initializationOptions.hoverTimeout")
+            ?? ParamRanges.checkHeaderValue(acceptLanguage, field: "initializationOptions.acceptLanguage")
     }
 }

@@ -30,7 +30,7 @@ extension ResponseError {
             }
         let data = FetchErrorData(
             kind: error.kind.rawValue, reason: error.reason?.rawValue, status: error.status,
-            fromCache: error.fromCache ? true : nil, stale: error.stale ? true : nil)
+            fromCache: error.fromCache ? true : nil, stale: error.stale ? true : nil, retryAfter: error.retryAfter)
         self.init(code: code, message: error.message, data: try? JSONValue(encoding: data))
     }
 }

@@ -189,5 +189,6 @@ extension Settings {
         if let value = options.replay { replay = value }
         if let value = options.replayFallback { replayFallback = value }
         if let value = options.clock { clock = value }
+        if let value = options.acceptLanguage { acceptLanguage = value }
     }
 }

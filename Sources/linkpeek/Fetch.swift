@@ -43,7 +43,9 @@ struct Fetch: AsyncParsableCommand {
         "How to use the cache: \(CachePolicy.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "policy"))
     var cachePolicy: CachePolicy = .default
 
-    @Option(name: .long, help: ArgumentHelp("The Accept-Language header (part of the cache key).", valueName: "languages"))
+    @Option(name: .long, help: ArgumentHelp(
+        "The Accept-Language header, part of the cache key (default: the locale from LC_ALL, else LC_MESSAGES, else LANG, e.g. de_DE.UTF-8 → de-DE,de;q=0.9; none for C or POSIX; \"\" for none).",
+        valueName: "languages"))
     var acceptLanguage: String?
 
     @Flag(name: .long, help: "Do not fetch the icon and image.")

@@ -34,6 +34,7 @@ final class ResultPrinter {
             var status: Int?
             var fromCache: Bool?
             var stale: Bool?
+            var retryAfter: Int?
         }
         var originalURL: String
         var error: Body
@@ -48,7 +49,8 @@ final class ResultPrinter {
         case .failure(let error):
             let body = Failure.Body(
                 kind: error.kind.rawValue, reason: error.reason?.rawValue, message: error.message,
-                status: error.status, fromCache: error.fromCache ? true : nil, stale: error.stale ? true : nil)
+                status: error.status, fromCache: error.fromCache ? true : nil, stale: error.stale ? true : nil,
+                retryAfter: error.retryAfter)
             bytes = encode(Failure(originalURL: url, error: body))
         }
         return bytes ?? Array("{\"originalURL\":null}".utf8)

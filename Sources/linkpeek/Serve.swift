@@ -30,11 +30,19 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var cacheOptions: CacheOptions
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The Accept-Language header for requests that name none (default: the locale from LC_ALL, else LC_MESSAGES, else LANG; \"\" for none).",
+        valueName: "languages"))
+    var acceptLanguage: String?
+
     @Option(name: .long, help: "Log level on stderr: \(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")).")
     var logLevel: LogLevel = .warning
 
     func validate() throws {
         if let problem = ParamRanges.maxConcurrency.check(Double(maxConcurrency), field: "--max-concurrency") {
+            throw ValidationError(problem + ".")
+        }
+        if let problem = ParamRanges.checkHeaderValue(acceptLanguage, field: "--accept-language") {
             throw ValidationError(problem + ".")
         }
     }
@@ -43,6 +51,7 @@ struct Serve: AsyncParsableCommand {
         var settings = network.settings
         settings.maxConcurrency = maxConcurrency
         cacheOptions.apply(to: &settings)
+        if let acceptLanguage { settings.acceptLanguage = acceptLanguage }
         settings.reportsUsage = true
         let code = await Server.serve(settings: settings, makeService: { LinkPeekEngine(settings: $0) }, logLevel: logLevel)
         Glibc.exit(code)

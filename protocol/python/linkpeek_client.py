@@ -73,6 +73,27 @@ class LinkPeekError(Exception):
     def reason(self) -> Optional[str]:
         return self.data.get("reason") if isinstance(self.data, dict) else None
 
+    @property
+    def retry_after(self) -> Optional[int]:
+        """Seconds until the host may be asked again (``reason == "rateLimited"``)."""
+        value = self.data.get("retryAfter") if isinstance(self.data, dict) else None
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    def sentence(self) -> str:
+        """The error as a sentence for a person: a rate limit says when to try
+        again; anything else is the daemon's own sentence (``message``)."""
+        if self.reason == "rateLimited" and self.retry_after is not None:
+            return f"The site asked for fewer requests: try again in {_duration(self.retry_after)}."
+        return self.message
+
+
+def _duration(seconds: int) -> str:
+    """``45`` → "45 seconds", ``60`` → "1 minute", ``119`` → "2 minutes" (rounded up)."""
+    if seconds < 60:
+        return "1 second" if seconds == 1 else f"{max(0, seconds)} seconds"
+    minutes = -(-seconds // 60)
+    return "1 minute" if minutes == 1 else f"{minutes} minutes"
+
 
 class LinkPeekClient:
     def __init__(self, binary: str = "linkpeek", args: Iterable[str] = (), init_options: Optional[dict] = None,
