@@ -18,7 +18,9 @@ struct Serve: AsyncParsableCommand {
         discussion: """
             Requests: initialize, shutdown, exit, fetch, cancel, $/cancelRequest, getCached, save, unsave, saved, render, getMedia, prefetch.
 
-            It is also a language server for URLs: textDocument/didOpen, didChange (incremental), didClose, textDocument/hover (a Markdown preview card of the URL under the cursor), textDocument/documentLink and documentLink/resolve; window/workDoneProgress/cancel. initializationOptions hoverTimeout (seconds, default 1.5), prefetch and hoverImages tune the hover.
+            It is also a language server for URLs: textDocument/didOpen, didChange (incremental), didClose, textDocument/hover (a Markdown preview card of the URL under the cursor), textDocument/documentLink and documentLink/resolve; window/workDoneProgress/cancel. initializationOptions hoverTimeout (seconds, default 1.5), prefetch and hoverImages tune the hover; acceptLanguage sets the Accept-Language of requests that name none (default: --accept-language, else the locale).
+
+            A host that answers 429 or 503 with Retry-After is left alone for that long (at most 10 minutes): its fetches fail at once with reason rateLimited and data.retryAfter, except cachePolicy reload. prefetch sends at most 2 requests at once to one host.
 
             The flags set defaults; initializationOptions in `initialize` override them. Logs go to stderr only. See protocol/README.md for the full contract.
             """)
