@@ -39,10 +39,12 @@ extension LinkPeekEngine {
                 events(.progress(stage: .downloading, bytes: bytes))
             case .headParsed(let document, let bytes):
                 events(.progress(stage: .parsing, bytes: bytes))
+                let head = response.withLock { $0 }
                 // A page that only sends the reader on has nothing to show.
-                guard partials(), MetaRefresh.redirectTarget(in: document, pageURL: response.withLock { $0 }?.url ?? url) == nil
-                else { return }
-                events(.partial(Self.partial(from: document, url: url, response: response.withLock { $0 })))
+                guard partials(), MetaRefresh.redirectTarget(in: document, pageURL: head?.url ?? url) == nil else { return }
+                var partial = Self.partial(from: document, url: url, response: head)
+                partial.originalURL = hops.earlier.first?.url ?? url
+                events(.partial(partial))
             }
         }
         let result = try await perform(request, consumer: consumer)

@@ -12,6 +12,7 @@ import email.utils
 import html
 import http.server
 import os
+import subprocess
 import threading
 import time
 
@@ -188,7 +189,6 @@ def test_cli_sends_the_locale_from_lang(run_cli, linkpeek_bin):
                               (locale_env(LANG="C"), None),
                               (locale_env(), None)):
             before = len(srv.hits)
-            import subprocess
             out = subprocess.run([linkpeek_bin, "fetch", "--allow-private-network", "--no-cache", "--no-subresources",
                                   srv.url("/lang")], env=env, capture_output=True, timeout=60)
             assert out.returncode == 0, out.stderr
