@@ -67,14 +67,17 @@ extension MetadataService {
 
     private func prefetchOne(_ url: String, thumbnail: ImageTransform?, pause: Duration) async -> FetchError? {
         let options = FetchOptions(reportsPartialResults: false)
-        // A fresh preview in the cache costs the host nothing: no pause for it.
-        if pause > .zero, await freshCachedJSON(url: url, options: options) == nil {
-            do { try await Task.sleep(for: pause) } catch { return .cancelled }
-        }
-        do {
-            _ = try await fetch(url: url, options: options) { _ in }
-        } catch {
-            return error
+        // A fresh preview in the cache is warm already and costs the host
+        // nothing: no pause, no fetch.
+        if await freshCachedJSON(url: url, options: options) == nil {
+            if pause > .zero {
+                do { try await Task.sleep(for: pause) } catch { return .cancelled }
+            }
+            do {
+                _ = try await fetch(url: url, options: options) { _ in }
+            } catch {
+                return error
+            }
         }
         guard var transform = thumbnail else { return nil }
         for kind in [ImageTransform.Kind.image, .icon] {

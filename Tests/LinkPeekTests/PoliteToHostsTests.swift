@@ -69,6 +69,11 @@ struct HostBackoffTests {
         #expect(error.reason == .rateLimited && error.retryAfter == 120 && error.status == 429)
         #expect(error.message == "Metadata fetch failed: a.test asked linkpeek to slow down (HTTP 429); it is not asked again for 120 seconds.")
         #expect(!CacheLifetime.caches(error))
+        // Cards (the hover's too) say it in a few words.
+        #expect(LinkCard.reasonLine(error) == "rate limited: retry in 120 s")
+        #expect(LinkCard.reasonLine(.rateLimited(host: "a.test", seconds: 1, status: nil)) == "rate limited: retry in 1 s")
+        #expect(FetchError.rateLimited(host: "a.test", seconds: 1, status: nil).message
+            == "Metadata fetch failed: a.test asked linkpeek to slow down; it is not asked again for 1 second.")
     }
 }
 
