@@ -7,12 +7,13 @@ extension FetchError.Reason {
 extension FetchError {
     /// A host that asked to be left alone for `seconds` more; `status` when
     /// this response said so (429 or 503), nil when an earlier one did.
-    static func rateLimited(host: String, seconds: Int, status: Int?) -> FetchError {
+    /// `image`: said by an image fetch (`getMedia`, thumbnails).
+    static func rateLimited(host: String, seconds: Int, status: Int?, image: Bool = false) -> FetchError {
         let wait = seconds == 1 ? "1 second" : "\(seconds) seconds"
         let said = status.map { " (HTTP \($0))" } ?? ""
-        var error = FetchError.failed(
-            .rateLimited, "\(host) asked linkpeek to slow down\(said); it is not asked again for \(wait).",
-            status: status)
+        let detail = "\(host) asked linkpeek to slow down\(said); it is not asked again for \(wait)."
+        var error = image
+            ? FetchError.image(.rateLimited, detail, status: status) : .failed(.rateLimited, detail, status: status)
         error.retryAfter = seconds
         return error
     }

@@ -279,6 +279,26 @@ def test_a_429_without_retry_after_stays_an_http_status(make_client):
         assert lp.fetch(srv.url("/ok"), fetch_subresources=False)["title"] == "OK"
 
 
+def test_images_honour_and_set_the_hold(make_client):
+    with Recorder("127.0.0.1", {}) as srv, Recorder("127.0.0.1", {}) as cdn:
+        cdn.routes["/a.png"] = lambda h: (429, {"Retry-After": "300", "Content-Type": "image/png"}, b"")
+        srv.routes.update({
+            "/one": lambda h: page("One", f'<meta property="og:image" content="{cdn.url("/a.png")}">'),
+            "/two": lambda h: page("Two", f'<meta property="og:image" content="{cdn.url("/b.png")}">'),
+        })
+        lp = make_client()
+        # The page's preview stands; its image's host is now held.
+        one = lp.fetch(srv.url("/one"))
+        assert one["title"] == "One" and one["image"]["url"] == cdn.url("/a.png") and "bytes" not in one["image"]
+        two = lp.fetch(srv.url("/two"))
+        assert two["title"] == "Two" and "bytes" not in two["image"]
+        with pytest.raises(LinkPeekError) as info:
+            lp.get_media(cdn.url("/c.png"), width=16)
+        assert info.value.reason == "rateLimited" and 0 < info.value.data["retryAfter"] <= 300
+        assert info.value.message.startswith("Image fetch failed: 127.0.0.1 asked linkpeek to slow down")
+        assert cdn.paths() == ["/a.png"]
+
+
 def test_cli_reports_retry_after(fetch):
     with Recorder("127.0.0.1", {"/busy": lambda h: (429, {"Retry-After": "30"}, b"")}) as srv:
         res = fetch(srv.url("/busy"), "--no-subresources", "--no-cache")
