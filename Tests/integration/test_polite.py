@@ -213,7 +213,10 @@ def test_daemon_sends_the_locale_and_keys_the_cache_by_it(make_client):
         # An editor passes its own language.
         editor = make_client(env=locale_env(LANG="de_DE.UTF-8"), init_options={"acceptLanguage": "nl"})
         assert editor.fetch(srv.url("/lang"), fetch_subresources=False)["title"] == "lang nl"
-        assert [h.get("accept-language") for _, h in srv.hits] == ["de-DE,de;q=0.9", "en", None, "nl"]
+        # `serve --accept-language ""` sends none, whatever the locale.
+        silent = make_client(env=locale_env(LANG="de_DE.UTF-8"), args=("--accept-language", ""))
+        assert silent.fetch(srv.url("/lang"), fetch_subresources=False)["title"] == "lang none"
+        assert [h.get("accept-language") for _, h in srv.hits] == ["de-DE,de;q=0.9", "en", None, "nl", None]
 
 
 def test_bad_accept_language_options_are_refused_by_name(make_client, run_cli):
