@@ -107,7 +107,9 @@ def test_refresh_chain_of_three_hops_gives_the_final_page(fetch):
         srv.routes.update({
             # A shortener: its title is the target's URL.
             "/s": lambda h: bare_refresh(f"0; url={srv.url('/two')}", title=srv.url("/two")),
-            "/two": lambda h: bare_refresh("0;URL='/three'"),
+            # t.co's shape: the refresh in <noscript>, a script that would do the same.
+            "/two": lambda h: (200, {}, b"<head><noscript><META HTTP-EQUIV=refresh CONTENT=\"0;URL='/three'\"></noscript>"
+                               b"</head><script>location.replace('/three')</script>"),
             "/three": lambda h: bare_refresh(f' 1 , Url = "{final}" '),
             "/final": lambda h: page("The destination"),
         })
