@@ -20,11 +20,11 @@ public final class HostBackoff: Sendable {
 
     public init() {}
 
-    /// Holds `host` for `seconds` from now. A later deadline never shortens
-    /// an earlier, longer one.
+    /// Holds `host` for `seconds` from now (at most `RetryAfter.maximumSeconds`).
+    /// A later deadline never shortens an earlier, longer one.
     public func hold(_ host: String, seconds: Int) {
         guard seconds > 0 else { return }
-        let until = clock.now.advanced(by: .seconds(seconds))
+        let until = clock.now.advanced(by: .seconds(min(seconds, RetryAfter.maximumSeconds)))
         deadlines.withLock { table in
             if let current = table[host], current >= until { return }
             if table[host] == nil, table.count >= Self.capacity { Self.evict(from: &table, now: clock.now) }

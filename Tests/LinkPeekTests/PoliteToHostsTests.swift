@@ -47,6 +47,8 @@ struct HostBackoffTests {
         #expect(backoff.remaining("a.test:443") == 300)
         backoff.hold("c.test:443", seconds: 0)
         #expect(backoff.remaining("c.test:443") == nil)
+        backoff.hold("d.test:443", seconds: .max)
+        #expect(backoff.remaining("d.test:443") == RetryAfter.maximumSeconds)
     }
 
     @Test func keysAreHostAndPort() {
