@@ -41,7 +41,8 @@ extension LinkPeekEngine {
                 events(.progress(stage: .parsing, bytes: bytes))
                 let head = response.withLock { $0 }
                 // A page that only sends the reader on has nothing to show.
-                guard partials(), MetaRefresh.redirectTarget(in: document, pageURL: head?.url ?? url) == nil else { return }
+                guard partials(), MetaRefresh.redirectTarget(in: document, pageURL: head?.url ?? url) == nil
+                else { return }
                 var partial = Self.partial(from: document, url: url, response: head)
                 partial.originalURL = hops.earlier.first?.url ?? url
                 events(.partial(partial))

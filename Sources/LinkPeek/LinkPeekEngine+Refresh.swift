@@ -25,9 +25,8 @@ extension LinkPeekEngine {
         next.earlier += redirects.map { RedirectHop(url: $0.url, status: $0.status) }
         next.earlier.append(.refresh(url: head.url, status: head.status))
         guard next.earlier.count <= settings.maxRedirects else {
-            throw .failed(
-                .tooManyRedirects,
-                "too many redirects (Maximum (\(settings.maxRedirects)) redirects followed; the last was a meta refresh to \(target)).")
+            let detail = "Maximum (\(settings.maxRedirects)) redirects followed; the last was a meta refresh to \(target)"
+            throw .failed(.tooManyRedirects, "too many redirects (\(detail)).")
         }
         // Validators belong to the page first asked for, not to where it sends the reader.
         let forwarded = headers.filter { !$0.lowercased().hasPrefix("if-") }

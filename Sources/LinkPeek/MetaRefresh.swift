@@ -56,7 +56,9 @@ struct MetaRefresh: Equatable {
         guard position < bytes.count else { return }
         // `URL` (any case), spaces, `=`, spaces; without the `=` the text is the URL itself.
         let beforeLabel = position
-        if position + 3 <= bytes.count, Array(bytes[position..<position + 3]).map(ASCIIByte.lowercased) == Array("url".utf8) {
+        if position + 3 <= bytes.count,
+            bytes[position..<position + 3].map(ASCIIByte.lowercased).elementsEqual("url".utf8)
+        {
             position += 3
             skipWhitespace()
             if position < bytes.count, bytes[position] == UInt8(ascii: "=") {
