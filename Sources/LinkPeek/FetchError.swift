@@ -13,6 +13,8 @@ public struct FetchError: Error, Sendable, Equatable {
     public var stale: Bool
     /// For `reason == .blocked`: which wall the site showed instead of the page.
     public var wall: Wall?
+    /// Seconds until the host may be asked again, for `reason == .rateLimited`.
+    public var retryAfter: Int?
 
     public init(
         kind: Kind, reason: Reason? = nil, status: Int? = nil, message: String, fromCache: Bool = false,

@@ -66,7 +66,8 @@ public final class ImageCache: Sendable {
     /// Keeps `error` for `key` when it is a failure of the image (not a
     /// cancel, a timeout, or a cache-only miss, which say nothing about it).
     func storeFailure(_ error: FetchError, for key: String, now: Date = Date()) {
-        guard error.kind == .failed, error.reason != .notCached else { return }
+        // As for previews: not a cache miss, not a rate limit (`HostBackoff` remembers that).
+        guard CacheLifetime.caches(error) else { return }
         failures.withLock { $0.insert((error, now.addingTimeInterval(CacheLifetime.failure(error))), cost: 1, for: key) }
     }
 

@@ -179,13 +179,52 @@ public struct SavedFailure: Codable, Sendable, Equatable {
     }
 }
 
-/// One redirect hop: the URL that answered and its status.
+/// One redirect hop: the URL that answered and its status, or for a page
+/// that redirected with `<meta http-equiv="refresh">` the status `"refresh"`
+/// on the wire (`isRefresh`).
 public struct RedirectHop: Codable, Sendable, Equatable {
     public var url: String
     public var status: Int
+    /// The hop was a meta refresh (the page's own status was `status`).
+    public var isRefresh = false
 
     public init(url: String, status: Int) {
         self.url = url
         self.status = status
+    }
+
+    /// A page at `url` that redirected with a meta refresh.
+    public static func refresh(url: String, status: Int = 200) -> RedirectHop {
+        var hop = RedirectHop(url: url, status: status)
+        hop.isRefresh = true
+        return hop
+    }
+
+    /// The wire's word for a refresh hop's status.
+    public static let refreshStatus = "refresh"
+
+    private enum CodingKeys: String, CodingKey { case url, status }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        url = try container.decode(String.self, forKey: .url)
+        if let word = try? container.decode(String.self, forKey: .status) {
+            guard word == Self.refreshStatus else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .status, in: container, debugDescription: "status is a number or \"refresh\"")
+            }
+            status = 200
+            isRefresh = true
+        } else {
+            status = try container.decode(Int.self, forKey: .status)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(url, forKey: .url)
+        if isRefresh { try container.encode(Self.refreshStatus, forKey: .status) } else {
+            try container.encode(status, forKey: .status)
+        }
     }
 }

@@ -41,6 +41,7 @@ extension LinkPeekEngine {
 
     private func fetchSourceThrowing(url: String, timeout: Double) async throws(FetchError) -> FetchedSource {
         let maxBytes = settings.maxSubresourceBytes
+        try checkBackoff(url: url, ignoring: false, image: true)
         let request = transferRequest(url: url, timeout: timeout, maxBytes: maxBytes)
         let result: TransferResult<SourceConsumer.Output>
         do {
@@ -48,6 +49,7 @@ extension LinkPeekEngine {
         } catch {
             throw FetchError(error)
         }
+        if let head = result.head { try noteRateLimit(head, image: true) }
         let output = result.output
         guard (200..<300).contains(output.status) else { throw .httpStatus(output.status) }
         if output.tooLarge || result.truncated {

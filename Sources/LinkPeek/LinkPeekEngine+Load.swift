@@ -21,7 +21,8 @@ extension LinkPeekEngine {
         do throws(FetchError) {
             let loaded = try await loadPreview(
                 url: url, timeout: timeout, partials: { flight.demand().partials }, headers: headers,
-                conditional: conditional, events: flight.send)
+                conditional: conditional, hops: PageHops(ignoresBackoff: options.cachePolicy == .reload),
+                events: flight.send)
             switch loaded.page {
             case .notModified(let fields):
                 guard let stale, case .metadata(let metadata) = stale.value else {

@@ -21,11 +21,12 @@ extension LinkPeekEngine {
         // the documented order although the two fetches run side by side.
         if declaredIcon != nil { events(.progress(stage: .icon, bytes: pageBytes)) }
         if declaredImage != nil { events(.progress(stage: .image, bytes: pageBytes)) }
+        let reload = options.cachePolicy == .reload
         async let icon = declaredIcon.asyncMap { icon in
-            await self.loadMedia(icon, includeData: options.includeData, timeout: timeout)
+            await self.loadMedia(icon, includeData: options.includeData, timeout: timeout, reload: reload)
         }
         async let image = declaredImage.asyncMap { image in
-            await self.loadMedia(image, includeData: options.includeData, timeout: timeout)
+            await self.loadMedia(image, includeData: options.includeData, timeout: timeout, reload: reload)
         }
         let (loadedIcon, loadedImage) = await (icon, image)
         if let loadedIcon {
@@ -45,16 +46,21 @@ extension LinkPeekEngine {
         return metadata
     }
 
-    /// One subresource; `loaded` is false when it could not be fetched.
+    /// One subresource; `loaded` is false when it could not be fetched, or
+    /// its host asked to be left alone (`HostBackoff`; `reload` asks anyway).
     private func loadMedia(
-        _ resource: MediaResource, includeData: Bool, timeout: Double
+        _ resource: MediaResource, includeData: Bool, timeout: Double, reload: Bool
     ) async -> (resource: MediaResource, loaded: Bool) {
-        guard !resource.url.hasPrefix("data:"), case .success(let url) = URLCheck.validate(resource.url) else {
+        guard !resource.url.hasPrefix("data:"), case .success(let url) = URLCheck.validate(resource.url),
+            (try? checkBackoff(url: url, ignoring: reload)) != nil
+        else {
             return (resource, false)
         }
         let request = transferRequest(url: url, timeout: timeout, maxBytes: settings.maxSubresourceBytes)
-        guard let result = try? await perform(request, consumer: MediaConsumer(keepAll: includeData)),
-            (200..<300).contains(result.output.status), !result.output.bytes.isEmpty
+        let fetched = try? await perform(request, consumer: MediaConsumer(keepAll: includeData))
+        // A 429 or 503 with Retry-After holds the host for the next fetches too.
+        if let head = fetched?.head { _ = try? noteRateLimit(head) }
+        guard let result = fetched, (200..<300).contains(result.output.status), !result.output.bytes.isEmpty
         else { return (resource, false) }
 
         let output = result.output

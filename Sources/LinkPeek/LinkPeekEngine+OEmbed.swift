@@ -23,7 +23,7 @@ extension LinkPeekEngine {
     /// `loadPage` with oEmbed and wall handling (see the type's comment).
     func loadPreview(
         url: String, timeout: Double, partials: @escaping @Sendable () -> Bool, headers: [String],
-        conditional: Bool, events: @escaping @Sendable (ProviderEvent) -> Void
+        conditional: Bool, hops: PageHops = PageHops(), events: @escaping @Sendable (ProviderEvent) -> Void
     ) async throws(FetchError) -> PreviewLoad {
         // Safe: `timeout` is clamped to (0, 3600] by the caller.
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
@@ -40,7 +40,7 @@ extension LinkPeekEngine {
         do {
             page = try await loadPage(
                 url: url, timeout: Self.clampedTimeout(Self.seconds(until: deadline)), partials: partials,
-                headers: headers, conditional: conditional, events: events)
+                headers: headers, conditional: conditional, hops: hops, events: events)
         } catch {
             // The provider described the URL: its answer beats a failed page.
             if let listedAnswer, error.kind == .failed { return .answer(listedAnswer, url: url) }

@@ -19,13 +19,18 @@ extension LinkPeekEngine {
     /// Fetches the page itself (sending `headers` too) and turns it into metadata.
     /// `conditional`: the headers revalidate a stored copy, so a `304` means "still good".
     /// `partials` is asked when the head is parsed: whether anyone wants a partial result.
+    /// `hops`: what this fetch followed before this page (a meta refresh), and
+    /// whether a held host (`HostBackoff`) is asked all the same.
     func loadPage(
         url: String, timeout: Double, partials: @escaping @Sendable () -> Bool, headers: [String],
-        conditional: Bool,
+        conditional: Bool, hops: PageHops = PageHops(),
         events: @escaping @Sendable (ProviderEvent) -> Void
     ) async throws(FetchError) -> PageLoad {
+        try checkBackoff(url: url, ignoring: hops.ignoresBackoff)
         events(.progress(stage: .resolving, bytes: 0))
-        let request = transferRequest(url: url, timeout: timeout, maxBytes: settings.maxBodyBytes, headers: headers)
+        var request = transferRequest(url: url, timeout: timeout, maxBytes: settings.maxBodyBytes, headers: headers)
+        // Refreshes followed count towards the redirect limit.
+        request.maxRedirects = max(0, settings.maxRedirects - hops.earlier.count)
         // Written and read on the curl thread only (the consumer's events come from there, in order).
         let response = Mutex<ResponseHead?>(nil)
         // Stages never go backwards (protocol §4): a redirect to a new
@@ -52,14 +57,20 @@ extension LinkPeekEngine {
                 events(.progress(stage: .downloading, bytes: bytes))
             case .headParsed(let document, let bytes):
                 events(.progress(stage: .parsing, bytes: bytes))
-                guard partials() else { return }
-                events(.partial(Self.partial(from: document, url: url, response: response.withLock { $0 })))
+                let head = response.withLock { $0 }
+                // A page that only sends the reader on has nothing to show.
+                guard partials(), MetaRefresh.redirectTarget(in: document, pageURL: head?.url ?? url) == nil
+                else { return }
+                var partial = Self.partial(from: document, url: url, response: head)
+                partial.originalURL = hops.earlier.first?.url ?? url
+                events(.partial(partial))
             }
         }
         let result = try await perform(request, consumer: consumer)
         guard let head = result.head else {
             throw .failed(.network, "the server sent no response.")
         }
+        try noteRateLimit(head)
         if head.status == 304, conditional {
             return .notModified(fields: head.fields)
         }
@@ -75,6 +86,11 @@ extension LinkPeekEngine {
         switch result.output.body {
         case .html:
             let document = result.output.document ?? HeadDocument()
+            if let target = MetaRefresh.redirectTarget(in: document, pageURL: head.url) {
+                return try await followRefresh(
+                    to: target, from: head, redirects: result.redirects, hops: hops, timeout: timeout,
+                    partials: partials, headers: headers, events: events)
+            }
             metadata = MetadataRules.extract(
                 from: document, pageURL: head.url, contentLanguage: head["content-language"])
         case .media(let type):
@@ -84,10 +100,11 @@ extension LinkPeekEngine {
         case .empty:
             throw .failed(.emptyBody, "the server sent an empty body.")
         }
-        metadata.originalURL = url
+        // After a refresh, the first hop is the URL asked for.
+        metadata.originalURL = hops.earlier.first?.url ?? url
         metadata.url = head.url
-        metadata.redirects = result.redirects.isEmpty
-            ? nil : result.redirects.map { RedirectHop(url: $0.url, status: $0.status) }
+        let redirects = hops.earlier + result.redirects.map { RedirectHop(url: $0.url, status: $0.status) }
+        metadata.redirects = redirects.isEmpty ? nil : redirects
         metadata.bytesRead = result.bytesRead
         metadata.truncated = result.truncated ? true : nil
         wall.title = metadata.title

@@ -3,7 +3,7 @@ import FoundationEssentials
 extension LinkPeekEngine {
     public func save(url: String, tags: [String]?, title: String? = nil) async throws(FetchError) -> LinkMetadata {
         let url = try URLCheck.validate(url).get()
-        guard let key = CacheKey(rawURL: url) else { throw .failed(.invalidURL, "\"\(url)\" is not a valid URL.") }
+        guard let key = CacheKey(rawURL: url, language: language(nil)) else { throw .failed(.invalidURL, "\"\(url)\" is not a valid URL.") }
         // What is cached, fresh or stale, is good enough to pin: revalidation refreshes it later.
         var metadata: LinkMetadata
         if let entry = cache.lookup(key), case .metadata(let cached) = entry.value {

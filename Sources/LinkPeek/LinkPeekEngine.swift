@@ -27,6 +27,8 @@ public final class LinkPeekEngine: MetadataService {
     let recordTape: Tape?, replayTape: Tape?
     let clock: Date?
     let usage = UsageCounter()
+    /// Hosts that asked to be left alone (429/503 with `Retry-After`).
+    public let backoff = HostBackoff()
 
     /// - Parameter store: the second cache level; by default the one the
     ///   settings name (`cacheDir`, `cacheEnabled`, `cacheSizeLimit`),
@@ -78,7 +80,7 @@ public final class LinkPeekEngine: MetadataService {
         url: String, options: FetchOptions, progress: Bool, events: @escaping @Sendable (ProviderEvent) -> Void
     ) async throws(FetchError) -> LinkMetadata {
         let url = try URLCheck.validate(url).get()
-        guard let key = CacheKey(rawURL: url, language: options.acceptLanguage) else {
+        guard let key = CacheKey(rawURL: url, language: language(options.acceptLanguage)) else {
             throw .failed(.invalidURL, "\"\(url)\" is not a valid URL.")
         }
         if Task.isCancelled { throw .cancelled }
@@ -148,7 +150,7 @@ public final class LinkPeekEngine: MetadataService {
     nonisolated(nonsending) public func cachedOutcome(url: String, acceptLanguage: String? = nil) async
         -> CachedOutcome?
     {
-        guard let key = CacheKey(rawURL: url, language: acceptLanguage) else { return nil }
+        guard let key = CacheKey(rawURL: url, language: language(acceptLanguage)) else { return nil }
         let (trimmed, now) = (url.trimmedWhitespace, now())
         let inMemory = cache.memory.entry(for: key.description)
         let outcome = inMemory != nil || !cache.keepsPreviews
@@ -170,12 +172,16 @@ public final class LinkPeekEngine: MetadataService {
     nonisolated(nonsending) public func freshCachedJSON(url: String, options: FetchOptions) async -> [UInt8]? {
         // Bytes (`includeData`) and thumbnails are not in the stored JSON: those take the full path.
         guard options.cachePolicy != .reload, !options.includeData, options.thumbnail == nil,
-            let key = CacheKey(rawURL: url, language: options.acceptLanguage),
+            let key = CacheKey(rawURL: url, language: language(options.acceptLanguage)),
             case .preview(let json)? = cache.served(key, url: url.trimmedWhitespace, now: now(), freshOnly: true)
         else { return nil }
         countUsage(hit: true)
         return json
     }
+
+    /// The `Accept-Language` a request sends (and is cached under): its own,
+    /// else the settings' default (the user's locale).
+    func language(_ requested: String?) -> String? { requested ?? settings.acceptLanguage }
 
     /// A GET with this engine's settings.
     func transferRequest(url: String, timeout: Double, maxBytes: Int, headers: [String] = []) -> TransferRequest {

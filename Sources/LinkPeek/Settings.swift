@@ -34,6 +34,9 @@ public struct Settings: Sendable, Equatable, Codable {
     public var bodyScanBytes: Int = 64 * 1024
     /// Icon or image bytes read at most.
     public var maxSubresourceBytes: Int = 5 * 1024 * 1024
+    /// The `Accept-Language` sent when a request names none (the CLI puts
+    /// the user's locale here, `UserLanguage`); nil or "" sends none.
+    public var acceptLanguage: String?
 
     // MARK: Real networks (issue 11)
 

@@ -483,7 +483,7 @@ def test_the_daemon_reports_the_wall_in_error_data(plain, make_client):
     assert e.value.data == {"kind": "failed", "reason": "blocked", "wall": "challenge"}
     assert "bot check" in e.value.message
     assert e.value.wall == "challenge"
-    assert e.value.sentence == "The site answered with a bot check instead of the page."
+    assert e.value.sentence() == "The site answered with a bot check instead of the page."
 
 
 @pytest.mark.parametrize("fmt", ["html", "markdown"])

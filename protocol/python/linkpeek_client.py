@@ -86,11 +86,28 @@ class LinkPeekError(Exception):
         return self.data.get("wall") if isinstance(self.data, dict) else None
 
     @property
+    def retry_after(self) -> Optional[int]:
+        """Seconds until the host may be asked again (``reason == "rateLimited"``)."""
+        value = self.data.get("retryAfter") if isinstance(self.data, dict) else None
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
     def sentence(self) -> str:
-        """The failure as a sentence for a person: a wall says which, anything else is the daemon's message."""
+        """The error as a sentence for a person: a wall says which, a rate
+        limit says when to try again; anything else is the daemon's own
+        sentence (``message``)."""
         if self.reason == "blocked":
             return self.WALL_SENTENCES.get(self.wall or "", "The site blocked the preview.")
+        if self.reason == "rateLimited" and self.retry_after is not None:
+            return f"The site asked for fewer requests: try again in {_duration(self.retry_after)}."
         return self.message
+
+
+def _duration(seconds: int) -> str:
+    """``45`` → "45 seconds", ``60`` → "1 minute", ``119`` → "2 minutes" (rounded up)."""
+    if seconds < 60:
+        return "1 second" if seconds == 1 else f"{max(0, seconds)} seconds"
+    minutes = -(-seconds // 60)
+    return "1 minute" if minutes == 1 else f"{minutes} minutes"
 
 
 class LinkPeekClient:
