@@ -36,24 +36,25 @@ final class PushParser {
         handler.startElement = { userData, name, attributes in
             guard let userData, let name else { return }
             let collector = Unmanaged<ElementCollector>.fromOpaque(userData).takeUnretainedValue()
-            // A full collector only needs to hear where the body starts: no
-            // Swift string is made for the rest (100,000 metas cost ~60 ms so).
+            let tag = ElementTag(cString: name)
+            // A full collector only needs to hear where the body starts.
             if collector.isFull {
-                if PushParser.named(name, "body") || PushParser.named(name, "frameset") { collector.bodyStarted() }
+                if tag.name == .body || tag.name == .frameset { collector.bodyStarted() }
                 return
             }
-            collector.start(String(cString: name), AttributeList(pairs: attributes))
+            collector.start(tag, AttributeList(pairs: attributes))
         }
         handler.endElement = { userData, name in
             guard let userData, let name else { return }
             let collector = Unmanaged<ElementCollector>.fromOpaque(userData).takeUnretainedValue()
+            let element = ElementName(cString: name)
             if collector.isFull {
-                if PushParser.named(name, "head") { collector.bodyStarted() }
+                if element == .head { collector.bodyStarted() }
                 return
             }
-            // Most end tags only close a level: no Swift string for those.
-            if collector.needsEndTagName || PushParser.endMatters(name) {
-                collector.end(String(cString: name))
+            // Most end tags only close a level.
+            if collector.needsEndTagName || PushParser.endMatters(element) {
+                collector.end(element)
             } else {
                 collector.endUnnamed()
             }
@@ -85,9 +86,11 @@ final class PushParser {
     }
 
     /// The end tags `ElementCollector.end` acts on by name (besides closing a level).
-    static func endMatters(_ name: UnsafePointer<xmlChar>) -> Bool {
-        named(name, "head") || named(name, "script") || named(name, "style") || named(name, "svg")
-            || named(name, "math") || named(name, "video") || named(name, "audio")
+    static func endMatters(_ name: ElementName) -> Bool {
+        switch name {
+        case .head, .script, .style, .svg, .math, .video, .audio: true
+        default: false
+        }
     }
 
     /// Whether libxml2's element name `name` is `expected` (ASCII, as libxml2 lowercases HTML names).
