@@ -77,6 +77,11 @@ import Testing
         }
         #expect(DeclaredFields.declared(byJSONLD: "{\"@type\": \"NewsArticle\", \"author\": {}}") == [.article, .author])
         #expect(DeclaredFields.declared(byJSONLD: "{\"authors\": 1, \"Articles\": 2}") == [])
+        // At the very edges of the block.
+        #expect(DeclaredFields.declared(byJSONLD: "Article\"") == .article)
+        #expect(DeclaredFields.declared(byJSONLD: "\"image\"") == .image)
+        #expect(DeclaredFields.declared(byJSONLD: "\"image") == [])
+        #expect(DeclaredFields.declared(byJSONLD: "") == [])
     }
 
     /// A block searched once is searched again when its text grew.
