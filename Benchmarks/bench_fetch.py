@@ -2,7 +2,7 @@
 served the way the web serves them, at concurrency 1 and 16, side by side in one run.
 
     LINKPEEK_BIN=.build/release/linkpeek python3 Benchmarks/bench_fetch.py [--rounds 3] [--pages 500]
-        [--no-gzip] [--server nginx|python] [--hosts N] [--link RATE] [--count-allocations]
+        [--no-gzip] [--server nginx|python] [--hosts N] [--link RATE] [--count-allocations] [--baseline BIN]
 
 Pages (gen_pages.py): heads like news and shop pages (50–150 metas and links,
 JSON-LD blocks of 2–8 KB, inline scripts and styles), bodies of 20 KB to 3 MB
@@ -25,7 +25,9 @@ CPU ratios to curl (transfer only) and to the Python script taken per round
 (alternated runs, the same minute of a shared machine) and then their median.
 Targets: linkpeek's CPU ≤ 2× curl's, ≥ 3× less than the script's, peak RSS
 ≤ 40 MB at concurrency 16; no page read past head + 64 KiB; no failure.
-`--count-allocations` runs linkpeek once more per concurrency under a
+`--baseline BIN` adds another linkpeek binary (say, one built from main) to
+the rotation, for before and after in one sitting. `--count-allocations`
+runs linkpeek (and the baseline) once more per concurrency under a
 counting allocator (malloc_count.c, built here with `cc`) and prints heap
 allocations per page. With `--server nginx` it also prints what nginx
 counted in its access log: connections per page and bytes sent per page.
@@ -66,6 +68,7 @@ CPU_TO_CURL_TARGET = 2.0       # linkpeek CPU / curl's transfer-only CPU, at mos
 CPU_FROM_SCRIPT_TARGET = 3.0   # the Python script's CPU / linkpeek's, at least
 CONCURRENCIES = (1, 16)
 CLIENTS = ("linkpeek", "curl", "curl -z", "python")
+BASELINE = "baseline"  # a second linkpeek binary (--baseline), run like "linkpeek"
 
 
 def _children_cpu() -> float:
@@ -173,6 +176,9 @@ def main() -> int:
                          "in a network namespace of their own, instead of over loopback")
     ap.add_argument("--count-allocations", action="store_true",
                     help="also count linkpeek's heap allocations per page (malloc_count.c, built with cc)")
+    ap.add_argument("--baseline", metavar="BIN",
+                    help="another linkpeek binary (e.g. one built from main) run as one more client, "
+                         "\"baseline\", in the same rotation: before and after in one sitting")
     ap.add_argument("--clients", default=",".join(CLIENTS),
                     help=f"which clients to run, comma-separated (default: all of {', '.join(CLIENTS)})")
     ap.add_argument("--concurrency", default=",".join(map(str, CONCURRENCIES)),
@@ -184,6 +190,10 @@ def main() -> int:
     unknown = [c for c in clients if c not in CLIENTS]
     if unknown or not clients:
         ap.error(f"--clients: unknown client(s) {', '.join(unknown) or '(none given)'}; known: {', '.join(CLIENTS)}")
+    if args.baseline:
+        if not os.access(args.baseline, os.X_OK):
+            ap.error(f"--baseline: no executable at {args.baseline}")
+        clients.append(BASELINE)
     try:
         concurrencies = [int(c) for c in args.concurrency.split(",") if c.strip()]
     except ValueError:
@@ -283,13 +293,14 @@ def measure(args, binary, curl, pages, bases, prefix, logs, clients, concurrenci
                 order = clients[r % len(clients):] + clients[:r % len(clients)]
                 for who in order:
                     server_counts(logs)  # start this run's count from here
-                    if who == "linkpeek":
-                        run = run_linkpeek(binary, urls, k, args.timeout, tmp, prefix)
+                    if who in ("linkpeek", BASELINE):
+                        run = run_linkpeek(binary if who == "linkpeek" else args.baseline, urls, k, args.timeout, tmp,
+                                           prefix)
                     elif who == "python":
                         run = run_python(urls, k, args.timeout, prefix)
                     else:
                         run = run_curl(curl, urls, k, who == "curl -z", args.timeout, tmp, prefix)
-                    if run.rc != 0 and not (who == "linkpeek" and run.rc == 1):
+                    if run.rc != 0 and not (who in ("linkpeek", BASELINE) and run.rc == 1):
                         problems.append(f"round {r + 1}, {who} c{k}: exit status {run.rc}")
                     if run.ok < n:
                         bad = [o for o in (run.results or []) if "error" in o]
@@ -301,10 +312,12 @@ def measure(args, binary, curl, pages, bases, prefix, logs, clients, concurrenci
                         _, connections, bytes_sent = server_counts(logs)
                         conns[(who, k)].append(connections / n)
                         sent[(who, k)].append(bytes_sent / n)
-        allocations = {}
+        allocations, base_allocations = {}, {}
         if args.count_allocations and "linkpeek" in clients:
             for k in concurrencies:
                 allocations[k] = count_allocations(binary, urls, k, args.timeout, tmp, prefix)
+                if args.baseline:
+                    base_allocations[k] = count_allocations(args.baseline, urls, k, args.timeout, tmp, prefix)
     print(f"after: {_load()}")
 
     med = statistics.median
@@ -337,21 +350,26 @@ def measure(args, binary, curl, pages, bases, prefix, logs, clients, concurrenci
             print("  ".join(f"{c:>{w[i]}}" if i else f"{c:{w[i]}}" for i, c in enumerate(row)))
         print(f"(× curl: CPU over curl's, transfer only; script ÷: the Python script's CPU over this client's; "
               f"medians of per-round ratios)")
-        if "linkpeek" in clients:
-            lp = runs[("linkpeek", k)]
+        for who in [c for c in ("linkpeek", BASELINE) if c in clients]:
+            lp = runs[(who, k)]
             read = [statistics.mean(o.get("bytesRead", 0) for o in x.results if "error" not in o)
                     for x in lp if x.ok]
             over = max(sum(1 for o in x.results if "error" not in o
                            and o.get("bytesRead", 0) > len(by_url[o["originalURL"]].head) + SCAN + SLACK)
                        for x in lp)
             head_mean = statistics.mean(len(p.head) for p in pages)
-            print(f"linkpeek: bytes read per page (decoded) {med(read) / KiB:.0f} KiB (mean head {head_mean / KiB:.0f} "
+            print(f"{who}: bytes read per page (decoded) {med(read) / KiB:.0f} KiB (mean head {head_mean / KiB:.0f} "
                   f"KiB + 64 KiB = {(head_mean + SCAN) / KiB:.0f}); pages read past head + 64 KiB: {over}; "
                   f"CPU ms/page by round {[round(cpu_ms(x), 2) for x in lp]}")
+            if who != "linkpeek":
+                continue
             ok = ok and over == 0
             if k in allocations and allocations[k]:
                 calls, total = allocations[k]
                 print(f"linkpeek: heap allocations per page {calls:,.0f} ({total / KiB:,.0f} KiB)")
+                if base_allocations.get(k):
+                    calls, total = base_allocations[k]
+                    print(f"baseline: heap allocations per page {calls:,.0f} ({total / KiB:,.0f} KiB)")
             to_curl, from_script = ratio("linkpeek", "curl", k), ratio("python", "linkpeek", k)
             if to_curl is not None:
                 ok = ok and to_curl <= CPU_TO_CURL_TARGET
@@ -359,6 +377,9 @@ def measure(args, binary, curl, pages, bases, prefix, logs, clients, concurrenci
                 ok = ok and from_script >= CPU_FROM_SCRIPT_TARGET
             if k == 16:
                 ok = ok and med(x.rss_mb for x in lp) <= RSS_TARGET_MB
+        if BASELINE in clients:
+            change = ratio("linkpeek", BASELINE, k)
+            print(f"linkpeek CPU / baseline's: {change:.3f} (median of per-round ratios)")
         if "python" in clients:
             titles = [sum(1 for o in x.results if o.get("ogTitle")) for x in runs[("python", k)]]
             print(f"python: og:title found on {min(titles)} of {n} pages "

@@ -108,11 +108,9 @@ extension ElementCollector {
 
         /// True when `class`, `id` or `rel` holds one of the caller's markers.
         func isMarked(_ attributes: AttributeList) -> Bool {
-            guard !records.markerBytes.isEmpty else { return false }
+            guard !records.markerSet.isEmpty else { return false }
             for name in FallbackLimits.markedAttributes {
-                let marked = attributes.withValue(of: name) { value in
-                    records.markerBytes.contains { ElementCollector.find($0, in: value) }
-                }
+                let marked = attributes.withValue(of: name) { value in records.markerSet.occurs(in: value) }
                 if marked == true { return true }
             }
             return false
@@ -123,27 +121,10 @@ extension ElementCollector {
         func isMarkedLink(_ attributes: AttributeList) -> Bool {
             guard !records.linkHrefBytes.isEmpty || !records.linkPathEndingBytes.isEmpty else { return false }
             return attributes.withValue(of: "href") { value in
-                if records.linkHrefBytes.contains(where: { ElementCollector.find($0, in: value) }) { return true }
+                if records.linkHrefSet.occurs(in: value) { return true }
                 return ElementCollector.pathEnds(value, withOneOf: records.linkPathEndingBytes)
             } ?? false
         }
-    }
-
-    /// True when `needle` (lowercase) occurs in the C string `value`, ignoring ASCII case.
-    static func find(_ needle: [UInt8], in value: UnsafePointer<UInt8>) -> Bool {
-        guard let first = needle.first else { return true }
-        var cursor = value
-        while cursor.pointee != 0 {
-            if ByteCursor.lower(cursor.pointee) == first {
-                var offset = 1
-                while offset < needle.count, cursor[offset] != 0, ByteCursor.lower(cursor[offset]) == needle[offset] {
-                    offset += 1
-                }
-                if offset == needle.count { return true }
-            }
-            cursor += 1
-        }
-        return false
     }
 
     /// True when the path of the URL `value` (before `?` and `#`) ends in
