@@ -114,10 +114,6 @@ final class ElementCollector {
         while let capture = captures.popLast() { finish(capture) }
     }
 
-    func start(_ name: String, _ attributes: AttributeList) {
-        start(ElementTag(name), attributes)
-    }
-
     /// An element started. Its name is classified (`ElementName`), and
     /// spelled out as a `String` only if the element is recorded.
     func start(_ tag: ElementTag, _ attributes: AttributeList) {
@@ -206,10 +202,6 @@ final class ElementCollector {
     func endUnnamed() {
         bodyContext.close(depth: depth)
         depth = max(0, depth - 1)
-    }
-
-    func end(_ name: String) {
-        end(ElementName(name))
     }
 
     /// An element ended (see `PushParser.endMatters` for when it is named).

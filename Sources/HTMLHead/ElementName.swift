@@ -28,7 +28,7 @@ enum ElementName: UInt8, CaseIterable {
         self = ElementName.lookUp(UnsafeBufferPointer(start: name, count: length))
     }
 
-    /// The name of a known element, or `.other`.
+    /// The name of a known element, or `.other` (for tests and callers holding a `String`).
     init(_ name: String) {
         var name = name
         self = name.withUTF8 { ElementName.lookUp($0) }
@@ -100,25 +100,14 @@ enum ElementName: UInt8, CaseIterable {
 /// as a `String` only when an element is recorded.
 struct ElementTag {
     let name: ElementName
-    private let cString: UnsafePointer<UInt8>?
-    private let given: String
+    private let cString: UnsafePointer<UInt8>
 
     /// A name from libxml2, valid during the callback that passed it.
     init(cString: UnsafePointer<UInt8>) {
         name = ElementName(cString: cString)
         self.cString = cString
-        given = ""
-    }
-
-    init(_ string: String) {
-        name = ElementName(string)
-        cString = nil
-        given = string
     }
 
     /// The name as written (a copy: made for recorded elements only).
-    var string: String {
-        if let cString { return String(cString: cString) }
-        return given
-    }
+    var string: String { String(cString: cString) }
 }
