@@ -68,16 +68,18 @@ FUZZ_SECONDS ?= 120
 fuzz: build
 	LINKPEEK_BIN=$(BIN) $(PYTHON) Tests/fuzz/fuzz.py all --seconds $(FUZZ_SECONDS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 
-## bench: the benchmarks, side by side with curl, vipsthumbnail and
-## ImageMagick (not part of `make test`; ImageMagick is installed for it only).
+## bench: the benchmarks, side by side with curl, a Python requests + lxml
+## script, vipsthumbnail and ImageMagick (not part of `make test`; lxml and
+## ImageMagick are installed for them only).
 ## Each run prints its table and whether its targets were met; a miss does
 ## not stop the others. The shaped link needs root (network namespace, tc).
 bench: release
 	@for p in nginx iproute2 imagemagick libvips-tools; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then apt-get update -qq && apt-get install -y -qq $$missing; fi
+	@$(PYTHON) -c 'import lxml, requests' 2>/dev/null || $(PYTHON) -m pip install -q lxml requests
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fetch.py --rounds 5
-	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fetch.py --rounds 5 --server nginx
-	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fetch.py --rounds 5 --server nginx --link 1gbit
+	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fetch.py --rounds 5 --no-gzip
+	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fetch.py --rounds 5 --link 1gbit
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_daemon.py
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_lsp.py
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_parse.py

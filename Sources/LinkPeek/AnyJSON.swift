@@ -16,8 +16,15 @@ struct AnyJSON: Decodable {
     let value: Any
 
     /// The value of one JSON text; only an object or an array at the top,
-    /// as `JSONSerialization` required.
+    /// as `JSONSerialization` required. Read by `JSONReader` where it is
+    /// sure of the answer, else by `JSONDecoder` (`decoded`).
     static func parse(_ text: String) throws -> Any {
+        if let value = JSONReader.read(text) { return value }
+        return try decoded(text)
+    }
+
+    /// `parse` through `JSONDecoder` and this type's `Decodable` conformance.
+    static func decoded(_ text: String) throws -> Any {
         let value = try JSONDecoder().decode(AnyJSON.self, from: Data(text.utf8)).value
         guard value is [String: Any] || value is [Any] else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not an object or an array"))

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HTMLHead
 import TextTrimming
 
@@ -34,8 +39,9 @@ extension HeadDocument {
 struct DeclaredFieldsTally {
     /// What the elements with final attributes declared.
     private var settled = DeclaredFields()
-    /// Positions of the elements whose text may still grow.
-    private var textual: [Int] = []
+    /// The elements whose text may still grow: where each is, how long its
+    /// text was when last looked at, and what it declared then.
+    private var textual: [(index: Int, length: Int, fields: DeclaredFields)] = []
     private var seen = 0
 
     mutating func update(_ document: HeadDocument) -> DeclaredFields {
@@ -43,12 +49,26 @@ struct DeclaredFieldsTally {
         if elements.count < seen { self = DeclaredFieldsTally() }
         for index in seen..<elements.count {
             switch elements[index].name {
-            case "title", "script": textual.append(index)
+            case "title", "script": textual.append((index, -1, []))
             default: settled.formUnion(DeclaredFields.declared(by: elements[index]))
             }
         }
         seen = elements.count
-        return textual.reduce(settled) { $0.union(DeclaredFields.declared(by: elements[$1])) }
+        var fields = settled
+        for position in textual.indices {
+            // A text only grows, so one of the same length is the same text
+            // (but for a character cut at the end, shown as U+FFFD: not part
+            // of any ASCII key), and declares the same: a JSON-LD block is
+            // searched again only when more of it arrived.
+            let element = elements[textual[position].index]
+            let length = element.text?.utf8.count ?? 0
+            if length != textual[position].length {
+                textual[position].length = length
+                textual[position].fields = DeclaredFields.declared(by: element)
+            }
+            fields.formUnion(textual[position].fields)
+        }
+        return fields
     }
 }
 
@@ -147,18 +167,42 @@ struct DeclaredFields: OptionSet {
     }()
 
     /// What a JSON-LD block declares, by its keys and types as written (a
-    /// substring look, not a parse: the rules parse it once at the end).
+    /// search of its bytes, not a parse: the rules parse it once at the end).
+    /// The keys are looked for right after each `"` (found with `memchr`),
+    /// and types ending in `Article` right before one, so each block is
+    /// walked once; `String.contains`, thirteen times over each block by
+    /// Characters, was 13% of a fetch's CPU on heads with a few KB of JSON-LD.
     static func declared(byJSONLD text: String) -> DeclaredFields {
+        var text = text
+        return text.withUTF8 { declared(byJSONLD: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `declared(byJSONLD:)` on the block's UTF-8.
+    static func declared(byJSONLD bytes: UnsafeRawBufferPointer) -> DeclaredFields {
         var found: DeclaredFields = []
-        if text.contains("\"publisher\"") || text.contains("\"WebSite\"") { found.insert(.siteName) }
-        if text.contains("Article\"") || text.contains("\"BlogPosting\"") || text.contains("\"Report\"") {
-            found.insert(.article)
+        guard let base = bytes.baseAddress else { return found }
+        let article = Array("Article".utf8)
+        var quote = 0
+        while quote < bytes.count, let hit = memchr(base + quote, Int32(UInt8(ascii: "\"")), bytes.count - quote) {
+            quote = base.distance(to: UnsafeRawPointer(hit))
+            if quote >= article.count, bytes[(quote - article.count)..<quote].elementsEqual(article) {
+                found.insert(.article)
+            }
+            let after = bytes[(quote + 1)...]
+            for (key, field) in jsonLDKeys where after.starts(with: key) { found.insert(field) }
+            quote += 1
         }
-        if text.contains("\"author\"") || text.contains("\"creator\"") { found.insert(.author) }
-        if text.contains("\"datePublished\"") { found.insert(.published) }
-        if text.contains("\"headline\"") { found.insert(.title) }
-        if text.contains("\"description\"") { found.insert(.summary) }
-        if text.contains("\"image\"") || text.contains("\"thumbnailUrl\"") { found.insert(.image) }
         return found
     }
+
+    /// The JSON-LD keys and types (each with its closing quote) a block is
+    /// searched for after an opening quote, and what each declares.
+    private static let jsonLDKeys: [(key: [UInt8], field: DeclaredFields)] = {
+        let keys: [(String, DeclaredFields)] = [
+            ("publisher", .siteName), ("WebSite", .siteName), ("BlogPosting", .article), ("Report", .article),
+            ("author", .author), ("creator", .author), ("datePublished", .published), ("headline", .title),
+            ("description", .summary), ("image", .image), ("thumbnailUrl", .image),
+        ]
+        return keys.map { (Array(($0.0 + "\"").utf8), $0.1) }
+    }()
 }
