@@ -1,0 +1,85 @@
+import FoundationEssentials
+import SQLite
+
+extension CacheStore {
+    /// The row stored under `key`, or under the entry `key` is an alias of
+    /// (a redirect's target); nil when there is none.
+    func entry(_ key: String) -> StoredEntry? {
+        // Not isolated: an alias and its target read at two instants can only
+        // miss (an entry replaced in between), which a lookup tolerates.
+        let found = read(isolated: false) { db -> StoredEntry? in
+            if let row = try Self.fetchEntry(db, key) { return row }
+            guard let target = try db.firstRow("SELECT target FROM alias WHERE key = ?", [.text(key)], { $0.text(0) })
+            else { return nil }
+            return try Self.fetchEntry(db, target)
+        }
+        guard let found = found ?? nil else { return nil }
+        touch(found.key, at: Date().timeIntervalSince1970)
+        return found
+    }
+
+    private static func fetchEntry(_ db: Connection, _ key: String) throws(SQLiteError) -> StoredEntry? {
+        try db.firstRow(
+            """
+            SELECT originalURL, isFailure, body, expiresAt, mustRevalidate, etag, lastModified
+            FROM entry WHERE key = ?
+            """, [.text(key)]
+        ) { row in
+            StoredEntry(
+                key: key, originalURL: row.text(0), isFailure: row.bool(1), body: row.blob(2) ?? [],
+                expiresAt: row.double(3), mustRevalidate: row.bool(4), etag: row.optionalText(5),
+                lastModified: row.optionalText(6))
+        }
+    }
+
+    /// Stores `entry` under `key` (replacing what was there), makes each of
+    /// `aliases` answer with it, and refreshes a saved link's pinned
+    /// metadata. Returns false when it was not written (writes off, failed).
+    @discardableResult
+    func put(_ entry: CacheEntry, key: String, originalURL: String, aliases: [String] = [], now: Date) async -> Bool {
+        guard let body = entry.storedBody else { return false }
+        var isFailure = false
+        if case .failure = entry.value { isFailure = true }
+        let row = StoredEntry(
+            key: key, originalURL: originalURL, isFailure: isFailure, body: body,
+            expiresAt: entry.expiresAt.timeIntervalSince1970, mustRevalidate: entry.mustRevalidate,
+            etag: entry.etag, lastModified: entry.lastModified)
+        let time = now.timeIntervalSince1970
+        return await onWriteQueue { self.put(row, aliases: aliases, now: time) }
+    }
+
+    private func put(_ row: StoredEntry, aliases: [String], now time: Double) -> Bool {
+        let key = row.key
+        let written = write { db in
+            try db.run(
+                """
+                INSERT OR REPLACE INTO entry (key, originalURL, isFailure, body, storedAt, expiresAt,
+                    mustRevalidate, etag, lastModified, lastUsed, size)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [.text(key), .text(row.originalURL), .bool(row.isFailure), .blob(row.body), .double(time),
+                 .double(row.expiresAt), .bool(row.mustRevalidate), .text(row.etag), .text(row.lastModified),
+                 .double(time), .integer(row.body.count + key.utf8.count)])
+            try db.run("DELETE FROM alias WHERE key = ?", [.text(key)])
+            for alias in aliases where alias != key {
+                try db.run("INSERT OR REPLACE INTO alias (key, target) VALUES (?, ?)", [.text(alias), .text(key)])
+            }
+            if !row.isFailure {
+                try db.run("UPDATE saved SET body = ? WHERE key = ?", [.blob(row.body), .text(key)])
+            }
+            return true
+        }
+        if written == true { notePruneCheck() }
+        return written == true
+    }
+
+    /// Forgets the entry under `key` (a `no-store` answer replaces nothing with nothing).
+    func remove(_ key: String) async {
+        await onWriteQueue {
+            _ = self.write { db in
+                try db.run("DELETE FROM entry WHERE key = ?", [.text(key)])
+                try db.run("DELETE FROM alias WHERE key = ? OR target = ?", [.text(key), .text(key)])
+            }
+        }
+    }
+}
