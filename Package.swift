@@ -41,6 +41,12 @@ let package = Package(
             ]
         ),
 
+        // MARK: CBuildInfo
+        // The git commit the binary was built from (build_info.c says why it is C).
+        .target(
+            name: "CBuildInfo"
+        ),
+
         // MARK: SeededRandom
         // Test support: the seeded generator every random Swift test uses.
         .target(
@@ -199,6 +205,7 @@ let package = Package(
         .executableTarget(
             name: "linkpeek",
             dependencies: [
+                "CBuildInfo",
                 "Curl",
                 "LinkPeek",
                 "LinkPeekProtocol",
