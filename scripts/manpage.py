@@ -85,6 +85,9 @@ def manual(info, version, date):
     name = command["commandName"]
     out = [
         f'.TH {name.upper()} 1 "{date}" "{escape(name)} {escape(version)}" "User Commands"',
+        # No hyphenation, ragged right: option names and URLs stay whole.
+        ".nh",
+        ".ad l",
         ".SH NAME",
         f"{escape(name)} \\- {escape(command.get('abstract', ''))}",
         ".SH SYNOPSIS",
