@@ -154,6 +154,12 @@ let package = Package(
                 "CSQLite",
             ]
         ),
+        .testTarget(
+            name: "SQLiteTests",
+            dependencies: [
+                "SQLite",
+            ]
+        ),
 
         // MARK: LinkPeekProtocol
         .target(
