@@ -34,7 +34,9 @@ depends() {
     binary=$1
     found=""
     for soname in $(objdump -p "$binary" | awk '/NEEDED/ { print $2 }'); do
-        path=$(ldd "$binary" | awk -v name="$soname" '$1 == name { print $3 }')
+        # "name => path (address)", or for the dynamic loader "path (address)".
+        path=$(ldd "$binary" | awk -v name="$soname" '$1 == name && $2 == "=>" { print $3 }
+            $2 != "=>" && $1 ~ ("/" name "$") { print $1 }')
         [ -n "$path" ] || { echo "dist.sh: ldd does not find $soname" >&2; exit 1; }
         package=$(dpkg -S "$path" 2>/dev/null || dpkg -S "$(readlink -f "$path")" 2>/dev/null || true)
         package=$(printf '%s\n' "$package" | head -n 1 | cut -d: -f1)
