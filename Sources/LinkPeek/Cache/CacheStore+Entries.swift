@@ -44,33 +44,62 @@ extension CacheStore {
             key: key, originalURL: originalURL, isFailure: isFailure, body: body,
             expiresAt: entry.expiresAt.timeIntervalSince1970, mustRevalidate: entry.mustRevalidate,
             etag: entry.etag, lastModified: entry.lastModified)
-        let time = now.timeIntervalSince1970
-        return await onWriteQueue { self.put(row, aliases: aliases, now: time) }
+        let put = PendingPut(row: row, aliases: aliases, time: now.timeIntervalSince1970)
+        return await withCheckedContinuation { continuation in
+            let schedule = state.withLock { state -> Bool in
+                state.pendingPuts.append((put, continuation))
+                defer { state.putFlushScheduled = true }
+                return !state.putFlushScheduled
+            }
+            if schedule { writes.async { self.flushPuts() } }
+        }
     }
 
-    private func put(_ row: StoredEntry, aliases: [String], now time: Double) -> Bool {
-        let key = row.key
-        let written = write { db in
-            try db.run(
-                """
-                INSERT OR REPLACE INTO entry (key, originalURL, isFailure, body, storedAt, expiresAt,
-                    mustRevalidate, etag, lastModified, lastUsed, size)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                [.text(key), .text(row.originalURL), .bool(row.isFailure), .blob(row.body), .double(time),
-                 .double(row.expiresAt), .bool(row.mustRevalidate), .text(row.etag), .text(row.lastModified),
-                 .double(time), .integer(row.body.count + key.utf8.count)])
-            try db.run("DELETE FROM alias WHERE key = ?", [.text(key)])
-            for alias in aliases where alias != key {
-                try db.run("INSERT OR REPLACE INTO alias (key, target) VALUES (?, ?)", [.text(alias), .text(key)])
+    /// A `put` waiting for the write queue.
+    struct PendingPut: Sendable {
+        var row: StoredEntry
+        var aliases: [String]
+        var time: Double
+    }
+
+    /// Writes every waiting `put` in one transaction (group commit: puts that
+    /// arrive while a commit is under way share the next one), then answers each.
+    ///
+    /// - Important: runs on the write queue only.
+    private func flushPuts() {
+        let batch = state.withLock { state in
+            defer {
+                state.pendingPuts = []
+                state.putFlushScheduled = false
             }
-            if !row.isFailure {
-                try db.run("UPDATE saved SET body = ? WHERE key = ?", [.blob(row.body), .text(key)])
-            }
-            return true
+            return state.pendingPuts
         }
-        if written == true { notePruneCheck() }
-        return written == true
+        let written = write { db -> Bool in
+            for (put, _) in batch { try Self.insert(put, into: db) }
+            return true
+        } == true
+        for (_, continuation) in batch { continuation.resume(returning: written) }
+        if written { notePruneCheck(count: batch.count) }
+    }
+
+    private static func insert(_ put: PendingPut, into db: Connection) throws {
+        let (row, key, time) = (put.row, put.row.key, put.time)
+        try db.run(
+            """
+            INSERT OR REPLACE INTO entry (key, originalURL, isFailure, body, storedAt, expiresAt,
+                mustRevalidate, etag, lastModified, lastUsed, size)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [.text(key), .text(row.originalURL), .bool(row.isFailure), .blob(row.body), .double(time),
+             .double(row.expiresAt), .bool(row.mustRevalidate), .text(row.etag), .text(row.lastModified),
+             .double(time), .integer(row.body.count + key.utf8.count)])
+        try db.run("DELETE FROM alias WHERE key = ?", [.text(key)])
+        for alias in put.aliases where alias != key {
+            try db.run("INSERT OR REPLACE INTO alias (key, target) VALUES (?, ?)", [.text(alias), .text(key)])
+        }
+        if !row.isFailure {
+            try db.run("UPDATE saved SET body = ? WHERE key = ?", [.blob(row.body), .text(key)])
+        }
     }
 
     /// Forgets the entry under `key` (a `no-store` answer replaces nothing with nothing).

@@ -131,12 +131,13 @@ extension CacheStore {
         _ = try? pool.write { db in try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
-    /// Counts a write; every 64th checks the size and prunes in the
-    /// background when the file is over its limit.
-    func notePruneCheck() {
+    /// Counts `count` writes; the 1st, 65th, 129th… checks the size and
+    /// prunes in the background when the file is over its limit.
+    func notePruneCheck(count: Int = 1) {
         let due = state.withLock { state -> Bool in
-            state.writesSincePruneCheck += 1
-            return state.writesSincePruneCheck % 64 == 1 && !state.pruning
+            let before = state.writesSincePruneCheck
+            state.writesSincePruneCheck += count
+            return (before + 63) / 64 != (state.writesSincePruneCheck + 63) / 64 && !state.pruning
         }
         guard due, let used = read({ db in try Self.usedBytes(db) }), used > sizeLimit else { return }
         state.withLock { $0.pruning = true }

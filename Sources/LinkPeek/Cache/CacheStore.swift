@@ -33,7 +33,7 @@ public final class CacheStore: Sendable {
     let report: @Sendable (String) -> Void
     let state = Mutex(State())
     private let opening = Mutex(())
-    private let writes = DispatchQueue(label: "linkpeek.cache.writes")
+    let writes = DispatchQueue(label: "linkpeek.cache.writes")
 
     struct State {
         var pool: DatabasePool?
@@ -45,6 +45,9 @@ public final class CacheStore: Sendable {
         var writesDisabled = false
         /// Keys read since the last write, with when: flushed into `lastUsed` by the next write.
         var touched: [String: Double] = [:]
+        /// `put`s waiting for the write queue, and whether a flush is queued for them.
+        var pendingPuts: [(PendingPut, CheckedContinuation<Bool, Never>)] = []
+        var putFlushScheduled = false
         var writesSincePruneCheck = 0
         var pruning = false
         var said: Set<String> = []
