@@ -40,7 +40,18 @@ public final class Statement {
             case .integer(let number): code = sqlite3_bind_int64(handle, index, Int64(number))
             case .double(let number): code = sqlite3_bind_double(handle, index, number)
             case .text(let text):
-                code = text.withCString { sqlite3_bind_text(handle, index, $0, -1, csqlite_transient()) }
+                // With its length: a NUL inside the text is kept, not an end.
+                var text = text
+                code = text.withUTF8 { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { characters in
+                        guard let start = characters.baseAddress else {
+                            return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+                        }
+                        return sqlite3_bind_text64(
+                            handle, index, start, sqlite3_uint64(characters.count), csqlite_transient(),
+                            UInt8(SQLITE_UTF8))
+                    }
+                }
             case .blob(let bytes):
                 // A zero-length blob is bound as one (not NULL): an empty body is still a body.
                 code = bytes.withUnsafeBytes { raw in

@@ -20,7 +20,7 @@ final class DatabasePoolTests {
 
     func makePool() throws -> DatabasePool {
         let writer = try Connection(path: directory + "/t.sqlite", mode: .readWrite)
-        try writer.execute("PRAGMA journal_mode = WAL; CREATE TABLE IF NOT EXISTS t (k TEXT PRIMARY KEY, v BLOB, n INTEGER, d DOUBLE)")
+        try writer.execute("PRAGMA journal_mode = WAL; CREATE TABLE IF NOT EXISTS t (k TEXT PRIMARY KEY NOT NULL, v BLOB, n INTEGER, d DOUBLE)")
         return DatabasePool(path: directory + "/t.sqlite", writer: writer, readerCount: 2)
     }
 
