@@ -10,6 +10,8 @@ PYTHON ?= python3
 # openssl, nginx: the TLS and HTTP/2 tests (issue 11).
 # libvips: images (getMedia, thumbnails); libvips-tools: vipsthumbnail, to generate test fixtures.
 APT_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev libvips-dev libvips-tools pkg-config openssl nginx neovim emacs-nox
+# binutils (objdump, strip) and man-db: `make dist` and its test (`make test-dist`).
+APT_PACKAGES += binutils man-db
 BIN := .build/debug/linkpeek
 URL ?=
 
