@@ -5,31 +5,29 @@ extension CacheStore {
     /// The row stored under `key`, or under the entry `key` is an alias of
     /// (a redirect's target); nil when there is none.
     func entry(_ key: String) -> StoredEntry? {
-        // Not isolated: an alias and its target read at two instants can only
-        // miss (an entry replaced in between), which a lookup tolerates.
+        // One statement (so one read transaction, which in WAL mode costs
+        // lock calls on the shared-memory file): the entry itself first, else
+        // the entry its alias names; LIMIT 1 stops at the first found.
         let found = read(isolated: false) { db -> StoredEntry? in
-            if let row = try Self.fetchEntry(db, key) { return row }
-            guard let target = try db.firstRow("SELECT target FROM alias WHERE key = ?", [.text(key)], { $0.text(0) })
-            else { return nil }
-            return try Self.fetchEntry(db, target)
+            try db.firstRow(
+                """
+                SELECT key, originalURL, isFailure, body, expiresAt, mustRevalidate, etag, lastModified
+                FROM entry WHERE key = ?1
+                UNION ALL
+                SELECT e.key, e.originalURL, e.isFailure, e.body, e.expiresAt, e.mustRevalidate, e.etag, e.lastModified
+                FROM alias AS a JOIN entry AS e ON e.key = a.target WHERE a.key = ?1
+                LIMIT 1
+                """, [.text(key)]
+            ) { row in
+                StoredEntry(
+                    key: row.text(0), originalURL: row.text(1), isFailure: row.bool(2), body: row.blob(3) ?? [],
+                    expiresAt: row.double(4), mustRevalidate: row.bool(5), etag: row.optionalText(6),
+                    lastModified: row.optionalText(7))
+            }
         }
         guard let found = found ?? nil else { return nil }
         touch(found.key, at: Date().timeIntervalSince1970)
         return found
-    }
-
-    private static func fetchEntry(_ db: Connection, _ key: String) throws(SQLiteError) -> StoredEntry? {
-        try db.firstRow(
-            """
-            SELECT originalURL, isFailure, body, expiresAt, mustRevalidate, etag, lastModified
-            FROM entry WHERE key = ?
-            """, [.text(key)]
-        ) { row in
-            StoredEntry(
-                key: key, originalURL: row.text(0), isFailure: row.bool(1), body: row.blob(2) ?? [],
-                expiresAt: row.double(3), mustRevalidate: row.bool(4), etag: row.optionalText(5),
-                lastModified: row.optionalText(6))
-        }
     }
 
     /// Stores `entry` under `key` (replacing what was there), makes each of
