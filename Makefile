@@ -10,10 +10,24 @@ PYTHON ?= python3
 # openssl, nginx: the TLS and HTTP/2 tests (issue 11).
 # libvips: images (getMedia, thumbnails); libvips-tools: vipsthumbnail, to generate test fixtures.
 APT_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev libvips-dev libvips-tools pkg-config openssl nginx neovim emacs-nox
+# binutils (objdump, strip) and man-db: `make dist` and its test (`make test-dist`).
+APT_PACKAGES += binutils man-db
 BIN := .build/debug/linkpeek
 URL ?=
 
-.PHONY: deps build release run test test-swift test-integration test-editors fuzz bench clean
+# Release packaging (issue 17): `make dist` writes the tarball and the .deb;
+# the integration and editor suites run the binary unpacked from the tarball
+# (DIST_BIN), which is what users install.
+VERSION := $(shell sh scripts/dist.sh version)
+DIST_NAME := linkpeek-$(VERSION)-linux-$(shell uname -m)
+TARBALL := dist/$(DIST_NAME).tar.gz
+DEB := dist/linkpeek_$(VERSION)_$(shell dpkg --print-architecture 2>/dev/null || uname -m).deb
+RELEASE_BIN := .build/release/linkpeek
+DIST_TEST_DIR := .build/dist-test
+DIST_BIN := $(DIST_TEST_DIR)/$(DIST_NAME)/bin/linkpeek
+PREFIX ?= /usr/local
+
+.PHONY: deps build release dist unpacked install test-dist check-pristine run test test-swift test-integration test-editors fuzz bench clean
 
 ## deps: install the system packages and Python modules the build and tests need.
 deps:
@@ -26,10 +40,53 @@ deps:
 	@$(PYTHON) -c 'import pytest, jsonschema, brotli' 2>/dev/null || $(PYTHON) -m pip install -q pytest jsonschema brotli
 
 build: deps
+	sh scripts/write-commit.sh
 	$(SWIFT) build
 
+## release: the release binary, with the Swift runtime and Foundation linked
+## in: it needs no toolchain at run time, only Debian's own libraries.
 release: deps
-	$(SWIFT) build -c release
+	sh scripts/write-commit.sh
+	$(SWIFT) build -c release --static-swift-stdlib
+
+## dist: dist/linkpeek-VERSION-linux-ARCH.tar.gz (bin/, share/man, share/
+## completions, share/linkpeek/editors, README.md, LICENSE) and
+## dist/linkpeek_VERSION_ARCH.deb (the same files in Debian's places).
+dist: release
+	rm -rf dist && mkdir -p dist
+	sh scripts/dist.sh tree $(RELEASE_BIN) dist/$(DIST_NAME)
+	sh scripts/dist.sh tarball dist/$(DIST_NAME) $(TARBALL)
+	sh scripts/dist.sh deb dist/$(DIST_NAME) $(DEB)
+	rm -rf dist/$(DIST_NAME)
+	@ls -l dist
+
+# The tarball unpacked where the test suites find it (DIST_BIN).
+unpacked: dist
+	rm -rf $(DIST_TEST_DIR) && mkdir -p $(DIST_TEST_DIR)
+	tar -xzf $(TARBALL) -C $(DIST_TEST_DIR)
+
+## install: the tarball's layout under PREFIX (default /usr/local), e.g.
+## `make install PREFIX=~/.local`; README and LICENSE go to share/doc/linkpeek.
+install: release
+	rm -rf .build/install-tree
+	sh scripts/dist.sh tree $(RELEASE_BIN) .build/install-tree
+	mkdir -p "$(DESTDIR)$(PREFIX)/share/doc/linkpeek"
+	cp -R .build/install-tree/bin .build/install-tree/share "$(DESTDIR)$(PREFIX)/"
+	cp .build/install-tree/README.md .build/install-tree/LICENSE "$(DESTDIR)$(PREFIX)/share/doc/linkpeek/"
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/linkpeek"
+
+## test-dist: the tarball's binary from another directory with LD_LIBRARY_PATH
+## empty: ldd names only Debian's libraries, the .deb's Depends match them,
+## and the core integration tests (fetch, daemon, LSP hover, cache across
+## processes, image) pass.
+test-dist: unpacked
+	LINKPEEK_BIN=$(abspath $(DIST_BIN)) LINKPEEK_DIST=$(abspath dist) $(PYTHON) -m pytest -q Tests/dist
+
+## check-pristine: by hand, as root, not in `make test`: a fresh Debian 12 root
+## (debootstrap) installs the .deb with apt-get and runs fetch, serve with an
+## LSP hover, image and man there; then the same for the tarball.
+check-pristine: dist
+	sh scripts/check-pristine.sh $(abspath $(DEB)) $(abspath $(TARBALL))
 
 ## run: with no URL, a demo that needs no internet: a local sample site (an
 ## Open Graph article, a video page, a Shift_JIS page, a slow page), their
@@ -45,7 +102,7 @@ endif
 ## test: every test: Swift unit and in-process tests, then the integration
 ## suites (real binary, loopback servers, the conformance corpus), then the
 ## editor plugins (Neovim, Emacs, VS Code) against the real daemon.
-test: test-swift test-integration test-editors
+test: test-swift test-integration test-editors test-dist
 
 # Serially: the in-process daemon tests drive real pipes with bounded waits,
 # and on a 2-core machine parallel suites starve each other into timeouts.
@@ -53,14 +110,14 @@ test-swift: build
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --no-parallel
 
-test-integration: build
-	LINKPEEK_BIN=$(BIN) $(PYTHON) -m pytest -q Tests/integration
+test-integration: unpacked
+	LINKPEEK_BIN=$(DIST_BIN) $(PYTHON) -m pytest -q Tests/integration
 
 ## test-editors: the Neovim plugin (nvim --headless), linkpeek.el (emacs
 ## --batch, ERT) and the VS Code extension (node --test, vscode stubbed), each
 ## against the real daemon and a loopback server; the editors/README.md snippets.
-test-editors: build
-	LINKPEEK_BIN=$(BIN) $(PYTHON) -m pytest -q Tests/editors
+test-editors: unpacked
+	LINKPEEK_BIN=$(DIST_BIN) $(PYTHON) -m pytest -q Tests/editors
 
 ## fuzz: every fuzzer for FUZZ_SECONDS each (default 120; `make test` runs them for 4 s each).
 ## FUZZ_SEED=S reproduces a run; failing inputs are saved under Tests/fuzz/failures/.
@@ -88,4 +145,4 @@ bench: release
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_images.py
 
 clean:
-	rm -rf .build
+	rm -rf .build dist

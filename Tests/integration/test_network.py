@@ -25,7 +25,8 @@ def daemon(make_client):
 # ------------------------------------------------------------------ user agent (part 6)
 
 def test_default_user_agent_names_linkpeek_version_and_bot_only(server, fetch, linkpeek_bin):
-    version = subprocess.run([linkpeek_bin, "--version"], capture_output=True, text=True, timeout=30).stdout.strip()
+    # `--version` prints "VERSION (commit …)"; the user agent names the version only.
+    version = subprocess.run([linkpeek_bin, "--version"], capture_output=True, text=True, timeout=30).stdout.split()[0]
     res = fetch("--no-subresources", server.url("/ua"))
     assert res.returncode == 0, res.describe()
     # No other product's crawler name, and no URL until the project has a real public address.
