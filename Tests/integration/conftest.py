@@ -25,6 +25,10 @@ from procinfo import run_measured  # noqa: E402
 from linkpeek_client import LinkPeekClient  # noqa: E402
 import protocol_schema  # noqa: E402
 
+# CI=1 turns skips into failures, the leftover-process check after every file, fixed seeds, the sandbox
+# check: one plugin shared with Tests/editors (suite_guard.py says why each rule is there).
+pytest_plugins = ("suite_guard",)
+
 # The tests talk to servers they start on 127.0.0.1: a proxy from the
 # developer's environment must not carry them elsewhere (linkpeek honours
 # http_proxy & co.); the proxy tests set their own.
@@ -95,8 +99,12 @@ def make_client(linkpeek_bin, tmp_path):
         finally:
             c.kill()
         problems += protocol_schema.check_messages(c)
+        # A frame the client could not parse is a daemon bug whichever test saw it, even one that never
+        # looked at that message.
+        problems += [f"unparsable frame from the daemon: {bytes(body[:300])!r}" for body in c.unparsable]
     if problems:
-        pytest.fail("messages that do not validate against protocol/schema:\n" + "\n".join(problems[:20]))
+        pytest.fail("messages that are not valid JSON or do not validate against protocol/schema:\n"
+                    + "\n".join(problems[:20]))
 
 
 @pytest.fixture(scope="session")
