@@ -528,7 +528,9 @@ def test_pretty_output(server, run_cli):
 def test_usage_errors_exit_2(run_cli, args):
     res = run_cli(*args, parse=False, timeout=30)
     assert res.returncode == 2, res.describe()
-    assert res.stdout.strip() == "" or not res.stdout.lstrip().startswith("{"), "usage error printed as JSON result"
+    # A usage error goes to stderr only: nothing on stdout, where a script reads results.
+    assert res.stdout == "", "usage error printed on stdout\n" + res.describe()
+    assert res.stderr.strip(), res.describe()
 
 
 def test_help_and_version(run_cli):
