@@ -17,6 +17,8 @@ with `pytest_plugins`), so that they hold for test files written later too:
   descended from pytest that the file started, and that no session-scoped
   fixture owns, must be gone (a bounded wait): a leftover fails the file's
   last test, naming its pid and command line, and is then killed by its pid.
+- **Every frame parses.** A frame from the daemon that a test's client
+  could not parse fails that test at its end.
 - **Fixed seeds.** LINKPEEK_SEED (default 20261126, `make test` passes
   TEST_SEED) seeds Python's `random` before each test; every failure prints
   the seed and the command that replays it.
@@ -194,6 +196,24 @@ def pytest_sessionfinish(session, exitstatus):
 def _seeded_random():
     random.seed(seed())
     yield
+
+
+@pytest.fixture(autouse=True)
+def _no_unparsable_frames():
+    """Any frame from the daemon that a test's client could not parse (not JSON, no or a bad
+    Content-Length) fails that test, whether or not it looked at that message: every LinkPeekClient
+    made during the test is checked when it ends (protocol/python/linkpeek_client.py keeps them)."""
+    module = sys.modules.get("linkpeek_client")
+    before = set(module.LinkPeekClient.instances) if module else set()
+    yield
+    module = module or sys.modules.get("linkpeek_client")
+    if module is None:
+        return
+    problems = [f"pid {c.pid}: {bytes(body[:300])!r}" for c in list(module.LinkPeekClient.instances)
+                if c not in before for body in c.unparsable]
+    if problems:
+        pytest.fail("the daemon wrote frames the client could not parse:\n  " + "\n  ".join(problems[:20]),
+                    pytrace=False)
 
 
 def _replay_command(nodeid: str, rootdir: str) -> str:

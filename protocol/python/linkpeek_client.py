@@ -49,6 +49,7 @@ import os
 import subprocess
 import threading
 import time
+import weakref
 from collections import deque
 from concurrent.futures import Future
 from typing import Any, Callable, Iterable, Optional
@@ -75,6 +76,10 @@ class LinkPeekError(Exception):
 
 
 class LinkPeekClient:
+    #: Every client made in this process, weakly held: a test harness checks each one's ``unparsable``
+    #: frames when a test ends, whoever made the client.
+    instances: "weakref.WeakSet[LinkPeekClient]" = weakref.WeakSet()
+
     def __init__(self, binary: str = "linkpeek", args: Iterable[str] = (), init_options: Optional[dict] = None,
                  *, framing: str = "lsp", initialize: bool = True, env: Optional[dict] = None,
                  timeout: float = 30.0, command: Optional[list] = None, capabilities: Optional[dict] = None):
@@ -88,6 +93,7 @@ class LinkPeekClient:
         """
         if framing not in ("lsp", "ndjson"):
             raise ValueError("framing must be 'lsp' or 'ndjson'")
+        LinkPeekClient.instances.add(self)
         self.command = command or [binary, "serve", *args]
         self.init_options = init_options
         self.capabilities = capabilities or {}
