@@ -49,6 +49,7 @@ import os
 import subprocess
 import threading
 import time
+import weakref
 from collections import deque
 from concurrent.futures import Future
 from typing import Any, Callable, Iterable, Optional
@@ -111,6 +112,10 @@ def _duration(seconds: int) -> str:
 
 
 class LinkPeekClient:
+    #: Every client made in this process, weakly held: a test harness checks each one's ``unparsable``
+    #: frames when a test ends, whoever made the client.
+    instances: "weakref.WeakSet[LinkPeekClient]" = weakref.WeakSet()
+
     def __init__(self, binary: str = "linkpeek", args: Iterable[str] = (), init_options: Optional[dict] = None,
                  *, framing: str = "lsp", initialize: bool = True, env: Optional[dict] = None,
                  timeout: float = 30.0, command: Optional[list] = None, capabilities: Optional[dict] = None):
@@ -124,6 +129,7 @@ class LinkPeekClient:
         """
         if framing not in ("lsp", "ndjson"):
             raise ValueError("framing must be 'lsp' or 'ndjson'")
+        LinkPeekClient.instances.add(self)
         self.command = command or [binary, "serve", *args]
         self.init_options = init_options
         self.capabilities = capabilities or {}
@@ -481,7 +487,12 @@ class LinkPeekClient:
                     break
                 name, _, value = line.partition(b":")
                 if name.strip().lower() == b"content-length":
-                    length = int(value.strip())
+                    try:
+                        length = int(value.strip())
+                    except ValueError:
+                        # Recorded, not fatal to the reader: the test that saw it fails at teardown.
+                        self.unparsable.append(b"<bad Content-Length header: " + line[:100] + b">")
+                        length = None
             if length is None:
                 self.unparsable.append(b"<frame without Content-Length>")
                 continue
