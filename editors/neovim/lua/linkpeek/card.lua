@@ -90,6 +90,27 @@ local WALLS = {
   login = "the site asked for a login before showing the page",
 }
 
+-- The plugin's hint for a refused private address: its own setting's name.
+M.private_network_hint = "to read loopback and intranet pages, set allow_private_network = true in setup()"
+
+-- A hover card's lines (the daemon's, Markdown or plain text) with the hint
+-- for a refused private address: the daemon's own hint on the last line
+-- (its setting's name) gives way to the plugin's, on a line of its own.
+function M.with_private_network_hint(lines)
+  local protocol = require("linkpeek.protocol")
+  local last = lines[#lines]
+  if not (last and last:find(protocol.card_blocked_address, 1, true)) then
+    return lines
+  end
+  local at = last:find(protocol.card_blocked_address_hint, 1, true)
+  if at then
+    lines[#lines] = last:sub(1, at - 1) .. last:sub(at + #protocol.card_blocked_address_hint)
+  end
+  local hint = M.private_network_hint:gsub("^%l", string.upper)
+  table.insert(lines, hint .. ".")
+  return lines
+end
+
 -- "90 s", "5 min", "2 h": a retry-after delay for people.
 function M.duration(seconds)
   seconds = math.max(0, math.floor(seconds + 0.5))
@@ -110,9 +131,13 @@ function M.error_text(err)
   local data = type(err.data) == "table" and err.data or {}
   local message = M.clean(err.message)
   if data.reason == protocol.reasons.blocked_address then
-    return "linkpeek: " .. (message or "blocked: private address")
-      .. "; to read loopback and intranet pages, set allow_private_network = true in setup() (the daemon's "
-      .. protocol.allow_private_network .. ")"
+    -- The daemon's message ends with its own names for the setting: the
+    -- sentence names the plugin's instead, once.
+    local cut = message and message:find(protocol.blocked_address_message_hint, 1, true)
+    if cut then
+      message = cut > 1 and message:sub(1, cut - 1) or nil
+    end
+    return "linkpeek: " .. (message or "blocked: private address") .. "; " .. M.private_network_hint
   elseif data.reason == protocol.reasons.blocked then
     return "linkpeek: " .. (message or ("blocked: " .. (WALLS[data.wall] or "the site did not show the page")))
   elseif data.reason == protocol.reasons.rate_limited then
@@ -123,9 +148,20 @@ function M.error_text(err)
   return "linkpeek: " .. (message or "the request failed")
 end
 
+-- The words for a progress stage: the protocol's stages by what they mean
+-- ("waiting for the server"), any other by its name.
+function M.stage_label(stage)
+  for _, s in ipairs(require("linkpeek.protocol").stages) do
+    if s[1] == stage then
+      return s[2]
+    end
+  end
+  return M.clean(stage)
+end
+
 -- The status line for a work-done progress value.
 function M.progress_status(value)
-  local stage = M.clean(value.stage or value.message) or "loading"
+  local stage = M.stage_label(value.stage or value.message) or "loading"
   local bytes = tonumber(value.bytes)
   if bytes and bytes > 0 then
     return string.format("loading… %s, %d bytes", stage, bytes)
