@@ -343,8 +343,12 @@
 
 (ert-deftest linkpeek-error-sentences ()
   "Failure reasons as sentences a user can act on."
+  ;; The daemon's hint (its own names for the setting) gives way to linkpeek.el's.
+  (should (equal (linkpeek-error-text '(:code -32000 :message "Metadata fetch failed: refused to connect to 10.0.0.1, a loopback, private or reserved address; the allowPrivateNetwork setting (initializationOptions.allowPrivateNetwork, --allow-private-network) allows it."
+                                              :data (:kind "failed" :reason "blockedAddress")))
+                 "linkpeek: Metadata fetch failed: refused to connect to 10.0.0.1, a loopback, private or reserved address; to read loopback and intranet pages, set `linkpeek-allow-private-network' to t"))
   (should (equal (linkpeek-error-text '(:code -32000 :message "blocked: private address" :data (:kind "failed" :reason "blockedAddress")))
-                 "linkpeek: blocked: private address; to read loopback and intranet pages, set `linkpeek-allow-private-network' to t (the daemon's allowPrivateNetwork)"))
+                 "linkpeek: blocked: private address; to read loopback and intranet pages, set `linkpeek-allow-private-network' to t"))
   (should (equal (linkpeek-error-text '(:code -32000 :message "blocked: the site asked for cookie consent before showing the page"
                                               :data (:kind "failed" :reason "blocked" :wall "consent")))
                  "linkpeek: blocked: the site asked for cookie consent before showing the page"))
@@ -364,8 +368,9 @@
     (unwind-protect
         (let ((done (car (last (linkpeek-test-preview (concat linkpeek-test-base "/page?title=Private"))))))
           (should (eq (car done) 'error))
-          (should (string-match-p "; to read loopback and intranet pages, set `linkpeek-allow-private-network' to t (the daemon's allowPrivateNetwork)\\'"
-                                  (car (last (nth 1 done))))))
+          ;; One hint, naming linkpeek.el's option.
+          (should (equal (car (last (nth 1 done)))
+                         "linkpeek: Metadata fetch failed: refused to connect to 127.0.0.1, a loopback, private or reserved address; to read loopback and intranet pages, set `linkpeek-allow-private-network' to t")))
       (linkpeek-shutdown))))
 
 (ert-deftest linkpeek-saved-list-opens-the-choice ()
@@ -396,5 +401,36 @@
     (should (equal (linkpeek-card-lines "https://a.example/" meta nil) '("T" "a.example")))
     (should (equal (linkpeek-card-lines "https://a.example/" meta nil t)
                    '("T" "a.example" "image: https://a.example/i.png (4×2)")))))
+
+(ert-deftest linkpeek-stage-labels ()
+  "Progress stages in words, the new `waiting' one too."
+  (should (equal (linkpeek--progress-status '(:kind "report" :stage "waiting" :bytes 0)) "loading… waiting for the server"))
+  (should (equal (linkpeek--progress-status '(:kind "report" :stage "downloading" :bytes 512))
+                 "loading… downloading the page, 512 bytes"))
+  (should (equal (linkpeek--progress-status '(:kind "report" :stage "resolving")) "loading… looking up the host"))
+  (should (equal (linkpeek--progress-status '(:kind "report" :stage "rendering")) "loading… rendering")))
+
+(ert-deftest linkpeek-preview-waiting-for-the-server ()
+  "A server that thinks: the *linkpeek* card says it is waiting for it."
+  (let* ((seen (linkpeek-test-preview (concat linkpeek-test-base "/slow?ms=2500&title=Thinking")))
+         (statuses (mapcar (lambda (s) (car (last (nth 1 s)))) seen)))
+    (should (eq (car (car (last seen))) 'done))
+    (should (member "loading… waiting for the server" statuses))))
+
+(ert-deftest linkpeek-asks-for-plain-text-cards ()
+  "linkpeek.el's `initialize' asks for plain-text hover cards: no Markdown."
+  (let* ((conn (linkpeek--connection))
+         (url (concat linkpeek-test-base "/page?title=Plain+Card"))
+         (uri "untitled:linkpeek-plain-card"))
+    (jsonrpc-notify conn :textDocument/didOpen
+                    (list :textDocument (list :uri uri :languageId "text" :version 1 :text url)))
+    (let ((hover (jsonrpc-request conn :textDocument/hover
+                                  (list :textDocument (list :uri uri) :position '(:line 0 :character 3))
+                                  :timeout 10)))
+      (jsonrpc-notify conn :textDocument/didClose (list :textDocument (list :uri uri)))
+      (should (equal (plist-get (plist-get hover :contents) :kind) "plaintext"))
+      (should (equal (split-string (plist-get (plist-get hover :contents) :value) "\n")
+                     (list "Plain Card" (concat "Fixture Site · " (linkpeek-test-host))
+                           "An Open Graph description."))))))
 
 ;;; linkpeek-tests.el ends here
