@@ -5,6 +5,8 @@
   /slowimage?ms=M     a page whose og:image answers after M ms, so the partial
                       result (head parsed) comes well before the final answer
   /img-slow?ms=M      that image
+  /challenge          a bot check (403, `cf-mitigated: challenge`) instead of the page:
+                      the daemon fails it with reason `blocked`, `data.wall` challenge
 """
 
 from __future__ import annotations
@@ -39,6 +41,12 @@ def add_editor_routes(server) -> None:
         h.wait_or_client_gone(int(q("ms", "1500")) / 1000.0)
         h.send(200, png_bytes(40, 20), "image/png")
 
+    def challenge(h, path, q):
+        page = ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Just a moment...</title></head>"
+                "<body><noscript>Enable JavaScript and cookies to continue</noscript></body></html>")
+        h.send(403, page.encode(), headers={"cf-mitigated": "challenge"})
+
+    server.add_route("/challenge", challenge)
     server.add_route("/hostile", hostile)
     server.add_route("/slowimage", slowimage)
     server.add_route("/img-slow", img_slow)

@@ -402,6 +402,13 @@
     (should (equal (linkpeek-card-lines "https://a.example/" meta nil t)
                    '("T" "a.example" "image: https://a.example/i.png (4×2)")))))
 
+(ert-deftest linkpeek-preview-bot-check ()
+  "A site that shows a bot check instead of the page: the card says so."
+  (let ((done (car (last (linkpeek-test-preview (concat linkpeek-test-base "/challenge?editor=emacs"))))))
+    (should (eq (car done) 'error))
+    (should (equal (car (last (nth 1 done)))
+                   "linkpeek: Metadata fetch failed: the site answered with a bot check (a challenge page) instead of the page."))))
+
 (ert-deftest linkpeek-stage-labels ()
   "Progress stages in words, the new `waiting' one too."
   (should (equal (linkpeek--progress-status '(:kind "report" :stage "waiting" :bytes 0)) "loading… waiting for the server"))

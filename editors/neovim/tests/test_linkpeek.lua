@@ -549,6 +549,19 @@ h.test("a server that thinks: the float says it is waiting for the server", func
   preview.close()
 end)
 
+h.test("a site that shows a bot check: the float and K's card say so", function()
+  markdown({ base .. "/challenge?editor=nvim" })
+  local seen = preview_at(1, 3)
+  h.eq(seen[#seen].phase, "error", "phase")
+  h.eq(seen[#seen].lines[#seen[#seen].lines],
+    "linkpeek: Metadata fetch failed: the site answered with a bot check (a challenge page) instead of the page.",
+    "the float's status")
+  preview.close()
+  local buf = markdown({ base .. "/challenge?editor=nvim-k" })
+  h.eq(vim.split(hover(buf, 1, 3).contents.value, "\n", { plain = true }), { card.host(base), "(blocked: bot check)" },
+    "K's card")
+end)
+
 h.test("failure reasons as sentences", function()
   local function fail(data, message)
     return { code = -32000, message = message or "x", data = vim.tbl_extend("force", { kind = "failed" }, data) }

@@ -251,6 +251,15 @@ test('a server that thinks: the preview says it is waiting for the server', asyn
   assert.ok(messages.includes('waiting for the server…'), JSON.stringify(messages));
 });
 
+test('a site that shows a bot check: the preview and the hover say so', async () => {
+  recorded.errors.length = 0;
+  const meta = await bounded(vscode.commands.executeCommand('linkpeek.preview', `${BASE}/challenge?editor=vscode`), 10000, 'preview');
+  assert.equal(meta, undefined);
+  assert.deepEqual(recorded.errors, ['linkpeek: Metadata fetch failed: the site answered with a bot check (a challenge page) instead of the page.']);
+  const h = await hover(`${BASE}/challenge?editor=vscode-hover`, 0, 3);
+  assert.equal(h.contents.value, `**${card.host(BASE)}**\n\n*blocked: bot check*`);
+});
+
 test('a preview that fails says why', async () => {
   recorded.errors.length = 0;
   const meta = await bounded(vscode.commands.executeCommand('linkpeek.preview', 'http://127.0.0.1:9/closed'), 10000, 'preview');
