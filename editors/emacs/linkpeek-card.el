@@ -25,10 +25,21 @@
                   (replace-regexp-in-string "[[:cntrl:]\u2028\u2029]" " " s)))))
       (unless (string-empty-p flat) flat))))
 
+(defconst linkpeek-card--default-ports '(("http" . 80) ("https" . 443))
+  "The ports a card's host leaves out, by scheme.")
+
 (defun linkpeek-card-host (url)
-  "The host (and port) of URL, or nil."
-  (when (and (stringp url) (string-match "\\`[a-zA-Z][a-zA-Z0-9+.-]*://\\([^/?#]+\\)" url))
-    (match-string 1 url)))
+  "The host of URL as the daemon's cards show it, or nil.
+Lowercased, with the port unless it is the scheme's default, never the
+user name or password before an `@'."
+  (when (and (stringp url) (string-match "\\`\\([a-zA-Z][a-zA-Z0-9+.-]*\\)://\\([^/?#]+\\)" url))
+    (let* ((scheme (downcase (match-string 1 url)))
+           (authority (downcase (replace-regexp-in-string "\\`.*@" "" (match-string 2 url)))))
+      (when (and (string-match "\\`\\(.*\\):\\([0-9]+\\)\\'" authority)
+                 (eql (string-to-number (match-string 2 authority))
+                      (cdr (assoc scheme linkpeek-card--default-ports))))
+        (setq authority (match-string 1 authority)))
+      (unless (string-empty-p authority) authority))))
 
 (defun linkpeek-card-cut (s max)
   "S cut at a word boundary near MAX characters, with an ellipsis."

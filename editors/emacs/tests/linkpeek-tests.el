@@ -409,6 +409,18 @@
     (should (equal (car (last (nth 1 done)))
                    "linkpeek: Metadata fetch failed: the site answered with a bot check (a challenge page) instead of the page."))))
 
+(ert-deftest linkpeek-card-host-as-the-daemon-shows-it ()
+  "Lowercased, the port unless the scheme's default, no user name."
+  (dolist (c '(("https://Example.COM:443/x" "example.com")
+               ("http://example.com:80/" "example.com")
+               ("http://127.0.0.1:8080/p" "127.0.0.1:8080")
+               ("https://example.com:80/" "example.com:80")
+               ("https://user:secret@Example.com/x" "example.com")
+               ("http://[::1]:8080/" "[::1]:8080")
+               ("http://[::1]/" "[::1]")))
+    (should (equal (linkpeek-card-host (car c)) (cadr c))))
+  (should (null (linkpeek-card-host "not a url"))))
+
 (ert-deftest linkpeek-stage-labels ()
   "Progress stages in words, the new `waiting' one too."
   (should (equal (linkpeek--progress-status '(:kind "report" :stage "waiting" :bytes 0)) "loading… waiting for the server"))

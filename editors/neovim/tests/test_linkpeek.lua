@@ -528,6 +528,22 @@ h.test("K without a link in a buffer with another language server: that server's
   end
 end)
 
+h.test("the card's host as the daemon shows it: lowercased, the port unless default, no user name", function()
+  local cases = {
+    { "https://Example.COM:443/x", "example.com" },
+    { "http://example.com:80/", "example.com" },
+    { "http://127.0.0.1:8080/p", "127.0.0.1:8080" },
+    { "https://example.com:80/", "example.com:80" },
+    { "https://user:secret@Example.com/x", "example.com" },
+    { "http://[::1]:8080/", "[::1]:8080" },
+    { "http://[::1]/", "[::1]" },
+  }
+  for _, c in ipairs(cases) do
+    h.eq(card.host(c[1]), c[2], c[1])
+  end
+  h.eq(card.host("not a url"), nil, "not a URL")
+end)
+
 h.test("progress stages in words: waiting for the server", function()
   h.eq(card.progress_status({ kind = "report", stage = "waiting", bytes = 0 }), "loading… waiting for the server",
     "waiting")

@@ -12,9 +12,20 @@ function clean(s) {
   return flat || undefined;
 }
 
+const DEFAULT_PORTS = { http: 80, https: 443 };
+
+/**
+ * The host of `url` as the daemon's cards show it (protocol/README.md,
+ * textDocument/hover): lowercased, with the port unless it is the scheme's
+ * default, never the user name or password before an `@`.
+ */
 function host(url) {
-  const m = typeof url === 'string' && /^[a-z][\w+.-]*:\/\/([^/?#]+)/i.exec(url);
-  return m ? m[1] : undefined;
+  const m = typeof url === 'string' && /^([a-z][\w+.-]*):\/\/([^/?#]+)/i.exec(url);
+  if (!m) return undefined;
+  let authority = m[2].replace(/^.*@/, '').toLowerCase();
+  const port = /^(.*):(\d+)$/.exec(authority);
+  if (port && Number(port[2]) === DEFAULT_PORTS[m[1].toLowerCase()]) authority = port[1];
+  return authority || undefined;
 }
 
 /** Cut at a word boundary near `max` characters. */

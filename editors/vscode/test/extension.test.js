@@ -234,6 +234,20 @@ test('"linkpeek: Preview Link" streams progress, then the partial title, then th
   assert.equal(recorded.opened.at(-1), url);
 });
 
+test('the card\'s host as the daemon shows it: lowercased, the port unless default, no user name', () => {
+  const cases = [
+    ['https://Example.COM:443/x', 'example.com'],
+    ['http://example.com:80/', 'example.com'],
+    ['http://127.0.0.1:8080/p', '127.0.0.1:8080'],
+    ['https://example.com:80/', 'example.com:80'],
+    ['https://user:secret@Example.com/x', 'example.com'],
+    ['http://[::1]:8080/', '[::1]:8080'],
+    ['http://[::1]/', '[::1]'],
+  ];
+  for (const [url, want] of cases) assert.equal(card.host(url), want, url);
+  assert.equal(card.host('not a url'), undefined);
+});
+
 test('progress stages in words: waiting for the server', () => {
   assert.equal(card.stageLabel('waiting'), 'waiting for the server');
   assert.equal(card.stageLabel('downloading'), 'downloading the page');

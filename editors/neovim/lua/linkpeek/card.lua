@@ -16,8 +16,25 @@ function M.clean(s)
   return s ~= "" and s or nil
 end
 
+local DEFAULT_PORTS = { http = 80, https = 443 }
+
+-- The host of `url` as the daemon's cards show it (protocol/README.md,
+-- textDocument/hover): lowercased, with the port unless it is the scheme's
+-- default, never the user name or password before an `@`.
 function M.host(url)
-  return type(url) == "string" and url:match("^%a[%w+.-]*://([^/?#]+)") or nil
+  if type(url) ~= "string" then
+    return nil
+  end
+  local scheme, authority = url:match("^(%a[%w+.-]*)://([^/?#]+)")
+  if not authority then
+    return nil
+  end
+  authority = authority:gsub("^.*@", ""):lower()
+  local name, port = authority:match("^(.-):(%d+)$")
+  if port and tonumber(port) == DEFAULT_PORTS[scheme:lower()] then
+    authority = name
+  end
+  return authority ~= "" and authority or nil
 end
 
 -- Cut at a word boundary near `max` bytes, never inside a UTF-8 sequence.
