@@ -544,6 +544,17 @@ h.test("the card's host as the daemon shows it: lowercased, the port unless defa
   h.eq(card.host("not a url"), nil, "not a URL")
 end)
 
+h.test("the private-address hint in a card: the daemon's gives way to the plugin's, in either format", function()
+  local hint = "To read loopback and intranet pages, set allow_private_network = true in setup()."
+  h.eq(card.with_private_network_hint({ "127.0.0.1:8", "(blocked: private address (set allowPrivateNetwork to allow))" }, false),
+    { "127.0.0.1:8", "(blocked: private address)", hint }, "plain text")
+  h.eq(card.with_private_network_hint({ "**127.0.0.1:8**", "", "*blocked: private address (set allowPrivateNetwork to allow)*" }, true),
+    { "**127.0.0.1:8**", "", "*blocked: private address*", "", hint }, "Markdown: a paragraph of its own")
+  h.eq(card.with_private_network_hint({ "127.0.0.1:8", "(blocked: private address)" }, false),
+    { "127.0.0.1:8", "(blocked: private address)", hint }, "a daemon without its own hint")
+  h.eq(card.with_private_network_hint({ "Title", "(timed out)" }, false), { "Title", "(timed out)" }, "another failure")
+end)
+
 h.test("progress stages in words: waiting for the server", function()
   h.eq(card.progress_status({ kind = "report", stage = "waiting", bytes = 0 }), "loading… waiting for the server",
     "waiting")

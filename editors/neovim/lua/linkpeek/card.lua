@@ -112,8 +112,9 @@ M.private_network_hint = "to read loopback and intranet pages, set allow_private
 
 -- A hover card's lines (the daemon's, Markdown or plain text) with the hint
 -- for a refused private address: the daemon's own hint on the last line
--- (its setting's name) gives way to the plugin's, on a line of its own.
-function M.with_private_network_hint(lines)
+-- (its setting's name) gives way to the plugin's, on a line of its own (a
+-- paragraph of its own in Markdown).
+function M.with_private_network_hint(lines, markdown)
   local protocol = require("linkpeek.protocol")
   local last = lines[#lines]
   if not (last and last:find(protocol.card_blocked_address, 1, true)) then
@@ -124,6 +125,9 @@ function M.with_private_network_hint(lines)
     lines[#lines] = last:sub(1, at - 1) .. last:sub(at + #protocol.card_blocked_address_hint)
   end
   local hint = M.private_network_hint:gsub("^%l", string.upper)
+  if markdown then
+    table.insert(lines, "")
+  end
   table.insert(lines, hint .. ".")
   return lines
 end

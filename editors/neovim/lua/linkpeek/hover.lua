@@ -75,7 +75,7 @@ local function show(result, cfg)
     return M.fallback()
   end
   -- A refused private address: the hint names the plugin's setting.
-  lines = require("linkpeek.card").with_private_network_hint(lines)
+  lines = require("linkpeek.card").with_private_network_hint(lines, syntax == "markdown")
   vim.lsp.util.open_floating_preview(lines, syntax, { border = cfg.border, focus_id = "linkpeek_hover" })
   report("card", lines)
 end
