@@ -42,9 +42,6 @@
   "The `data.reason' values of a failed request that linkpeek.el explains.
 An open set (protocol/README.md section 5): any other is shown by its message.")
 
-(defconst linkpeek-protocol-allow-private-network "allowPrivateNetwork"
-  "The initializationOptions key that lifts the private-address refusal.")
-
 (defconst linkpeek-protocol-blocked-address-message-hint
   "; the allowPrivateNetwork setting (initializationOptions.allowPrivateNetwork, --allow-private-network) allows it"
   "How the message of a `blockedAddress' failure ends (protocol/README.md §5).

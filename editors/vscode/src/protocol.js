@@ -85,7 +85,7 @@ const ranges = Object.freeze({
 /** initializationOptions keys (protocol/README.md, `initialize`). */
 function initOptions(settings) {
   const opts = {};
-  if (settings.allowPrivateNetwork) opts.allowPrivateNetwork = true;
+  if (settings.allowPrivateNetwork) opts[allowPrivateNetwork] = true;
   if (settings.timeout) opts.timeout = settings.timeout;
   if (settings.hoverTimeout !== undefined) opts.hoverTimeout = settings.hoverTimeout;
   opts.hoverImages = settings.hoverImages !== false;

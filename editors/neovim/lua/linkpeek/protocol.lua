@@ -88,7 +88,7 @@ end
 -- Always a JSON object, never `[]` (an empty Lua table encodes as an array).
 function M.init_options(cfg)
   local opts = vim.empty_dict()
-  opts.allowPrivateNetwork = cfg.allow_private_network or nil
+  opts[M.allow_private_network] = cfg.allow_private_network or nil
   opts.timeout = cfg.timeout
   opts.hoverTimeout = cfg.hover_timeout
   opts.hoverImages = cfg.hover_images and true or false
