@@ -5,6 +5,7 @@
   /slowimage?ms=M     a page whose og:image answers after M ms, so the partial
                       result (head parsed) comes well before the final answer
   /img-slow?ms=M      that image
+  /badimage           a page whose og:image is not found (404): fetched, never verified
   /challenge          a bot check (403, `cf-mitigated: challenge`) instead of the page:
                       the daemon fails it with reason `blocked`, `data.wall` challenge
 """
@@ -46,6 +47,14 @@ def add_editor_routes(server) -> None:
                 "<body><noscript>Enable JavaScript and cookies to continue</noscript></body></html>")
         h.send(403, page.encode(), headers={"cf-mitigated": "challenge"})
 
+    def badimage(h, path, q):
+        page = (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\">"
+                f"<meta property=\"og:title\" content=\"Bad Image Page\">"
+                f"<meta property=\"og:image\" content=\"{h.base}/no-such-image.png\">"
+                f"</head><body>x</body></html>")
+        h.send(200, page.encode())
+
+    server.add_route("/badimage", badimage)
     server.add_route("/challenge", challenge)
     server.add_route("/hostile", hostile)
     server.add_route("/slowimage", slowimage)

@@ -52,13 +52,18 @@ user name or password before an `@'."
 (defun linkpeek-card-lines (url meta status &optional images)
   "The card of URL from META (a LinkMetadata plist, maybe partial) as lines.
 STATUS is a last line such as \"loading…\", or nil when complete.  IMAGES
-non-nil adds the image (or video) line."
+non-nil adds the video line, or the image line once the image is verified."
   (let* ((final (or (plist-get meta :url) (plist-get meta :originalURL) url))
          (title (linkpeek-card-clean (plist-get meta :title)))
          (site (linkpeek-card-clean (plist-get meta :siteName)))
          (host (linkpeek-card-host final))
          (summary (linkpeek-card-clean (plist-get meta :summary)))
-         (media (or (plist-get meta :video) (plist-get meta :image)))
+         ;; As in the daemon's cards: an image only once linkpeek fetched
+         ;; it and its bytes were an image (`image.bytes', protocol §6),
+         ;; never one refused, failed, or only declared (a partial result); a
+         ;; video is only named, never loaded, so it always counts.
+         (image (plist-get meta :image))
+         (media (or (plist-get meta :video) (and (numberp (plist-get image :bytes)) image)))
          (media-url (linkpeek-card-clean (plist-get media :url)))
          (lines (list (propertize (or title host url) 'face 'bold))))
     (cond ((and site host (not (equal site host))) (push (format "%s · %s" site host) lines))

@@ -57,7 +57,8 @@ was installed under (<prefix>/share/linkpeek/editors/emacs)."
 
 (defcustom linkpeek-hover-images nil
   "Non-nil: the card has the page's image line (the daemon's hoverImages).
-The cards linkpeek.el shows are text, so the image is its URL."
+The cards linkpeek.el shows are text, so the image is its URL, shown once
+linkpeek has fetched the image (as the daemon's cards do)."
   :type 'boolean)
 
 (defcustom linkpeek-allow-private-network nil

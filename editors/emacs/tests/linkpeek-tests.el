@@ -92,9 +92,9 @@
          (done (car (last seen))))
     (should (equal (car seen) (list 'open (list (linkpeek-test-host) "loading…") (nth 2 (car seen)))))
     (should partial)
+    ;; No image line until linkpeek has fetched the image (as in the daemon's cards).
     (should (equal (nth 1 partial) (list "Slow Image Page" (concat "Fixture Site · " (linkpeek-test-host))
                                          "The head is quick; the image is not."
-                                         (concat "image: " linkpeek-test-base "/img-slow?ms=1500")
                                          "loading…")))
     (should (eq (car done) 'done))
     ;; The partial card came first, while the image was still loading.
@@ -397,10 +397,18 @@
 
 (ert-deftest linkpeek-card-without-images ()
   "With `linkpeek-hover-images' off the card has no image line."
-  (let ((meta '(:title "T" :image (:url "https://a.example/i.png" :width 4 :height 2))))
+  (let ((meta '(:title "T" :image (:url "https://a.example/i.png" :width 4 :height 2 :bytes 10))))
     (should (equal (linkpeek-card-lines "https://a.example/" meta nil) '("T" "a.example")))
     (should (equal (linkpeek-card-lines "https://a.example/" meta nil t)
                    '("T" "a.example" "image: https://a.example/i.png (4×2)")))))
+
+(ert-deftest linkpeek-card-unverified-image ()
+  "An image linkpeek never verified (404 here) gives no image line."
+  (let ((done (car (last (linkpeek-test-preview (concat linkpeek-test-base "/badimage"))))))
+    (should (eq (car done) 'done))
+    (should (equal (nth 1 done) (list "Bad Image Page" (linkpeek-test-host)))))
+  (should (equal (linkpeek-card-lines "https://a.example/" '(:title "T" :image (:url "https://a.example/i.png")) nil t)
+                 '("T" "a.example"))))
 
 (ert-deftest linkpeek-preview-bot-check ()
   "A site that shows a bot check instead of the page: the card says so."

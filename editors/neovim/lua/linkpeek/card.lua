@@ -87,7 +87,11 @@ function M.lines(url, meta, status, width)
   if summary then
     wrap(cut(summary, SUMMARY_MAX), width, out)
   end
-  local media = meta.video or meta.image
+  -- As in the daemon's cards: an image only once linkpeek fetched it and
+  -- its bytes were an image (`image.bytes`, protocol/README.md section 6),
+  -- never one the policy refused, that failed, or a partial result's
+  -- declared one; a video is only named, never loaded, so it always counts.
+  local media = meta.video or (type(meta.image) == "table" and type(meta.image.bytes) == "number" and meta.image)
   if type(media) == "table" and M.clean(media.url) then
     local size = (media.width and media.height) and string.format(" (%d×%d)", media.width, media.height) or ""
     table.insert(out, (meta.video and "video: " or "image: ") .. M.clean(media.url) .. size)
