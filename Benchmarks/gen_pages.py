@@ -1,9 +1,10 @@
 """Deterministic benchmark pages, served by the integration tests' fixture server.
 
-~500 pages: heads of 5–30 KB (meta, link, style and script like real sites),
-bodies from 20 KB to 3 MB (log-uniform). Most heads carry title, description
-and og:image (linkpeek can stop at </head>); about one in five lacks them,
-so linkpeek scans up to 64 KiB of body for late metadata.
+~500 pages: heads like news and shop pages (50–150 metas and links, one to
+three JSON-LD blocks of 2–8 KB, inline scripts and styles), bodies from 20 KB
+to 3 MB (log-uniform) of body markup. Most heads carry title, description,
+og:title and og:image (linkpeek can stop at </head>); about one in five lacks
+them, so linkpeek scans up to 64 KiB of body for late metadata.
 
 Bodies are streamed from one shared text block, so 500 pages cost a few MB
 of memory, not 700.
@@ -13,6 +14,7 @@ of memory, not 700.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import sys
@@ -46,45 +48,140 @@ def _text(rng: random.Random, n_words: int) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(n_words))
 
 
-def _head(rng: random.Random, i: int, target: int, main: bool) -> bytes:
+def _slug(rng: random.Random) -> str:
+    return "-".join(rng.choice(WORDS) for _ in range(rng.randrange(3, 7)))
+
+
+def _json_ld(rng: random.Random, i: int, title: str, target: int) -> str:
+    """A schema.org graph of about `target` bytes, as news and shop pages
+    carry: the article or product, its publisher, breadcrumbs, and lists
+    (offers, related items) that make up most of the size."""
+    graph = [
+        {"@type": "NewsArticle", "@id": f"https://bench.example/{i}#article", "headline": title,
+         "description": _text(rng, 30), "datePublished": "2026-11-20T08:00:00Z",
+         "author": [{"@type": "Person", "name": f"{rng.choice(WORDS).title()} {rng.choice(WORDS).title()}",
+                     "url": f"https://bench.example/authors/{_slug(rng)}"}],
+         "image": [f"https://cdn.bench.example/{i}/{w}x{h}.jpg" for w, h in ((1200, 675), (800, 600), (400, 400))],
+         "publisher": {"@type": "Organization", "name": "Bench Daily",
+                       "logo": {"@type": "ImageObject", "url": "https://cdn.bench.example/logo.png"}}},
+        {"@type": "BreadcrumbList", "itemListElement": [
+            {"@type": "ListItem", "position": n + 1, "name": rng.choice(WORDS).title(),
+             "item": f"https://bench.example/{_slug(rng)}"} for n in range(4)]},
+    ]
+    items = []
+    size = len(json.dumps(graph))
+    while size < target:
+        item = {"@type": "Offer" if rng.random() < 0.5 else "ListItem", "name": _text(rng, rng.randrange(3, 9)),
+                "url": f"https://bench.example/p/{_slug(rng)}", "price": f"{rng.randrange(1, 500)}.99",
+                "priceCurrency": "EUR", "description": _text(rng, rng.randrange(5, 25))}
+        items.append(item)
+        size += len(json.dumps(item)) + 2
+    graph.append({"@type": "ItemList", "itemListElement": items})
+    return json.dumps({"@context": "https://schema.org", "@graph": graph}, indent=1)
+
+
+def _tag(rng: random.Random, i: int) -> str:
+    """One of the head's many metas and links."""
+    kind = rng.random()
+    if kind < 0.18:
+        return f'<meta property="article:tag" content="{_text(rng, rng.randrange(1, 4))}">\n'
+    if kind < 0.30:
+        key = rng.choice(("fb:app_id", "fb:pages", "al:ios:app_store_id", "al:android:package", "al:ios:url"))
+        return f'<meta property="{key}" content="{rng.randrange(10 ** 12)}">\n'
+    if kind < 0.42:
+        key = rng.choice(("google-site-verification", "msvalidate.01", "apple-itunes-app", "format-detection",
+                          "referrer", "robots", "theme-color", "msapplication-TileColor", "parsely-tags",
+                          "sailthru.tags", "news_keywords"))
+        return f'<meta name="{key}" content="{_text(rng, rng.randrange(1, 12))}">\n'
+    if kind < 0.50:
+        return f'<meta name="x-{rng.randrange(10 ** 6)}" content="{_text(rng, rng.randrange(5, 30))}">\n'
+    if kind < 0.68:
+        return (f'<link rel="preload" href="https://cdn.bench.example/static/{rng.randrange(16 ** 10):x}.js" '
+                f'as="script" crossorigin="anonymous">\n')
+    if kind < 0.76:
+        return f'<link rel="dns-prefetch" href="//{rng.choice(WORDS)}{rng.randrange(99)}.bench.example">\n'
+    if kind < 0.86:
+        return (f'<link rel="stylesheet" href="https://cdn.bench.example/css/{rng.randrange(16 ** 10):x}.css" '
+                f'media="all">\n')
+    if kind < 0.94:
+        lang = rng.choice(("de", "fr", "es", "it", "nl", "pt", "ja", "ko", "zh-Hans", "ru"))
+        return f'<link rel="alternate" hreflang="{lang}" href="https://{lang}.bench.example/{i}/{_slug(rng)}">\n'
+    size = rng.choice((16, 32, 57, 72, 114, 120, 144, 152, 180, 192))
+    return f'<link rel="icon" sizes="{size}x{size}" href="/icons/{size}.png">\n'
+
+
+def _code(rng: random.Random) -> str:
+    """An inline script or style, as pages put in their heads."""
+    if rng.random() < 0.5:
+        return "<style>" + "".join(f".c{rng.randrange(10 ** 5)}{{margin:{rng.randrange(40)}px;color:#{rng.randrange(4096):03x}}}"
+                                   for _ in range(rng.randrange(20, 120))) + "</style>\n"
+    return ("<script>window.d" + str(rng.randrange(10 ** 6)) + "=" +
+            json.dumps({w: _text(rng, 6) for w in rng.sample(WORDS, 8)}) +
+            ";if(window.d&&d.length<3){document.write('<div>'+d+'</div>')}</script>\n")
+
+
+def _head(rng: random.Random, i: int, main: bool) -> bytes:
+    """A head shaped like a news or shop page's (the open corpus's heads were
+    the guide, none is copied): 50–150 metas and links (Open Graph, Twitter,
+    article tags, verification keys, preloads, alternates, icons), one to
+    three JSON-LD blocks of 2–8 KB, inline scripts and styles."""
     title = f"Benchmark page {i}: {_text(rng, 5)}"
     parts = ['<!DOCTYPE html>\n<html lang="en"><head>\n<meta charset="utf-8">\n',
              '<meta name="viewport" content="width=device-width, initial-scale=1">\n']
-    main_tags = [f"<title>{title}</title>\n",
-                 f'<meta name="description" content="{_text(rng, 25)}">\n',
-                 f'<meta property="og:title" content="{title}">\n',
-                 f'<meta property="og:image" content="/bench-img/{i}.png">\n']
-    if not main:
+    url = f"https://bench.example/{i}/{_slug(rng)}"
+    if main:
+        main_tags = [f"<title>{title} | Bench Daily</title>\n",
+                     f'<meta name="description" content="{_text(rng, 25)}">\n',
+                     f'<meta property="og:title" content="{title}">\n',
+                     f'<meta property="og:description" content="{_text(rng, 25)}">\n',
+                     f'<meta property="og:image" content="/bench-img/{i}.png">\n',
+                     '<meta property="og:image:width" content="1200">\n',
+                     '<meta property="og:image:height" content="675">\n',
+                     '<meta property="og:site_name" content="Bench Daily">\n',
+                     '<meta property="og:type" content="article">\n',
+                     f'<meta property="og:url" content="{url}">\n',
+                     '<meta name="twitter:card" content="summary_large_image">\n',
+                     f'<meta name="twitter:title" content="{title}">\n',
+                     '<meta name="twitter:site" content="@benchdaily">\n',
+                     f'<link rel="canonical" href="{url}">\n']
+    else:
         main_tags = [f'<meta name="keywords" content="{_text(rng, 8)}">\n']
-    filler = []
-    size = sum(map(len, parts + main_tags))
-    while size < target - 20:
-        kind = rng.random()
-        if kind < 0.4:
-            s = f'<meta name="x-{rng.randrange(10 ** 6)}" content="{_text(rng, rng.randrange(5, 30))}">\n'
-        elif kind < 0.6:
-            s = f'<link rel="preload" href="/static/{rng.randrange(10 ** 9):x}.js" as="script">\n'
-        elif kind < 0.8:
-            s = "<style>" + "".join(f".c{rng.randrange(10 ** 5)}{{margin:{rng.randrange(40)}px}}"
-                                    for _ in range(rng.randrange(10, 60))) + "</style>\n"
-        else:
-            s = "<script>var d" + str(rng.randrange(10 ** 6)) + "=" + repr(_text(rng, rng.randrange(10, 80))) + ";</script>\n"
-        filler.append(s)
-        size += len(s)
+    filler = [_tag(rng, i) for _ in range(rng.randrange(50, 150) - len(main_tags))]
+    filler += [_code(rng) for _ in range(rng.randrange(2, 12))]
+    filler += ['<script type="application/ld+json">' + _json_ld(rng, i, title, rng.randrange(2048, 8192)) + "</script>\n"
+               for _ in range(rng.randrange(1, 4))]
+    rng.shuffle(filler)
     # main fields somewhere in the head, as on real sites
     pos = rng.randrange(len(filler) + 1)
-    body = "".join(parts + filler[:pos] + main_tags + filler[pos:]) + "</head>\n"
-    return body.encode()
+    return ("".join(parts + filler[:pos] + main_tags + filler[pos:]) + "</head>\n").encode()
 
 
 BLOCK_LEN = 4 * 1024 * 1024
 
 
+def _block_piece(rng: random.Random) -> str:
+    kind = rng.random()
+    if kind < 0.45:
+        return f"<p>{_text(rng, rng.randrange(20, 120))}</p>\n"
+    if kind < 0.65:
+        return ('<div class="card"><a class="card__link" href="/' + _slug(rng) + '"><img src="https://cdn.bench.example/'
+                + f'{rng.randrange(16 ** 8):x}.jpg" alt="{_text(rng, 4)}" loading="lazy" width="320" height="180">'
+                + f"<h3>{_text(rng, rng.randrange(4, 10))}</h3></a></div>\n")
+    if kind < 0.80:
+        return ('<ul class="nav">' + "".join(f'<li><a href="/{_slug(rng)}">{rng.choice(WORDS)}</a></li>'
+                                             for _ in range(rng.randrange(3, 12))) + "</ul>\n")
+    if kind < 0.90:
+        return f'<section class="s{rng.randrange(100)}"><h2>{_text(rng, 6)}</h2><span class="meta">{_text(rng, 8)}</span></section>\n'
+    return f'<div class="ad" data-slot="{rng.randrange(10 ** 6)}" style="min-height:250px"></div>\n'
+
+
 def shared_block(seed: int = 7) -> bytes:
+    """The text bodies are cut from: markup like a page's body (paragraphs,
+    cards with images and links, navigation lists, ad slots)."""
     rng = random.Random(seed)
     out, size = [], 0
     while size < BLOCK_LEN:
-        p = f"<p>{_text(rng, rng.randrange(20, 120))}</p>\n"
+        p = _block_piece(rng)
         out.append(p)
         size += len(p)
     return "".join(out).encode()[:BLOCK_LEN]
@@ -94,10 +191,9 @@ def generate(n: int = 500, seed: int = 1234) -> list[Page]:
     rng = random.Random(seed)
     pages = []
     for i in range(n):
-        head_target = rng.randrange(5 * 1024, 30 * 1024)
         body_len = int(math.exp(rng.uniform(math.log(20 * 1024), math.log(3 * 1024 * 1024))))
         main = rng.random() >= 0.2
-        head = _head(rng, i, head_target, main)
+        head = _head(rng, i, main)
         pages.append(Page(f"/bench/{i}.html", head, body_len, rng.randrange(BLOCK_LEN), main))
     return pages
 

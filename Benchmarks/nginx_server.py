@@ -3,6 +3,12 @@ cost does not dominate (the Python fixture server pays for a thread per
 connection, which penalises a client that closes connections early).
 Needs the `nginx` binary (apt-get install nginx); nothing is left behind.
 
+With `gzip_html=True` (what bench_fetch.py asks for unless `--no-gzip`) it serves HTML gzip-encoded to
+clients that accept it, as nearly every real server does: `gzip on`, with
+each page also written compressed beside itself (`gzip_static on`, level 6)
+so that nginx does not spend the shared machine's CPU compressing 300 MB
+per run while the clients are being measured.
+
 Its access log records, per request, nginx's connection serial number
 (`$connection`) and the bytes it sent (`$bytes_sent`): the server's own count
 of the connections a client opened and of what went over the wire, whatever
@@ -12,6 +18,7 @@ the client reports about itself.
 from __future__ import annotations
 
 import contextlib
+import gzip
 import shutil
 import socket
 import subprocess
@@ -20,7 +27,16 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from concurrent.futures import ThreadPoolExecutor
+
 from gen_pages import page_chunks
+
+GZIP_CONF = """  gzip on;
+  gzip_static on;
+  gzip_comp_level 6;
+  gzip_types text/html;
+  gzip_vary on;
+"""
 
 CONF = """worker_processes 1;
 daemon off;
@@ -32,7 +48,7 @@ http {{
   access_log {root}/access.log lpbench;
   default_type text/html;
   keepalive_requests 100000;
-  server {{ listen {host}:{port}; root {root}/www; }}
+{gzip}  server {{ listen {host}:{port}; root {root}/www; }}
 }}
 """
 
@@ -79,21 +95,29 @@ class Served:
 
 
 @contextlib.contextmanager
-def nginx_serving(pages, block: bytes, host: str = "127.0.0.1"):
-    """Writes every page under a temporary root, starts nginx on `host`, and
-    yields a `Served`: the base URL (`http://host:port`) and its access log."""
+def nginx_serving(pages, block: bytes, host: str = "127.0.0.1", gzip_html: bool = False):
+    """Writes every page under a temporary root (and, with `gzip_html`, each
+    page gzipped beside it), starts nginx on `host`, and yields a `Served`:
+    the base URL (`http://host:port`) and its access log."""
     binary = shutil.which("nginx") or "/usr/sbin/nginx"
     with tempfile.TemporaryDirectory(prefix="lpbench-nginx-") as tmp:
         root = Path(tmp)
         root.chmod(0o755)  # nginx's workers run as an unprivileged user
-        for page in pages:
+        def write(page):
             path = root / "www" / page.path.lstrip("/")
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with open(path, "wb") as f:
-                for chunk in page_chunks(page, block):
-                    f.write(chunk)
+            data = b"".join(page_chunks(page, block))
+            path.write_bytes(data)
+            if gzip_html:
+                # zlib lets go of the GIL while it compresses: both cores work.
+                (path.parent / (path.name + ".gz")).write_bytes(gzip.compress(data, compresslevel=6, mtime=0))
+
+        for page in pages:
+            (root / "www" / page.path.lstrip("/")).parent.mkdir(parents=True, exist_ok=True)
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            list(pool.map(write, pages))
         port = _free_port(host)
-        (root / "nginx.conf").write_text(CONF.format(root=root, host=host, port=port))
+        (root / "nginx.conf").write_text(CONF.format(root=root, host=host, port=port,
+                                                     gzip=GZIP_CONF if gzip_html else ""))
         proc = subprocess.Popen([binary, "-c", str(root / "nginx.conf"), "-p", str(root)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:

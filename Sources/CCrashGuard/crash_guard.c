@@ -1,6 +1,8 @@
 #include "CCrashGuard.h"
 
+#include <execinfo.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -12,6 +14,50 @@ static const int crash_signals[] = { SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP, S
 
 static struct sigaction previous[CRASH_SIGNAL_COUNT];
 static volatile sig_atomic_t guarded_fd = -1;
+/* Whether the Swift runtime's backtracer gets the crash: only when the user
+   asked for it by setting SWIFT_BACKTRACE. Decided at install time, since
+   getenv is not async-signal-safe. */
+static int use_runtime_backtracer = 0;
+
+#define MAX_FRAMES 64
+
+static void write_text(const char *text) {
+    size_t left = strlen(text);
+    while (left > 0) {
+        ssize_t n = write(STDERR_FILENO, text, left);
+        if (n <= 0) return;
+        text += n;
+        left -= (size_t)n;
+    }
+}
+
+static const char *signal_name(int signo) {
+    switch (signo) {
+    case SIGILL: return "SIGILL (a Swift runtime trap, or an illegal instruction)";
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGABRT: return "SIGABRT";
+    default: return "a crash signal";
+    }
+}
+
+/* The runtime's backtracer is a child process (swift-backtrace) that
+   inspects the crashed one over a socket; when the crashed process is ended
+   before it finishes (by the alarm below, or by a supervisor), it is left
+   behind, re-parented to init and blocked forever. So by default the report
+   is written here, in the crashed process, with glibc's backtrace(): the
+   raw return addresses and the nearest exported symbols (mangled; `swift
+   demangle` reads them), and no process is spawned. */
+static void write_in_process_backtrace(int signo) {
+    void *frames[MAX_FRAMES];
+    write_text("linkpeek: crashed with ");
+    write_text(signal_name(signo));
+    write_text("; backtrace of the crashing thread (set SWIFT_BACKTRACE to get the Swift runtime's backtracer instead):\n");
+    int count = backtrace(frames, MAX_FRAMES);
+    backtrace_symbols_fd(frames, count, STDERR_FILENO);
+}
 
 static void on_crash(int signo, siginfo_t *info, void *context) {
     int fd = guarded_fd;
@@ -24,9 +70,15 @@ static void on_crash(int signo, siginfo_t *info, void *context) {
        ends the process after a bound, whatever the backtracer is doing. */
     signal(SIGALRM, SIG_DFL);
     alarm(LINKPEEK_CRASH_EXIT_SECONDS);
+    if (!use_runtime_backtracer) write_in_process_backtrace(signo);
     for (unsigned i = 0; i < CRASH_SIGNAL_COUNT; i++) {
         if (crash_signals[i] != signo) continue;
         struct sigaction *old = &previous[i];
+        if (!use_runtime_backtracer) {
+            signal(signo, SIG_DFL);
+            if (info == NULL || info->si_code <= 0) raise(signo);
+            return;
+        }
         if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
             old->sa_sigaction(signo, info, context);
             return;
@@ -45,6 +97,13 @@ static void on_crash(int signo, siginfo_t *info, void *context) {
 
 int linkpeek_close_on_crash(int fd) {
     guarded_fd = fd;
+    use_runtime_backtracer = getenv("SWIFT_BACKTRACE") != NULL;
+    if (!use_runtime_backtracer) {
+        /* The first backtrace() loads libgcc's unwinder (dlopen, malloc):
+           done here, so that the call in the handler does neither. */
+        void *frame[1];
+        (void)backtrace(frame, 1);
+    }
     int result = 0;
     for (unsigned i = 0; i < CRASH_SIGNAL_COUNT; i++) {
         struct sigaction action;

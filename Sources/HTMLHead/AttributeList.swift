@@ -24,14 +24,10 @@ struct AttributeList {
         }
     }
 
-    private static func equals(_ cString: UnsafePointer<UInt8>, _ name: String) -> Bool {
-        name.withCString { strcmp(UnsafeRawPointer(cString).assumingMemoryBound(to: CChar.self), $0) == 0 }
-    }
-
-    func contains(_ name: String) -> Bool {
+    func contains(_ name: StaticString) -> Bool {
         var found = false
         forEach { key, _ in
-            found = AttributeList.equals(key, name)
+            found = ElementCollector.equalsASCII(key, name)
             return !found
         }
         return found
@@ -57,10 +53,10 @@ struct AttributeList {
     }
 
     /// The first value of attribute `name` ("" when written without one).
-    func value(of name: String) -> String? {
+    func value(of name: StaticString) -> String? {
         var result: String?
         forEach { key, value in
-            guard AttributeList.equals(key, name) else { return true }
+            guard ElementCollector.equalsASCII(key, name) else { return true }
             result = value.map { String(cString: $0) } ?? ""
             return false
         }

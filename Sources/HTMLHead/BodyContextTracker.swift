@@ -52,7 +52,7 @@ struct BodyContextTracker {
     }
 
     /// An element started at `depth` (its own depth: `<html>` is 1).
-    mutating func open(_ name: String, _ attributes: AttributeList, depth: Int) {
+    mutating func open(_ name: ElementName, _ attributes: AttributeList, depth: Int) {
         var opened = opening(name)
         if var role = BodyContextTracker.roleLandmarks(of: attributes) {
             if role.contains(.article) {
@@ -62,7 +62,7 @@ struct BodyContextTracker {
             opened.formUnion(role)
         }
         if !areas.isEmpty, !landmarks.contains(.markedArea), BodyContextTracker.namesArea(attributes, areas),
-           !BodyContextTracker.wholeStory.contains(name) {
+           !BodyContextTracker.isWholeStory(name) {
             opened.insert(.markedArea)
         }
         let new = opened.subtracting(landmarks)
@@ -88,20 +88,16 @@ struct BodyContextTracker {
 
     /// The flags an element of this name sets where it starts. Asked for
     /// every element: most names are told apart by their first byte alone.
-    private mutating func opening(_ name: String) -> BodyContext.Landmarks {
-        guard name.utf8.count >= 3, let first = name.utf8.first, BodyContextTracker.landmarkInitials.contains(first) else {
-            return []
-        }
-        let inArticle = isInside([.article, .main])
+    private mutating func opening(_ name: ElementName) -> BodyContext.Landmarks {
         switch name {
-        case "article": return articleLandmarks()
-        case "main": return .main
-        case "header": return inArticle ? .articleHeader : .header
-        case "footer": return inArticle ? .articleFooter : .footer
-        case "nav": return .nav
-        case "aside": return .aside
-        case "form": return .form
-        case "dialog": return .dialog
+        case .article: return articleLandmarks()
+        case .main: return .main
+        case .header: return isInside([.article, .main]) ? .articleHeader : .header
+        case .footer: return isInside([.article, .main]) ? .articleFooter : .footer
+        case .nav: return .nav
+        case .aside: return .aside
+        case .form: return .form
+        case .dialog: return .dialog
         default: return []
         }
     }
@@ -136,7 +132,9 @@ struct BodyContextTracker {
     static let areaValueBytes = 256
 
     /// Elements whose classes speak for the whole page or story, never an area of it.
-    private static let wholeStory: Set<String> = ["html", "body", "main", "article"]
+    private static func isWholeStory(_ name: ElementName) -> Bool {
+        name == .html || name == .body || name == .main || name == .article
+    }
 
     /// True when a token of the element's `class` or `id` is one of the
     /// area words or begins with one of the area prefixes. The attributes
@@ -175,9 +173,6 @@ struct BodyContextTracker {
             start = end
         }
     }
-
-    /// First letters of the landmark elements' names.
-    private static let landmarkInitials: [UInt8] = Array("amhfnd".utf8)
 
     /// The landmarks named by the element's `role` attribute, or nil: the
     /// attribute's name compared in place, byte by byte, since every body

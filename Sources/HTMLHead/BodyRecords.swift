@@ -38,6 +38,8 @@ public struct BodyRecords: Sendable, Equatable {
         self.areaPrefixes = areaPrefixes
         markerBytes = Self.bytes(markers)
         linkHrefBytes = Self.bytes(linkHrefs)
+        markerSet = WordSet(markerBytes)
+        linkHrefSet = WordSet(linkHrefBytes)
         linkPathEndingBytes = Self.bytes(linkPathEndings)
         areaWordBytes = Self.bytes(areaWords)
         areaPrefixBytes = Self.bytes(areaPrefixes)
@@ -53,6 +55,9 @@ public struct BodyRecords: Sendable, Equatable {
     let linkPathEndingBytes: [[UInt8]]
     let areaWordBytes: [[UInt8]]
     let areaPrefixBytes: [[UInt8]]
+    /// `markerBytes` and `linkHrefBytes`, looked for in one pass over a value.
+    let markerSet: WordSet
+    let linkHrefSet: WordSet
 
     /// True when there are no words at all: only the plain elements are recorded.
     var isEmpty: Bool { markerBytes.isEmpty && linkHrefBytes.isEmpty && linkPathEndingBytes.isEmpty }

@@ -74,27 +74,29 @@ extension ElementCollector {
         /// open; `markedFull` skips the attribute tests once no marked
         /// element can be kept, since every other element of a long page
         /// would pay for them.
-        func kind(of name: String, _ attributes: AttributeList, insidePlayer: Bool, markedFull: Bool = false) -> FallbackKind? {
+        func kind(of name: ElementName, _ attributes: AttributeList, insidePlayer: Bool, markedFull: Bool = false)
+            -> FallbackKind?
+        {
             switch name {
-            case "video", "audio":
+            case .video, .audio:
                 return .player
-            case "source", "track":
+            case .source, .track:
                 // Outside a player, `<source>` belongs to `<picture>`: an image
                 // variant, already covered by its `<img>`.
                 return insidePlayer ? .playerSource : nil
-            case "img":
+            case .img:
                 return .image
-            case "h1":
+            case .h1:
                 return .heading
-            case "p":
+            case .p:
                 return !markedFull && isMarked(attributes) ? .marked : .paragraph
-            case "time":
+            case .time:
                 if attributes.contains("datetime") { return .time }
                 return attributes.pairs?.pointee != nil ? .textTime : nil
-            case "a":
+            case .a:
                 if isMarkedLink(attributes) || isMarked(attributes) { return .link }
                 return nil
-            case "html", "head", "body", "script", "style", "svg", "math", "template", "noscript", "meta", "link":
+            case .html, .head, .body, .script, .style, .svg, .math, .template, .noscript, .meta, .link:
                 return nil
             default:
                 return !markedFull && isMarked(attributes) ? .marked : nil
@@ -102,15 +104,13 @@ extension ElementCollector {
         }
 
         /// The attributes whose values markers are looked for in.
-        static let markedAttributes = ["class", "id", "rel"]
+        static let markedAttributes: [StaticString] = ["class", "id", "rel"]
 
         /// True when `class`, `id` or `rel` holds one of the caller's markers.
         func isMarked(_ attributes: AttributeList) -> Bool {
-            guard !records.markerBytes.isEmpty else { return false }
+            guard !records.markerSet.isEmpty else { return false }
             for name in FallbackLimits.markedAttributes {
-                let marked = attributes.withValue(of: name) { value in
-                    records.markerBytes.contains { ElementCollector.find($0, in: value) }
-                }
+                let marked = attributes.withValue(of: name) { value in records.markerSet.occurs(in: value) }
                 if marked == true { return true }
             }
             return false
@@ -121,27 +121,10 @@ extension ElementCollector {
         func isMarkedLink(_ attributes: AttributeList) -> Bool {
             guard !records.linkHrefBytes.isEmpty || !records.linkPathEndingBytes.isEmpty else { return false }
             return attributes.withValue(of: "href") { value in
-                if records.linkHrefBytes.contains(where: { ElementCollector.find($0, in: value) }) { return true }
+                if records.linkHrefSet.occurs(in: value) { return true }
                 return ElementCollector.pathEnds(value, withOneOf: records.linkPathEndingBytes)
             } ?? false
         }
-    }
-
-    /// True when `needle` (lowercase) occurs in the C string `value`, ignoring ASCII case.
-    static func find(_ needle: [UInt8], in value: UnsafePointer<UInt8>) -> Bool {
-        guard let first = needle.first else { return true }
-        var cursor = value
-        while cursor.pointee != 0 {
-            if ByteCursor.lower(cursor.pointee) == first {
-                var offset = 1
-                while offset < needle.count, cursor[offset] != 0, ByteCursor.lower(cursor[offset]) == needle[offset] {
-                    offset += 1
-                }
-                if offset == needle.count { return true }
-            }
-            cursor += 1
-        }
-        return false
     }
 
     /// True when the path of the URL `value` (before `?` and `#`) ends in
@@ -162,7 +145,7 @@ extension AttributeList {
     /// Calls `body` with the raw C string of attribute `name`'s first value;
     /// nil when the attribute is absent or has no value. Reads in place, so
     /// testing every body element's `class` allocates nothing.
-    func withValue<Result>(of name: String, _ body: (UnsafePointer<UInt8>) -> Result) -> Result? {
+    func withValue<Result>(of name: StaticString, _ body: (UnsafePointer<UInt8>) -> Result) -> Result? {
         guard var cursor = pairs else { return nil }
         while let key = cursor.pointee {
             if ElementCollector.equalsASCII(key, name) {
@@ -177,12 +160,9 @@ extension AttributeList {
 
 extension ElementCollector {
     /// True when the C string `key` is exactly `name` (an ASCII attribute name).
-    static func equalsASCII(_ key: UnsafePointer<UInt8>, _ name: String) -> Bool {
-        var index = 0
-        for byte in name.utf8 {
-            guard key[index] == byte else { return false }
-            index += 1
-        }
-        return key[index] == 0
+    static func equalsASCII(_ key: UnsafePointer<UInt8>, _ name: StaticString) -> Bool {
+        let count = name.utf8CodeUnitCount
+        for index in 0..<count where key[index] != name.utf8Start[index] { return false }
+        return key[count] == 0
     }
 }

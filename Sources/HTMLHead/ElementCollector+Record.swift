@@ -2,12 +2,6 @@ import TextTrimming
 
 /// Which elements to record, and turning captured bytes into text.
 extension ElementCollector {
-    /// Elements that never have content, so never get an end tag's text.
-    static let voidElements: Set<String> = [
-        "area", "base", "br", "col", "embed", "hr", "img", "input", "link",
-        "meta", "param", "source", "track", "wbr",
-    ]
-
     /// What makes a `<meta>` say something: HTML gives it meaning through
     /// exactly one of `name`, `http-equiv`, `charset` and `itemprop`, and
     /// RDFa (Open Graph) through `property`. A meta with none of them (only
@@ -15,12 +9,17 @@ extension ElementCollector {
     /// and is not recorded: a hostile head of such tags costs no copies.
     static let metaKeyAttributes: [StaticString] = ["name", "property", "http-equiv", "charset", "itemprop"]
 
-    /// Elements that start a new line of text where they begin and end.
-    static let blockElements: Set<String> = [
-        "address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt", "figcaption", "figure",
-        "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p",
-        "section", "table", "td", "th", "tr", "ul",
-    ]
+    /// True when the element's `type` is `application/ld+json` (see the
+    /// other `isJSONLD`); no `String` unless the value is about that long.
+    static func isJSONLD(_ attributes: AttributeList) -> Bool {
+        attributes.withValue(of: "type") { value in
+            // The essence alone is 19 bytes; spaces and parameters only add.
+            var length = 0
+            while length < 19, value[length] != 0 { length += 1 }
+            guard length == 19 else { return false }
+            return isJSONLD(String(cString: value))
+        } ?? false
+    }
 
     /// True for `application/ld+json`, ignoring case, whitespace and parameters.
     static func isJSONLD(_ type: String?) -> Bool {

@@ -114,49 +114,51 @@ final class ElementCollector {
         while let capture = captures.popLast() { finish(capture) }
     }
 
-    func start(_ name: String, _ attributes: AttributeList) {
+    /// An element started. Its name is classified (`ElementName`), and
+    /// spelled out as a `String` only if the element is recorded.
+    func start(_ tag: ElementTag, _ attributes: AttributeList) {
+        let name = tag.name
         separateBlocks(name)
         depth += 1
         bodyContext.open(name, attributes, depth: depth)
         switch name {
-        case "html":
+        case .html:
             // XHTML pages may carry only the XML spelling.
             if document.htmlLang == nil, let lang = attributes.value(of: "lang") ?? attributes.value(of: "xml:lang") {
                 document.htmlLang = lang
             }
-        case "body", "frameset":
+        case .body, .frameset:
             document.headComplete = true
-        case "svg", "math":
+        case .svg, .math:
             foreignDepth += 1
-        case "script", "style":
+        case .script, .style:
             codeDepth += 1
         default:
             break
         }
         guard elementCount < limits.elements, recordedBytes < limits.totalBytes else { return }
         switch name {
-        case "meta" where !attributes.containsAny(of: ElementCollector.metaKeyAttributes):
+        case .meta where !attributes.containsAny(of: ElementCollector.metaKeyAttributes):
             // Nothing reads it: no attribute is copied.
             elementCount += 1
-        case "meta", "link", "base":
-            record(name, attributes)
-        case "title" where foreignDepth == 0:
-            record(name, attributes, capture: .raw, limit: limits.titleBytes)
-        case "script" where ElementCollector.isJSONLD(attributes.value(of: "type")):
+        case .meta, .link, .base:
+            record(tag, attributes)
+        case .title where foreignDepth == 0:
+            record(tag, attributes, capture: .raw, limit: limits.titleBytes)
+        case .script where ElementCollector.isJSONLD(attributes):
             guard jsonLDBlocks < limits.jsonLDBlocks else {
                 elementCount += 1
                 return
             }
             jsonLDBlocks += 1
-            record(name, attributes, capture: .raw, limit: limits.jsonLDBytes)
+            record(tag, attributes, capture: .raw, limit: limits.jsonLDBytes)
         default:
             guard attributes.contains("itemprop") else {
-                recordFallback(name, attributes)
+                recordFallback(tag, attributes)
                 return
             }
             // Void elements have no text; their value is in an attribute.
-            let isVoid = ElementCollector.voidElements.contains(name)
-            record(name, attributes, capture: isVoid ? nil : .trimmed, limit: limits.itempropBytes)
+            record(tag, attributes, capture: name.isVoid ? nil : .trimmed, limit: limits.itempropBytes)
         }
     }
 
@@ -164,8 +166,8 @@ final class ElementCollector {
     /// Block elements and line breaks separate words where a reader sees
     /// them separated (`<div>Ann</div><div>News</div>` reads "Ann News"),
     /// so trimmed captures get a space at their edges.
-    private func separateBlocks(_ name: String) {
-        guard !captures.isEmpty, ElementCollector.blockElements.contains(name) else { return }
+    private func separateBlocks(_ name: ElementName) {
+        guard !captures.isEmpty, name.isBlock else { return }
         for position in captures.indices where captures[position].kind == .trimmed {
             guard let last = captures[position].bytes.last, !ByteCursor.isSpace(last),
                   captures[position].bytes.count < captures[position].limit else { continue }
@@ -173,8 +175,9 @@ final class ElementCollector {
         }
     }
 
-    private func recordFallback(_ name: String, _ attributes: AttributeList) {
-        let isPlayer = name == "video" || name == "audio"
+    private func recordFallback(_ tag: ElementTag, _ attributes: AttributeList) {
+        let name = tag.name
+        let isPlayer = name == .video || name == .audio
         if isPlayer {
             playerDepth += 1
             playerRecorded = false
@@ -187,8 +190,8 @@ final class ElementCollector {
               (apart ? apartCounts : fallbackCounts)[kind] < limits.fallbacks.cap(kind) else { return }
         if apart { apartCounts[kind] += 1 } else { fallbackCounts[kind] += 1 }
         if isPlayer { playerRecorded = true }
-        let hasText = !ElementCollector.voidElements.contains(name) && !isPlayer
-        record(name, attributes, capture: hasText ? .trimmed : nil, limit: limits.fallbacks.textBytes, isFallback: true)
+        let hasText = !name.isVoid && !isPlayer
+        record(tag, attributes, capture: hasText ? .trimmed : nil, limit: limits.fallbacks.textBytes, isFallback: true)
     }
 
     /// True while an end tag's name matters beyond the few `PushParser.endMatters`
@@ -201,19 +204,20 @@ final class ElementCollector {
         depth = max(0, depth - 1)
     }
 
-    func end(_ name: String) {
+    /// An element ended (see `PushParser.endMatters` for when it is named).
+    func end(_ name: ElementName) {
         separateBlocks(name)
         while let last = captures.last, last.depth >= depth {
             finish(captures.removeLast())
         }
         switch name {
-        case "head":
+        case .head:
             document.headComplete = true
-        case "svg", "math":
+        case .svg, .math:
             foreignDepth = max(0, foreignDepth - 1)
-        case "script", "style":
+        case .script, .style:
             codeDepth = max(0, codeDepth - 1)
-        case "video", "audio":
+        case .video, .audio:
             playerDepth = max(0, playerDepth - 1)
             if playerDepth == 0 { playerRecorded = false }
         default:
@@ -242,8 +246,10 @@ final class ElementCollector {
     }
 
     private func record(
-        _ name: String, _ attributes: AttributeList, capture kind: Capture.Kind? = nil, limit: Int = 0, isFallback: Bool = false
+        _ tag: ElementTag, _ attributes: AttributeList, capture kind: Capture.Kind? = nil, limit: Int = 0,
+        isFallback: Bool = false
     ) {
+        let name = tag.string
         let values = attributes.attributes(maxValueBytes: limits.attributeValueBytes)
         elementCount += 1
         recordedBytes += values.reduce(name.utf8.count) { $0 + $1.name.utf8.count + $1.value.utf8.count }

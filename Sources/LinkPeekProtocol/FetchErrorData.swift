@@ -11,11 +11,14 @@ public struct FetchErrorData: Codable, Sendable, Equatable {
     public var stale: Bool?
     /// For `reason: "blocked"`: `challenge`, `consent` or `login`.
     public var wall: String?
+    /// Seconds until the host may be asked again (`reason: "rateLimited"`).
+    public var retryAfter: Int?
 
     public init(
         kind: String, reason: String? = nil, status: Int? = nil, fromCache: Bool? = nil, stale: Bool? = nil,
-        wall: String? = nil
+        wall: String? = nil, retryAfter: Int? = nil
     ) {
+        self.retryAfter = retryAfter
         self.kind = kind
         self.reason = reason
         self.status = status

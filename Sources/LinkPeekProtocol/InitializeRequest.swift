@@ -102,6 +102,9 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
     public var prefetch: Bool?
     /// Show the preview image in hover cards; default true.
     public var hoverImages: Bool?
+    /// `Accept-Language` for requests that name none ("" for none); absent:
+    /// the daemon's (`--accept-language`, else its locale). Editors pass theirs.
+    public var acceptLanguage: String?
 
     // Real networks (issue 11).
     /// Name overrides, `HOST:PORT:ADDR` each (curl's `--resolve`); they
@@ -150,6 +153,7 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         case hoverTimeout, prefetch, hoverImages
         case resolve, caFile, caPath, proxy, noProxy, record, replay, replayFallback, clock
         case oembed
+        case acceptLanguage
     }
 
     public init(from decoder: any Decoder) throws {
@@ -179,6 +183,7 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         replayFallback = try container.decodeIfPresent(Bool.self, forKey: .replayFallback)
         clock = try container.decodeIfPresent(String.self, forKey: .clock)
         oembed = try container.decodeIfPresent(Bool.self, forKey: .oembed)
+        acceptLanguage = try container.decodeIfPresent(String.self, forKey: .acceptLanguage)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -206,6 +211,7 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         try container.encodeIfPresent(replayFallback, forKey: .replayFallback)
         try container.encodeIfPresent(clock, forKey: .clock)
         try container.encodeIfPresent(oembed, forKey: .oembed)
+        try container.encodeIfPresent(acceptLanguage, forKey: .acceptLanguage)
     }
 
     /// The first rule these options break, as a sentence naming the field.
@@ -215,5 +221,6 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
             ?? ParamRanges.cacheSize.check(cacheSize, field: "initializationOptions.cacheSize")
             ?? (cacheDir == "" ? "initializationOptions.cacheDir must not be empty" : nil)
             ?? ParamRanges.hoverTimeout.check(hoverTimeout, field: "initializationOptions.hoverTimeout")
+            ?? ParamRanges.checkHeaderValue(acceptLanguage, field: "initializationOptions.acceptLanguage")
     }
 }

@@ -47,8 +47,11 @@ public struct PrefetchFailure: Codable, Sendable, Equatable {
     public var kind: String
     public var reason: String?
     public var message: String
+    /// Seconds until the host may be asked again (`reason: "rateLimited"`).
+    public var retryAfter: Int?
 
-    public init(url: String, kind: String, reason: String?, message: String) {
+    public init(url: String, kind: String, reason: String?, message: String, retryAfter: Int? = nil) {
+        self.retryAfter = retryAfter
         self.url = url
         self.kind = kind
         self.reason = reason

@@ -31,7 +31,7 @@ extension ResponseError {
         let data = FetchErrorData(
             kind: error.kind.rawValue, reason: error.reason?.rawValue, status: error.status,
             fromCache: error.fromCache ? true : nil, stale: error.stale ? true : nil,
-            wall: error.wall?.rawValue)
+            wall: error.wall?.rawValue, retryAfter: error.retryAfter)
         self.init(code: code, message: error.message, data: try? JSONValue(encoding: data))
     }
 }

@@ -23,7 +23,9 @@ extension Server {
                 progress.report(done: done, total: total)
             }
             let failures = summary.failures.map {
-                PrefetchFailure(url: $0.url, kind: $0.error.kind.rawValue, reason: $0.error.reason?.rawValue, message: $0.error.message)
+                PrefetchFailure(
+                    url: $0.url, kind: $0.error.kind.rawValue, reason: $0.error.reason?.rawValue,
+                    message: $0.error.message, retryAfter: $0.error.retryAfter)
             }
             // `end` before the response, as for `fetch`.
             progress.end()

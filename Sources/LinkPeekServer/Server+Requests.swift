@@ -191,5 +191,6 @@ extension Settings {
         if let value = options.replayFallback { replayFallback = value }
         if let value = options.clock { clock = value }
         if let value = options.oembed { oembed = value }
+        if let value = options.acceptLanguage { acceptLanguage = value }
     }
 }

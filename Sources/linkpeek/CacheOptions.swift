@@ -35,6 +35,9 @@ struct CacheOptions: ParsableArguments {
             settings.cacheSizeLimit = mebibytes * 1024 * 1024
         }
         settings.clockOffset = clockOffset ?? 0
+        // The user's language is part of every cache key: each command that
+        // reads or fills the cache asks in it (`serve --accept-language` may override).
+        settings.acceptLanguage = UserLanguage.fromEnvironment()
     }
 
     /// The store these flags name, for the commands that use it directly.

@@ -12,7 +12,9 @@ struct Fetch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Fetch link previews: one JSON object per URL per line (or a card each), in input order.",
         discussion: """
-            A failure is an object {"originalURL": …, "error": {"kind", "reason", "message", "status"?, "fromCache"?}}; in a card format, a card that says why.
+            A failure is an object {"originalURL": …, "error": {"kind", "reason", "message", "status"?, "fromCache"?, "retryAfter"?}}; in a card format, a card that says why. A site that answers 429 or 503 with Retry-After fails "rateLimited" with "retryAfter" (seconds, at most 600).
+
+            A page that only redirects with <meta http-equiv="refresh"> (5 s or less, no title of its own) is followed like a redirect and listed in "redirects" with "status": "refresh".
             Previews are cached on disk (shared with `linkpeek serve`); see --cache-policy and `linkpeek cache`.
 
             --format markdown prints the editor hover card; html a self-contained <figure> card (inline CSS, no script, everything escaped); text a terminal card (bold title, dimmed host, summary wrapped to the terminal width; colours only on a terminal and without NO_COLOR). Cards are separated by a blank line.
@@ -43,7 +45,9 @@ struct Fetch: AsyncParsableCommand {
         "How to use the cache: \(CachePolicy.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "policy"))
     var cachePolicy: CachePolicy = .default
 
-    @Option(name: .long, help: ArgumentHelp("The Accept-Language header (part of the cache key).", valueName: "languages"))
+    @Option(name: .long, help: ArgumentHelp(
+        "The Accept-Language header, part of the cache key (default: the locale from LC_ALL, else LC_MESSAGES, else LANG, e.g. de_DE.UTF-8 → de-DE,de;q=0.9; none for C or POSIX; \"\" for none).",
+        valueName: "languages"))
     var acceptLanguage: String?
 
     @Flag(name: .long, help: "Do not fetch the icon and image.")

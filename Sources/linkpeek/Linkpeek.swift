@@ -1,4 +1,5 @@
 import ArgumentParser
+import CBuildInfo
 import LinkPeek
 
 /// The `linkpeek` command: subcommands only; the work lives in the libraries.
@@ -17,7 +18,13 @@ struct Linkpeek: AsyncParsableCommand {
             Exit status: 0 when every URL gave a preview, 1 when any failed, 2 on usage errors,
             66 when parse cannot read its HTML file.
             """,
-        version: Settings.version,
+        version: Linkpeek.versionLine,
         subcommands: [Fetch.self, Parse.self, Serve.self, CacheCommand.self, SavedCommand.self, ImageCommand.self]
     )
+}
+
+extension Linkpeek {
+    /// What `--version` prints: the version, then the git commit the binary
+    /// was built from (`unknown` when built outside a git checkout).
+    static let versionLine = "\(Settings.version) (commit \(String(cString: linkpeek_build_commit())))"
 }

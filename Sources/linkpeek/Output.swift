@@ -35,6 +35,7 @@ final class ResultPrinter {
             var fromCache: Bool?
             var stale: Bool?
             var wall: String?
+            var retryAfter: Int?
         }
         var originalURL: String
         var error: Body
@@ -50,7 +51,7 @@ final class ResultPrinter {
             let body = Failure.Body(
                 kind: error.kind.rawValue, reason: error.reason?.rawValue, message: error.message,
                 status: error.status, fromCache: error.fromCache ? true : nil, stale: error.stale ? true : nil,
-                wall: error.wall?.rawValue)
+                wall: error.wall?.rawValue, retryAfter: error.retryAfter)
             bytes = encode(Failure(originalURL: url, error: body))
         }
         return bytes ?? Array("{\"originalURL\":null}".utf8)

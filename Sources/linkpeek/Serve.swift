@@ -18,7 +18,9 @@ struct Serve: AsyncParsableCommand {
         discussion: """
             Requests: initialize, shutdown, exit, fetch, cancel, $/cancelRequest, getCached, save, unsave, saved, render, getMedia, prefetch.
 
-            It is also a language server for URLs: textDocument/didOpen, didChange (incremental), didClose, textDocument/hover (a preview card of the URL under the cursor: Markdown, or plain text when the client's textDocument.hover.contentFormat puts plaintext first), textDocument/documentLink and documentLink/resolve; window/workDoneProgress/cancel. initializationOptions hoverTimeout (seconds, default 1.5), prefetch and hoverImages (a data: thumbnail in Markdown cards, never the image's URL) tune the hover.
+            It is also a language server for URLs: textDocument/didOpen, didChange (incremental), didClose, textDocument/hover (a preview card of the URL under the cursor: Markdown, or plain text when the client's textDocument.hover.contentFormat puts plaintext first), textDocument/documentLink and documentLink/resolve; window/workDoneProgress/cancel. initializationOptions hoverTimeout (seconds, default 1.5), prefetch and hoverImages (a data: thumbnail in Markdown cards, never the image's URL) tune the hover; acceptLanguage sets the Accept-Language of requests that name none (default: --accept-language, else the locale).
+
+            A host that answers 429 or 503 with Retry-After is left alone for that long (at most 10 minutes): its fetches fail at once with reason rateLimited and data.retryAfter, except cachePolicy reload. prefetch sends at most 2 requests at once to one host.
 
             The flags set defaults; initializationOptions in `initialize` override them. Logs go to stderr only. See protocol/README.md for the full contract.
             """)
@@ -29,6 +31,11 @@ struct Serve: AsyncParsableCommand {
     var maxConcurrency: Int = 64
 
     @OptionGroup var cacheOptions: CacheOptions
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The Accept-Language header for requests that name none (default: the locale from LC_ALL, else LC_MESSAGES, else LANG; \"\" for none).",
+        valueName: "languages"))
+    var acceptLanguage: String?
 
     @Option(name: .long, help: "Log level on stderr: \(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")).")
     var logLevel: LogLevel = .warning
@@ -41,12 +48,16 @@ struct Serve: AsyncParsableCommand {
         if let problem = ParamRanges.maxConcurrency.check(Double(maxConcurrency), field: "--max-concurrency") {
             throw ValidationError(problem + ".")
         }
+        if let problem = ParamRanges.checkHeaderValue(acceptLanguage, field: "--accept-language") {
+            throw ValidationError(problem + ".")
+        }
     }
 
     func run() async throws {
         var settings = network.settings
         settings.maxConcurrency = maxConcurrency
         cacheOptions.apply(to: &settings)
+        if let acceptLanguage { settings.acceptLanguage = acceptLanguage }
         settings.reportsUsage = true
         let editorDefaults = noHoverImages ? InitializationOptions(hoverImages: false) : nil
         let code = await Server.serve(

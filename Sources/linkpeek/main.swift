@@ -38,10 +38,8 @@ func runCommandLine(_ arguments: [String]) async -> Never {
 signal(SIGPIPE, SIG_IGN)
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--stdio" { arguments[0] = "serve" }
-// The command runs off the main queue and exits from there. Nothing may need
-// the main queue: once the cache library has loaded full Foundation, the main
-// queue is drained only by a run loop that nobody runs, so a task waiting to
-// resume on it (an async top-level main, after its last `await`) waits forever.
+// The command runs off the main queue and exits from there; the main thread
+// only parks in `dispatchMain`, so nothing the command does waits on it.
 let commandLine = arguments
 Task.detached { await runCommandLine(commandLine) }
 dispatchMain()

@@ -86,7 +86,10 @@ import Testing
     @Test func truncatedBodyAtEndOfInput() {
         let events = bytewise(Array("Content-Length: 10\r\n\r\n{\"a\"".utf8))
         #expect(events.count == 1)
-        guard case .error(let error) = events.first else { return }
+        guard case .error(let error) = events.first else {
+            Issue.record("expected a parse error for the cut-off body, got \(events)")
+            return
+        }
         #expect(error.code == .parseError)
     }
 

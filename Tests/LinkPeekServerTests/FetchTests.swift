@@ -5,15 +5,6 @@ import Testing
 
 /// Tier 2: fetch, its errors, the one-shot rule, cancel, getCached.
 @Suite struct FetchTests {
-    /// How soon a cancelled fetch must be answered, in process. Measured on
-    /// the 2-core machine at load average 7–8 (other builds running):
-    /// 2.2–7.0 ms in 25 runs of this test alone, 2.2 ms inside the serial
-    /// suite (`make test`). 250 ms is 35 times the worst of those and still
-    /// well inside what a person calls prompt. The bound had grown to 10 s
-    /// when the suites ran in parallel: then blocked cooperative threads
-    /// stalled every test for 20–45 s, a property of the parallel run (the
-    /// Makefile runs them serially for that reason), not of cancelling.
-    static let promptCancel: Duration = .milliseconds(250)
     @Test func answersOutOfOrder() async throws {
         let client = try TestClient()
         client.send(.request(id: 1, method: "fetch", params: ["url": "https://delay/300"]))
@@ -85,13 +76,11 @@ import Testing
         let client = try TestClient()
         client.send(.request(id: 1, method: "fetch", params: ["url": "https://slow/", "providerId": "p"]))
         try await Task.sleep(for: .milliseconds(20))
-        let start = ContinuousClock.now
         let cancel = try await client.request(2, "cancel", ["providerId": "p"])
         #expect(cancel["result"] == ["cancelled": true])
-        let cancelled = try await client.response(1)
-        let took = ContinuousClock.now - start
-        print("cancelByProviderIdAnswersPromptly: answered \(took) after the cancel")
-        #expect(took < Self.promptCancel, "answered \(took) after the cancel")
+        // `https://slow/` runs for 60 s unless cancelled: an answer within the 30 s hang bound is the
+        // cancel's. An order, not a time (how fast is bench_daemon.py's to report).
+        let cancelled = try await client.response(1, timeout: 30)
         #expect(cancelled.errorCode == -32800)
         #expect(cancelled.errorMessage == "Metadata fetch cancelled.")
         #expect(cancelled["error"]?["data"] == ["kind": "cancelled"])

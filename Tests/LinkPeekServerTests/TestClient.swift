@@ -8,6 +8,13 @@ struct TimeoutError: Error, CustomStringConvertible {
     var description: String
 }
 
+/// The server wrote something that is not a valid frame holding JSON: a
+/// server bug, whichever test saw it.
+struct UnparsableOutputError: Error, CustomStringConvertible {
+    var problems: [String]
+    var description: String { "the server wrote output the client cannot parse: \(problems.joined(separator: "; "))" }
+}
+
 /// Tier 2 client: runs `Server.serve` in-process over a pipe pair, like
 /// sourcekit-lsp's `TestSourceKitLSPClient`. Every wait has a timeout.
 final class TestClient: Sendable {
@@ -17,6 +24,9 @@ final class TestClient: Sendable {
     let session: Task<Int32, Never>
     /// Everything read so far, in order; each element a message or a batch answer.
     let inbox = Mutex<[JSONValue]>([])
+    /// Frames that were not JSON, framing errors and a cut-off last frame:
+    /// never dropped, they fail the next wait and the session's end.
+    let unparsable = Mutex<[String]>([])
     let readerStarted = Mutex(false)
 
     init(service: any MetadataService = FakeService(), framing: Framing = .ndjson, startReading: Bool = true) throws {
@@ -47,15 +57,28 @@ final class TestClient: Sendable {
         let thread = Thread { [self] in
             var framer = MessageFramer()
             var chunk = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = chunk.withUnsafeMutableBytes { read(fromServer.read, $0.baseAddress, $0.count) }
-                if count <= 0 { break }
-                for case .message(let body) in framer.feed(chunk[0..<count]) {
-                    if let value = try? JSONDecoder().decode(JSONValue.self, from: Data(body)) {
-                        inbox.withLock { $0.append(value) }
+            func take(_ events: [FramerEvent]) {
+                for event in events {
+                    switch event {
+                    case .message(let body):
+                        do {
+                            let value = try JSONDecoder().decode(JSONValue.self, from: Data(body))
+                            inbox.withLock { $0.append(value) }
+                        } catch {
+                            let text = String(decoding: body.prefix(200), as: UTF8.self)
+                            unparsable.withLock { $0.append("not JSON (\(error)): \(text)") }
+                        }
+                    case .error(let error):
+                        unparsable.withLock { $0.append("bad frame: \(error.message)") }
                     }
                 }
             }
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(fromServer.read, $0.baseAddress, $0.count) }
+                if count <= 0 { break }
+                take(framer.feed(chunk[0..<count]))
+            }
+            take(framer.finish())
             close(fromServer.read)
         }
         thread.start()
@@ -84,6 +107,7 @@ final class TestClient: Sendable {
     func next(timeout: Double = 30, where matches: @escaping (JSONValue) -> Bool = { _ in true }) async throws -> JSONValue {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
+            try checkOutput()
             let found = inbox.withLock { inbox -> JSONValue? in
                 guard let index = inbox.firstIndex(where: matches) else { return nil }
                 return inbox.remove(at: index)
@@ -103,6 +127,12 @@ final class TestClient: Sendable {
     func request(_ id: RequestID, _ method: String, _ params: JSONValue? = nil, timeout: Double = 30) async throws -> JSONValue {
         send(.request(id: id, method: method, params: params))
         return try await response(id, timeout: timeout)
+    }
+
+    /// Throws when the server wrote anything that was not a valid frame of JSON.
+    func checkOutput() throws {
+        let problems = unparsable.withLock { $0 }
+        if !problems.isEmpty { throw UnparsableOutputError(problems: problems) }
     }
 
     /// Everything read and not yet taken.
@@ -134,6 +164,7 @@ final class TestClient: Sendable {
         guard let code else { throw TimeoutError(description: "the session did not end within \(timeout) s") }
         // The session is over: let the reader thread see EOF.
         close(fromServer.write)
+        try checkOutput()
         return code
     }
 

@@ -16,6 +16,12 @@ import Testing
         return files.filter { $0.hasSuffix(".jsonl") }.sorted()
     }
 
+    static func replaying(_ tape: String) -> Settings {
+        var settings = Settings()
+        settings.replay = examples.appendingPathComponent(tape).path
+        return settings
+    }
+
     /// The kinds of step a transcript may hold (protocol/README.md §9).
     enum StepKind: String, CaseIterable {
         case comment, send, sendRaw, expect, expectUnordered, expectBatch, expectExit
@@ -46,8 +52,11 @@ import Testing
         // engine from `initializationOptions` (a replayed tape), which only the
         // real process does; Tests/integration/test_protocol_examples.py replays it.
         if case .string("process")? = first?["service"] { return }
+        // One naming a `tape` (relative to protocol/examples) runs on the real engine replaying it.
         let service: any MetadataService =
-            if case .string("engine")? = first?["service"] {
+            if case .string(let tape)? = first?["tape"] {
+                LinkPeekEngine(settings: Self.replaying(tape), store: CacheStore(directory: nil))
+            } else if case .string("engine")? = first?["service"] {
                 LinkPeekEngine(settings: Settings(), store: CacheStore(directory: nil))
             } else {
                 FakeService()

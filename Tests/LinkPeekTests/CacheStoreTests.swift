@@ -5,7 +5,7 @@ import Testing
 @testable import LinkPeek
 
 /// The SQLite level on real files in a temporary directory of its own,
-/// through the cache library as linkpeek loads it (`CacheLibrary`). A
+/// through `CacheStore` as linkpeek uses it. A
 /// database from a future schema is tested in `Tests/integration/test_cache.py`,
 /// which can write one with Python's sqlite3.
 final class CacheStoreTests {

@@ -89,14 +89,25 @@ import Testing
         #expect(ContentSniffer.sniff([0xEF, 0xBB, 0xBF]) == nil)
     }
 
-    @Test func everyPrefixIsSafe() {
-        let samples: [[UInt8]] = [F.png, F.jpeg, F.gif, F.webpExtended, F.ico, F.bmp, F.avif, F.heic, F.mp4,
-                                  F.ascii("<?xml version='1.0'?><!DOCTYPE x [<!ENTITY a 'b'>]><html>"),
-                                  F.ascii("<svg width='10' height='5'>")]
-        for sample in samples {
+    /// Every prefix of each sample: no crash, and the answers form one fixed sequence as the prefix grows —
+    /// nothing until the signature is complete, then the type, never a different one later (XML: the
+    /// generic `text/xml` until the root element's name is complete, then the type it names).
+    @Test func everyPrefixGivesNothingThenTheType() {
+        let samples: [([UInt8], [String?])] = [
+            (F.png, [nil, "image/png"]), (F.jpeg, [nil, "image/jpeg"]), (F.gif, [nil, "image/gif"]),
+            (F.webpExtended, [nil, "image/webp"]), (F.ico, [nil, "image/x-icon"]), (F.bmp, [nil, "image/bmp"]),
+            (F.avif, [nil, "image/avif"]), (F.heic, [nil, "image/heic"]), (F.mp4, [nil, "video/mp4"]),
+            (F.ascii("<?xml version='1.0'?><!DOCTYPE x [<!ENTITY a 'b'>]><html>"),
+             [nil, "text/xml", "application/xhtml+xml"]),
+            (F.ascii("<svg width='10' height='5'>"), [nil, "image/svg+xml"]),
+        ]
+        for (sample, expected) in samples {
+            var sequence: [String?] = []
             for length in 0...sample.count {
-                _ = ContentSniffer.sniff(Array(sample.prefix(length)))
+                let type = ContentSniffer.sniff(Array(sample.prefix(length)))
+                if sequence.isEmpty || sequence[sequence.count - 1] != type { sequence.append(type) }
             }
+            #expect(sequence == expected, "\(expected.last.flatMap { $0 } ?? "?")")
         }
     }
 

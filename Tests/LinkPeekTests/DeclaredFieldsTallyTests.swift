@@ -1,4 +1,5 @@
 import HTMLHead
+import SeededRandom
 import Testing
 @testable import LinkPeek
 
@@ -45,5 +46,51 @@ import Testing
         #expect(DeclaredFields.declared(byMeta: "dc.date.issued", content: "2024") == .published)
         #expect(DeclaredFields.declared(byMeta: "article:section", content: "News") == .article)
         #expect(DeclaredFields.declared(byMeta: "keywords", content: "a, b") == [])
+    }
+
+    /// The byte search finds what a substring look for each key and type
+    /// finds (the definition it replaced): seeded random blocks built of the
+    /// keys, their parts, quotes and other text.
+    @Test func theJSONLDSearchFindsWhatSubstringsFind() {
+        func reference(_ text: String) -> DeclaredFields {
+            var found: DeclaredFields = []
+            if text.contains("\"publisher\"") || text.contains("\"WebSite\"") { found.insert(.siteName) }
+            if text.contains("Article\"") || text.contains("\"BlogPosting\"") || text.contains("\"Report\"") {
+                found.insert(.article)
+            }
+            if text.contains("\"author\"") || text.contains("\"creator\"") { found.insert(.author) }
+            if text.contains("\"datePublished\"") { found.insert(.published) }
+            if text.contains("\"headline\"") { found.insert(.title) }
+            if text.contains("\"description\"") { found.insert(.summary) }
+            if text.contains("\"image\"") || text.contains("\"thumbnailUrl\"") { found.insert(.image) }
+            return found
+        }
+        var random = SeededGenerator(seed: SeededGenerator.seed(default: 20_2026))
+        let words = ["publisher", "WebSite", "NewsArticle", "Article", "BlogPosting", "Report", "author", "creator",
+                     "datePublished", "headline", "description", "image", "thumbnailUrl"]
+        let pieces = words.flatMap { [$0, String($0.dropFirst()), String($0.dropLast())] }
+            + ["\"", "\"", "\"", ": ", ", ", "{", "}", "é", "\\\"", "x"]
+        for round in 0..<500 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...30, using: &random) { text += pieces.randomElement(using: &random) ?? "" }
+            #expect(DeclaredFields.declared(byJSONLD: text) == reference(text), "round \(round): \(text)")
+        }
+        #expect(DeclaredFields.declared(byJSONLD: "{\"@type\": \"NewsArticle\", \"author\": {}}") == [.article, .author])
+        #expect(DeclaredFields.declared(byJSONLD: "{\"authors\": 1, \"Articles\": 2}") == [])
+        // At the very edges of the block.
+        #expect(DeclaredFields.declared(byJSONLD: "Article\"") == .article)
+        #expect(DeclaredFields.declared(byJSONLD: "\"image\"") == .image)
+        #expect(DeclaredFields.declared(byJSONLD: "\"image") == [])
+        #expect(DeclaredFields.declared(byJSONLD: "") == [])
+    }
+
+    /// A block searched once is searched again when its text grew.
+    @Test func aGrowingBlockIsSearchedAgain() {
+        var document = HeadDocument(elements: [Tag.jsonLD("{\"@type\": \"Thing\"")])
+        var tally = DeclaredFieldsTally()
+        #expect(tally.update(document) == [])
+        document.elements[0].text = "{\"@type\": \"Thing\", \"headline\": \"A\"}"
+        #expect(tally.update(document) == .title)
+        #expect(tally.update(document) == .title)
     }
 }

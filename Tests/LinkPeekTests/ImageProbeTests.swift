@@ -24,17 +24,18 @@ import Testing
         #expect(ImageProbe.probe(bytes) == info, "\(name)")
     }
 
-    /// Every prefix of every fixture: no crash, and never a wrong size.
+    /// Every prefix of every fixture: no crash, and one fixed sequence of answers as the prefix grows —
+    /// nothing, then the type alone, then the type with the right size, never backwards and never a
+    /// wrong size. (Each step's first length is the format's; the order and the values are the check.)
     @Test(arguments: 0..<sized.count)
-    func truncatedInputGivesTypeOrNothing(_ index: Int) {
+    func truncatedInputGivesNothingThenTheTypeThenTheSize(_ index: Int) {
         let (name, bytes, info) = ImageProbeTests.sized[index]
-        for length in 0..<bytes.count {
-            guard let partial = ImageProbe.probe(Array(bytes.prefix(length))) else { continue }
-            #expect(partial.mimeType == info.mimeType, "\(name) cut at \(length)")
-            if partial.width != nil {
-                #expect(partial == info, "\(name) cut at \(length)")
-            }
+        var sequence: [ImageInfo?] = []
+        for length in 0...bytes.count {
+            let answer = ImageProbe.probe(Array(bytes.prefix(length)))
+            if sequence.isEmpty || sequence[sequence.count - 1] != answer { sequence.append(answer) }
         }
+        #expect(sequence == [nil, ImageInfo(mimeType: info.mimeType), info], "\(name)")
     }
 
     @Test func truncatedHeadersStillNameTheType() {

@@ -22,6 +22,9 @@ from fixture_server import FixtureServer  # noqa: E402
 from editor_routes import add_editor_routes  # noqa: E402
 from editor_support import REPO  # noqa: E402
 
+# The rules shared with Tests/integration: CI=1 skips fail, no process left behind, fixed seeds.
+pytest_plugins = ("suite_guard",)
+
 
 @pytest.fixture(scope="session")
 def linkpeek_bin() -> str:

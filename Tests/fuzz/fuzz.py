@@ -29,10 +29,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("target", choices=[*TARGETS, "all"], nargs="?", default="all")
     parser.add_argument("--seconds", type=float, default=60.0, help="time budget per target")
-    parser.add_argument("--seed", type=int, default=None, help="seed (default: a random one, printed)")
+    parser.add_argument("--seed", type=int, default=None, help="seed (default: a random one, printed first)")
     parser.add_argument("--cases", type=int, default=None, help="stop after this many random cases")
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 32)
+    # First, before any case runs: a run that hangs or is killed can still be replayed from its log.
+    print(f"fuzz: seed {seed} ({'given' if args.seed is not None else 'random'}); "
+          f"replay with --seed {seed} (make fuzz FUZZ_SEED={seed})", flush=True)
     failed = False
     for name in TARGETS if args.target == "all" else [args.target]:
         print(f"fuzz {name}: seed {seed}, {args.seconds:g} s", flush=True)

@@ -8,6 +8,12 @@ be answered when the framing can recover. When it cannot (a length that
 swallows what follows), stdin is closed and the daemon must exit by itself,
 cleanly (no signal), saying why on stderr. Every message it writes must be
 valid JSON in a valid frame; its RSS stays under a bound.
+
+Nothing here may reach the internet, whatever a mutation makes of a message
+(a late `initialize` turning prefetch on, a `getCached` turned into a
+`fetch`): every URL is a loopback port or a name under `.invalid` (RFC 6761:
+never resolves), and `make test`/`make fuzz` run the fuzzers in a network
+namespace with only loopback besides (Tests/sandbox.py).
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -31,7 +38,8 @@ ANSWER_SECONDS = 5.0
 EXIT_SECONDS = 10.0
 
 HUGE_NUMBERS = ["1e16", "1e19", "18446744073709551615", "1e308", "1" + "0" * 29, "1e400", "-1e400", "-0", "1e-400",
-                "9223372036854775808", "-9223372036854775809", "0.5", "-1"]
+                "9223372036854775808", "-9223372036854775809", "0.5", "-1", "2147483648", "-2147483649",
+                "4294967296", "1.5"]
 ODD_VALUES = ["null", "true", "false", "[]", "{}", '""', '"x"', "[1,[2,[3]]]", '{"a":{"b":[]}}', '"\\ud800"',
               '"\\udc00\\ud800"', '"' + "a" * 100_000 + '"', "[" * 2000 + "]" * 2000]
 METHODS = ["fetch", "getCached", "cancel", "initialize", "shutdown", "nosuch/method", "$/cancelRequest",
@@ -47,22 +55,22 @@ UNREACHABLE = "http://127.0.0.1:9/"
 def base_messages() -> list[str]:
     return [
         '{"jsonrpc":"2.0","id":1,"method":"fetch","params":{"url":"%s","timeout":2,"fetchSubresources":false}}' % UNREACHABLE,
-        '{"jsonrpc":"2.0","id":"g","method":"getCached","params":{"url":"https://example.com/a#b"}}',
+        '{"jsonrpc":"2.0","id":"g","method":"getCached","params":{"url":"https://fuzz.invalid/a#b"}}',
         '{"jsonrpc":"2.0","id":3,"method":"cancel","params":{"providerId":1}}',
         '{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}',
         '{"jsonrpc":"2.0","id":5,"method":"fetch","params":{"url":"%s","providerId":"p","timeout":1,'
         '"workDoneToken":"w","partialResultToken":7,"cachePolicy":"reload","includeData":true}}' % UNREACHABLE,
-        '[{"jsonrpc":"2.0","id":6,"method":"getCached","params":{"url":"http://a/"}},{"jsonrpc":"2.0","method":"x"}]',
+        '[{"jsonrpc":"2.0","id":6,"method":"getCached","params":{"url":"http://a.invalid/"}},{"jsonrpc":"2.0","method":"x"}]',
         '{"jsonrpc":"2.0","id":8,"method":"initialize","params":{"processId":1,"initializationOptions":'
         '{"timeout":5,"maxConcurrency":4,"allowPrivateNetwork":true,"hoverTimeout":0.2,"prefetch":true},'
         '"capabilities":{"general":{"positionEncodings":["utf-8","utf-32"]}}}}',
         # The LSP layer: documents with URLs after emoji and CJK, edits, hovers, links, cards.
         r'{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///f.md",'
-        r'"languageId":"markdown","version":1,"text":"\u00e9 \ud83d\ude42 [a](%s) <www.example.com>\r\n'
+        r'"languageId":"markdown","version":1,"text":"\u00e9 \ud83d\ude42 [a](%s) <www.fuzz.invalid>\r\n'
         r'[r]: %sx\n\u65e5 [t][r] [[%sy][o]]"}}}' % (UNREACHABLE, UNREACHABLE, UNREACHABLE),
         r'{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///f.md","version":2},'
         r'"contentChanges":[{"range":{"start":{"line":0,"character":3},"end":{"line":1,"character":2}},"text":"\r"},'
-        r'{"range":{"start":{"line":9,"character":99},"end":{"line":0,"character":0}},"text":"https://a.b/\n"},'
+        r'{"range":{"start":{"line":9,"character":99},"end":{"line":0,"character":0}},"text":"https://a.invalid/\n"},'
         r'{"text":"whole %s"}]}}' % UNREACHABLE,
         r'{"jsonrpc":"2.0","id":"h","method":"textDocument/hover","params":{"textDocument":{"uri":"file:///f.md"},'
         r'"position":{"line":0,"character":9},"workDoneToken":"hw"}}',
@@ -76,9 +84,30 @@ def base_messages() -> list[str]:
     ]
 
 
+NUMBER = re.compile(r'(?<=[:\[,])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?=[,}\]])')
+
+
+def hostile_numbers(rng: random.Random, text: str) -> str:
+    """Replaces one or more of the message's numbers, wherever they are (ids, versions, the lines and
+    characters of didOpen/didChange/hover ranges, `$/cancelRequest` ids, timeouts, widths), with a hostile
+    one: notifications get no answer, so only the daemon's survival and later answers tell."""
+    spots = list(NUMBER.finditer(text))
+    if not spots:
+        return text
+    chosen = set(rng.sample(range(len(spots)), rng.randint(1, len(spots))))
+    out, last = [], 0
+    for i, m in enumerate(spots):
+        if i in chosen:
+            out += [text[last:m.start()], rng.choice(HUGE_NUMBERS)]
+            last = m.end()
+    return "".join(out) + text[last:]
+
+
 def json_mutation(rng: random.Random, text: str) -> str:
     """Replaces a value or inserts a member: the JSON stays grammatical (mostly)."""
-    kind = rng.randrange(6)
+    kind = rng.randrange(7)
+    if kind == 6:
+        return hostile_numbers(rng, text)
     if kind == 0:
         value = rng.choice(HUGE_NUMBERS + ODD_VALUES)
         name = rng.choice(PARAM_NAMES)
@@ -102,7 +131,9 @@ def json_mutation(rng: random.Random, text: str) -> str:
 
 def make_case(rng: random.Random, framing: str) -> bytes:
     text = rng.choice(base_messages())
-    if rng.random() < 0.6:
+    if '"id":' not in text and rng.random() < 0.5:
+        text = hostile_numbers(rng, text)  # a notification: its numbers are the ones least often checked
+    elif rng.random() < 0.6:
         text = json_mutation(rng, text)
     body = text.encode()
     if rng.random() < 0.5:
@@ -201,7 +232,7 @@ class Daemon:
             return False
 
     def probe(self, rid: str) -> bytes:
-        body = ('{"jsonrpc":"2.0","id":"%s","method":"getCached","params":{"url":"http://example.com/"}}' % rid).encode()
+        body = ('{"jsonrpc":"2.0","id":"%s","method":"getCached","params":{"url":"http://probe.invalid/"}}' % rid).encode()
         if self.framing == "ndjson":
             return body + b"\n"
         return b"Content-Length: %d\r\n\r\n" % len(body) + body

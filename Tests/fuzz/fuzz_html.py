@@ -36,7 +36,7 @@ def base_pages() -> list[bytes]:
 <meta property="og:description" content="What happened &amp; why.">
 <meta property="og:image" content="/img/a.png"><meta property="og:image:width" content="1200">
 <meta name="twitter:card" content="summary_large_image"><link rel="icon" href="/favicon.png" sizes="32x32">
-<link rel="canonical" href="https://example.com/a"><base href="/base/">
+<link rel="canonical" href="https://page.invalid/a"><base href="/base/">
 <script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle",
 "headline":"An article","author":[{"@type":"Person","name":"Ann Writer"}],"datePublished":"2026-01-02T03:04:05+01:00",
 "publisher":{"@id":"#org"},"@graph":[{"@id":"#org","name":"Example News","logo":{"url":"/logo.png"}}]}</script>
@@ -90,7 +90,7 @@ def mutate_page(rng: random.Random, pages: list[bytes]) -> bytes:
 
 
 def check(report: fuzzlib.Report, index, page: bytes, content_type: str | None) -> None:
-    cmd = [fuzzlib.binary(), "parse", "--url", "http://example.com/dir/page.html"]
+    cmd = [fuzzlib.binary(), "parse", "--url", "http://page.invalid/dir/page.html"]
     if content_type:
         cmd += ["--content-type", content_type.replace("\x00", "")]  # argv cannot carry NUL
     m = run_measured(cmd, page, timeout=TIME_BOUND, poll=0.01)

@@ -25,6 +25,10 @@ from procinfo import run_measured  # noqa: E402
 from linkpeek_client import LinkPeekClient  # noqa: E402
 import protocol_schema  # noqa: E402
 
+# CI=1 turns skips into failures, the leftover-process check after every file, fixed seeds, the sandbox
+# check: one plugin shared with Tests/editors (suite_guard.py says why each rule is there).
+pytest_plugins = ("suite_guard",)
+
 # The tests talk to servers they start on 127.0.0.1: a proxy from the
 # developer's environment must not carry them elsewhere (linkpeek honours
 # http_proxy & co.); the proxy tests set their own.
@@ -35,7 +39,7 @@ for _name in ("http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTPS_PROXY
 KNOWN_KINDS = {"cancelled", "timedOut", "failed", "unknown"}
 KNOWN_REASONS = {"invalidURL", "unsupportedScheme", "blockedAddress", "dns", "connect", "tls", "httpStatus",
                  "tooManyRedirects", "unsupportedContentType", "emptyBody", "network", "notCached", "notRecorded",
-                 "imageTooLarge", "unsupportedImage", "decodeFailed"}
+                 "imageTooLarge", "unsupportedImage", "decodeFailed", "rateLimited"}
 
 
 def binary_path() -> Path:
@@ -70,7 +74,8 @@ def make_client(linkpeek_bin, tmp_path):
 
     Each client gets its own empty cache dir (or `cache_dir`, to share one; or, with `own_cache=False`, the
     test's XDG_CACHE_HOME, which a restarted daemon of the same test finds again); at teardown it is shut
-    down and every message it received is checked against protocol/schema.
+    down and every message it received is checked against protocol/schema (and, for every client a
+    test makes, frames that are not JSON fail the test: suite_guard.py).
     """
     clients = []
 

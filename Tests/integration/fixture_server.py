@@ -37,6 +37,9 @@ Routes (all GET):
   /slow-image-page?ms=M            a page whose og:image and icon each answer after M milliseconds
                                    (/img/… takes ?ms=M too)
   /trickle?ms=M                    /page sent in three parts, M milliseconds apart
+  /gate?key=K&n=N[&ms=M][&s=S]     held until N requests of key K are in flight at once (else its
+                                   title is "gate timed out" after S s, default 20), then M ms more
+  any route, ?key=K                counted in flight: ``peak_in_flight(K)`` is the most at once
   /pdf /json                       non-HTML types
   /gzip /br                        a page sent Content-Encoding gzip / br (br only with an encoder)
   /ua                              a page whose title is the request's User-Agent
@@ -387,6 +390,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         path, query = parsed.path, urllib.parse.parse_qs(parsed.query)
         self.fixture._count(path, self.path, dict(self.headers))
         q = lambda k, d=None: query.get(k, [d])[0]  # noqa: E731
+        key = q("key")
+        if key is not None:
+            self.fixture._enter(key)
         try:
             route = self.fixture.routes.get(path)
             if route is None:
@@ -400,6 +406,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             route(self, path, q)
         except ClientGone:
             self.close_connection = True
+        finally:
+            if key is not None:
+                self.fixture._leave(key)
 
 
 def _route_table() -> tuple[dict[str, Callable], list[tuple[str, Callable]]]:
@@ -501,6 +510,15 @@ def _route_table() -> tuple[dict[str, Callable], list[tuple[str, Callable]]]:
     def _slow(h, path, q):
         h.wait_or_client_gone(int(q("ms", "3000")) / 1000.0)
         h.send(200, page_html(h.base, q("title", "Slow Page")).encode())
+
+    @route("/gate")
+    def _gate(h, path, q):
+        # Holds every request of `key` until `n` of them are in flight at once (or `s` seconds, default 20,
+        # have passed: then the title says so and the test that expected overlap fails by its title), then
+        # answers after `ms` more milliseconds.
+        opened = h.fixture.wait_in_flight(q("key", ""), int(q("n", "1")), float(q("s", "20")))
+        h.wait_or_client_gone(int(q("ms", "0")) / 1000.0)
+        h.send(200, page_html(h.base, q("title", "Gate") if opened else "gate timed out").encode())
 
     @route("/trickle")
     def _trickle(h, path, q):
@@ -707,6 +725,9 @@ class FixtureServer:
         self._conditional: Counter[str] = Counter()
         self._not_modified: Counter[str] = Counter()
         self._lock = threading.Lock()
+        self._flight = threading.Condition()
+        self._in_flight: Counter[str] = Counter()
+        self._peak: Counter[str] = Counter()
         self.stopping = threading.Event()
         self._httpd: _Server | None = None
         self._thread: threading.Thread | None = None
@@ -794,6 +815,33 @@ class FixtureServer:
     def cacheable_state(self, ident: str) -> dict:
         with self._lock:
             return dict(self._cacheable.get(ident, {}))
+
+    # -- requests in flight, by their `key` query parameter (any route)
+    def _enter(self, key: str):
+        with self._flight:
+            self._in_flight[key] += 1
+            self._peak[key] = max(self._peak[key], self._in_flight[key])
+            self._flight.notify_all()
+
+    def _leave(self, key: str):
+        with self._flight:
+            self._in_flight[key] -= 1
+
+    def wait_in_flight(self, key: str, n: int, seconds: float) -> bool:
+        """Blocks until `n` requests with `key` are (or were) in flight at once; False after `seconds`."""
+        deadline = time.monotonic() + seconds
+        with self._flight:
+            while self._peak[key] < n:
+                left = deadline - time.monotonic()
+                if left <= 0 or self.stopping.is_set():
+                    return False
+                self._flight.wait(min(left, 0.1))
+            return True
+
+    def peak_in_flight(self, key: str) -> int:
+        """The most requests with `key` that were in flight at once: what a concurrency check compares."""
+        with self._flight:
+            return self._peak[key]
 
     def total_hits(self) -> int:
         with self._lock:

@@ -172,14 +172,13 @@ def test_stale_while_revalidate_answers_at_once_then_refreshes(daemon, server):
     ident = cacheable(server, title="Old", etag='"o"')
     url = server.url(f"/cacheable?id={ident}")
     daemon().fetch(url, fetch_subresources=False)
-    server.set_cacheable(ident, title="New", etag='"n"', delay_ms=2000)
+    server.set_cacheable(ident, title="New", etag='"n"', delay_ms=5000)
     lp = daemon(args=["--clock-offset", "200000"])
-    started = time.monotonic()
     m = lp.fetch(url, cache_policy="staleWhileRevalidate", fetch_subresources=False)
-    elapsed = time.monotonic() - started
     assert m["title"] == "Old" and m["stale"] is True and m["fromCache"] is True
-    assert elapsed < 1.5, f"staleWhileRevalidate waited {elapsed:.2f}s for the slow server"
-    deadline = time.monotonic() + 15
+    # Answered before the refresh landed (the server takes 5 s): the cache still has the old entry now.
+    assert lp.get_cached(url)["title"] == "Old", "staleWhileRevalidate waited for the slow server"
+    deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         cached = lp.get_cached(url)
         if cached.get("title") == "New":
@@ -381,7 +380,7 @@ def test_two_daemons_and_a_cli_loop_share_one_directory(linkpeek_bin, daemon, se
     cache directory, for LINKPEEK_SOAK_SECONDS (default 30, as the issue asks): no error, every
     entry readable afterwards, every save present."""
     seconds = float(os.environ.get("LINKPEEK_SOAK_SECONDS", "30"))
-    seed = int(os.environ.get("LINKPEEK_SEED", str(random.randrange(1 << 30))))
+    seed = int(os.environ["LINKPEEK_SEED"])  # fixed by suite_guard unless given; printed with a failure
     print(f"soak {seconds}s, seed {seed}")
     rng = random.Random(seed)
     cache = tmp_path / "shared"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 import urllib.parse
 
 import pytest
@@ -125,7 +126,8 @@ def test_brotli_content_encoding(server, fetch):
 def test_default_user_agent_says_bot(server, fetch):
     res = fetch("--no-subresources", server.url("/ua"))
     assert res.returncode == 0, res.describe()
-    assert "bot" in res.one["title"].lower()
+    # A literal, not one built from the binary's own --version: a wrong version would pass that.
+    assert res.one["title"] == "Mozilla/5.0 (compatible; linkpeek/0.1.0; link preview bot)"
 
 
 def test_custom_user_agent(server, fetch):
@@ -338,8 +340,9 @@ def test_random_bytes_as_html(server, fetch):
 @pytest.mark.parametrize("url,reasons", [
     ("file:///etc/passwd", {"unsupportedScheme"}),
     ("ftp://example.com/file", {"unsupportedScheme"}),
-    ("javascript:alert(1)", {"unsupportedScheme", "invalidURL"}),
-    ("data:text/html,<title>x</title>", {"unsupportedScheme", "invalidURL"}),
+    # A URL with a scheme that is not http(s) is a URL, of a kind linkpeek does not fetch: one outcome.
+    ("javascript:alert(1)", {"unsupportedScheme"}),
+    ("data:text/html,<title>x</title>", {"unsupportedScheme"}),
     ("gopher://example.com/", {"unsupportedScheme"}),
     ("http://", {"invalidURL"}),
     ("not a url", {"invalidURL"}),
@@ -386,11 +389,12 @@ def test_connection_refused(fetch):
 
 @pytest.mark.parametrize("route", ["/drip", "/never"])
 def test_timeout_honoured(server, fetch, route):
+    # The run is killed (and the test fails) at 20 s, below the default timeout of 30 s: a timedOut
+    # answer within it is --timeout's. A hang bound, not a speed verdict.
     res = fetch("--timeout", "2", server.url(route), timeout=20)
     assert res.returncode == 1, res.describe()
     assert_error(res.one, "timedOut", None, res)
     assert res.one["error"]["message"] == "Metadata fetch timed out."
-    assert res.elapsed < 2 + 2.5, f"took {res.elapsed:.2f}s for --timeout 2"
 
 
 def test_endless_head_is_capped(server, fetch):
@@ -414,7 +418,6 @@ def test_gzip_bomb_is_capped(server, fetch):
     assert m["title"] == "bomb", res.describe()
     assert m.get("truncated") is True, res.describe()
     assert 2 * MiB - SLACK <= m["bytesRead"] <= 2 * MiB + SLACK, res.describe()
-    assert res.elapsed < 30
 
 
 def test_3mb_page_reads_only_the_head(server, fetch):
@@ -472,32 +475,37 @@ def test_several_urls_in_input_order_and_exit_1(server, fetch):
 
 
 def test_stdin_mode(server, run_cli):
-    urls = [server.url(f"/slow?ms={ms}&title=s{i}") for i, ms in enumerate([800, 400, 10, 600, 200])]
+    # The server holds each page until all five are in flight at once (a page that waited alone for 20 s
+    # has the title "gate timed out"), then answers them in another order than asked.
+    key = f"stdin-{time.monotonic_ns()}"
+    urls = [server.url(f"/gate?key={key}&n=5&ms={ms}&title=s{i}") for i, ms in enumerate([800, 400, 10, 600, 200])]
     res = run_cli("fetch", "--stdin", "--allow-private-network", "--no-subresources", "--concurrency", "5",
-                  stdin="\n".join(urls) + "\n", timeout=30)
+                  stdin="\n".join(urls) + "\n", timeout=60)
     assert res.returncode == 0, res.describe()
     assert [o["originalURL"] for o in res.objects] == urls
-    assert [o["title"] for o in res.objects] == [f"s{i}" for i in range(5)]
-    assert res.elapsed < 0.8 + 0.4 + 0.01 + 0.6 + 0.2, "fetches did not overlap"
+    assert [o["title"] for o in res.objects] == [f"s{i}" for i in range(5)], "fetches did not overlap"
+    assert server.peak_in_flight(key) == 5
 
 
 def test_concurrency_runs_in_parallel(server, fetch):
-    urls = [server.url(f"/slow?ms=1000&title=c{i}") for i in range(12)]
+    # Twelve pages on one host at --concurrency 12: as many at once as the per-host limit lets (six).
+    key = f"par-{time.monotonic_ns()}"
+    urls = [server.url(f"/slow?ms=2000&title=c{i}&key={key}") for i in range(12)]
     res = fetch("--no-subresources", "--concurrency", "12", *urls, timeout=60)
     assert res.returncode == 0, res.describe()
     assert [o["title"] for o in res.objects] == [f"c{i}" for i in range(12)]
-    assert res.elapsed < 8, f"12 one-second pages took {res.elapsed:.1f}s at --concurrency 12"
+    assert server.peak_in_flight(key) == 6, f"{server.peak_in_flight(key)} pages in flight at once"
 
 
 def test_per_host_limit_holds_across_curl_threads(server, fetch):
     # Six transfers per host in all, however many curl threads share them: the
-    # seventh one-second page waits for a slot, so the run takes two seconds.
-    urls = [server.url(f"/slow?ms=1000&title=h{i}") for i in range(7)]
+    # seventh page waits for a slot. Counted by the server, not timed.
+    key = f"host-{time.monotonic_ns()}"
+    urls = [server.url(f"/slow?ms=2000&title=h{i}&key={key}") for i in range(7)]
     res = fetch("--no-subresources", "--concurrency", "7", *urls, timeout=60)
     assert res.returncode == 0, res.describe()
     assert [o["title"] for o in res.objects] == [f"h{i}" for i in range(7)]
-    assert res.elapsed >= 1.9, f"7 one-second pages on one host took {res.elapsed:.2f}s: more than 6 ran at once"
-    assert res.elapsed < 6, res.describe()
+    assert server.peak_in_flight(key) == 6, f"{server.peak_in_flight(key)} pages on one host in flight at once"
 
 
 def test_all_ok_exit_0(server, fetch):
@@ -521,7 +529,9 @@ def test_pretty_output(server, run_cli):
 def test_usage_errors_exit_2(run_cli, args):
     res = run_cli(*args, parse=False, timeout=30)
     assert res.returncode == 2, res.describe()
-    assert res.stdout.strip() == "" or not res.stdout.lstrip().startswith("{"), "usage error printed as JSON result"
+    # A usage error goes to stderr only: nothing on stdout, where a script reads results.
+    assert res.stdout == "", "usage error printed on stdout\n" + res.describe()
+    assert res.stderr.strip(), res.describe()
 
 
 def test_help_and_version(run_cli):

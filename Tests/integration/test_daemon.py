@@ -88,10 +88,9 @@ def test_allow_private_network_by_initialization_option(make_client, server):
 def test_initialization_options_user_agent_and_timeout(make_client, server):
     c = make_client(init_options={"userAgent": "InitOptionsAgent/2.0", "timeout": 1})
     assert c.fetch(server.url(f"/ua?u={uniq()}"), fetch_subresources=False)["title"] == "InitOptionsAgent/2.0"
-    t0 = time.monotonic()
-    e = error_of(c.fetch_async(server.url(f"/never?u={uniq()}")))
+    # Answered within 20 s, below the default timeout (30 s): the session's 1 s was used. A hang bound.
+    e = error_of(c.fetch_async(server.url(f"/never?u={uniq()}")), 20)
     assert e.kind == "timedOut", e.data
-    assert time.monotonic() - t0 < 1 + 2.0, "the session timeout from initializationOptions was not used"
 
 
 def test_private_network_refused_by_default(make_client, server):
@@ -141,11 +140,10 @@ def test_fetch_bad_url(lp):
 
 
 def test_fetch_timeout(lp, server):
-    t0 = time.monotonic()
-    e = error_of(lp.fetch_async(server.url(f"/never?u={uniq()}"), timeout=1))
+    # Answered within 20 s, below the default timeout (30 s): the request's 1 s was used. A hang bound.
+    e = error_of(lp.fetch_async(server.url(f"/never?u={uniq()}"), timeout=1), 20)
     assert (e.code, e.kind) == (-32005, "timedOut"), e.data
     assert e.message == "Metadata fetch timed out."
-    assert time.monotonic() - t0 < 1 + 2.0
 
 
 # ------------------------------------------------------------------ concurrency and cancellation
@@ -153,8 +151,10 @@ def test_fetch_timeout(lp, server):
 def test_200_concurrent_fetches_half_cancelled(make_client, servers):
     assert len(servers) >= 2, "could not bind fixture servers on 127.0.0.x"
     c = make_client(timeout=60)
-    delay_ms = 3000
-    seed = int(os.environ.get("LINKPEEK_SEED", "20261122"))
+    # Cancels go out in the first 2 s; no page is answered before 6 s. Each cancelled fetch's answer must
+    # come before the first page's result: an order, not a time.
+    delay_ms = 6000
+    seed = int(os.environ["LINKPEEK_SEED"])  # fixed by suite_guard unless given
     print(f"seed {seed} (rerun with LINKPEEK_SEED={seed})")  # pytest shows it when the test fails
     rng = random.Random(seed)
     n = 200
@@ -179,20 +179,19 @@ def test_200_concurrent_fetches_half_cancelled(make_client, servers):
         else:
             c.cancel_request(futs[i].request_id)
 
-    late = []
     for i, fut in enumerate(futs):
         if i in cancelled_at:
             e = error_of(fut, timeout=60)
             assert e.code == REQUEST_CANCELLED and e.kind == "cancelled", (i, e.code, e.data)
             assert e.message == "Metadata fetch cancelled."
-            took = fut.answered_at - cancelled_at[i]
-            if took > 1.0:
-                late.append((i, round(took, 2)))
         else:
             m = fut.result(timeout=60)
             assert m["title"] == f"t{i}", m
             assert m["originalURL"].endswith(f"title=t{i}&run={run}")
-    assert not late, f"cancelled fetches answered late (> 1 s after the cancel, page delay 3 s): {late[:10]}"
+    first_page = min(answer_seq(c, futs[i].request_id) for i in range(n) if i not in cancelled_at)
+    late = [i for i in cancelled_at if answer_seq(c, futs[i].request_id) > first_page]
+    assert not late, f"cancelled fetches answered only after a page had arrived (cancels sent in the first 2 s, " \
+                     f"pages take {delay_ms} ms): {late[:10]}"
     for i, f in cancel_answers.items():
         assert f.result(timeout=10) == {"cancelled": True}, i
     time.sleep(0.3)
@@ -202,15 +201,15 @@ def test_200_concurrent_fetches_half_cancelled(make_client, servers):
 
 def test_cancel_answers_promptly_and_spares_others(lp, server):
     run = uniq()
-    a = lp.fetch_async(server.url(f"/slow?ms=3000&title=a&r={run}"), provider_id=f"a{run}", fetch_subresources=False)
-    b = lp.fetch_async(server.url(f"/slow?ms=1000&title=b&r={run}"), provider_id=f"b{run}", fetch_subresources=False)
+    a = lp.fetch_async(server.url(f"/slow?ms=30000&title=a&r={run}"), provider_id=f"a{run}", fetch_subresources=False)
+    b = lp.fetch_async(server.url(f"/slow?ms=3000&title=b&r={run}"), provider_id=f"b{run}", fetch_subresources=False)
     time.sleep(0.3)
-    t0 = time.monotonic()
     assert lp.cancel(f"a{run}") == {"cancelled": True}
-    e = error_of(a, 10)
+    e = error_of(a, 20)
     assert e.code == REQUEST_CANCELLED
-    assert a.answered_at - t0 < 0.5
-    assert b.result(timeout=10)["title"] == "b"
+    assert b.result(timeout=20)["title"] == "b"
+    # Promptly: the cancelled fetch was answered before b's 3 s page, long before its own 30 s one.
+    assert answer_seq(lp, a.request_id) < answer_seq(lp, b.request_id)
     assert lp.cancel(f"a{run}") == {"cancelled": False}
     assert lp.cancel("never-started") == {"cancelled": False}
 
@@ -237,6 +236,9 @@ def answer_seq(client, rid):
 
 
 def check_work_done(values: list):
+    """The documented sequence on a workDoneToken: one begin, reports, one end. Required, not checked only
+    when present: a network fetch with a token always has work to report (protocol/README.md)."""
+    assert values, "no work-done progress at all on the workDoneToken of a fetch that went to the network"
     kinds = [v["kind"] for v in values]
     assert kinds[0] == "begin" and kinds[-1] == "end", kinds
     assert set(kinds[1:-1]) <= {"report"}, kinds
@@ -290,8 +292,8 @@ def test_progress_on_failure_still_ends_before_answer(lp, server):
     error_of(fut)
     time.sleep(0.3)
     work = [v for _, v in token_messages(lp, "wd-fail")]
-    if work:
-        check_work_done(work)
+    check_work_done(work)
+    assert work[-1]["message"] != "done", f"the end of a failed fetch carries its error sentence: {work[-1]}"
     done = answer_seq(lp, fut.request_id)
     assert all(seq < done for seq, _ in token_messages(lp, "wd-fail") + token_messages(lp, "pr-fail"))
 
@@ -307,8 +309,8 @@ def test_nothing_on_tokens_after_cancel(lp, server):
     msgs = token_messages(lp, "wd-c") + token_messages(lp, "pr-c")
     assert all(seq < done for seq, _ in msgs), "progress after the cancelled fetch was answered"
     work = [v for _, v in token_messages(lp, "wd-c")]
-    if work:
-        check_work_done(work)
+    check_work_done(work)
+    assert work[-1]["message"] == "Metadata fetch cancelled.", work[-1]
 
 
 # ------------------------------------------------------------------ providers, coalescing, cache
@@ -457,12 +459,11 @@ def test_lsp_output_is_strict(linkpeek_bin, tmp_path):
 
 def test_close_stdin_mid_fetch(make_client, server):
     c = make_client()
-    fut = c.fetch_async(server.url(f"/slow?ms=10000&u={uniq()}"), fetch_subresources=False)
+    fut = c.fetch_async(server.url(f"/slow?ms=60000&u={uniq()}"), fetch_subresources=False)
     time.sleep(0.5)
-    t0 = time.monotonic()
-    code = c.wait_exit(10)
+    # Exits well before the page (60 s) could have finished: the fetch was cancelled, not waited for.
+    code = c.wait_exit(30)
     assert code == 0, f"exit code {code} after EOF on stdin; stderr: {list(c.stderr_tail)[-5:]}"
-    assert time.monotonic() - t0 < 3, "daemon slow to exit after EOF"
     assert error_of(fut, 1).code == REQUEST_CANCELLED
 
 

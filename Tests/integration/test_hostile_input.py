@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+import suite_guard
+
 REPO = Path(__file__).resolve().parent.parent.parent
 SCHEMA_DIR = REPO / "protocol" / "schema"
 
@@ -223,23 +225,31 @@ def wait_readable_eof(stream, timeout: float) -> float | None:
 
 
 @pytest.mark.parametrize("signo", [signal.SIGILL, signal.SIGSEGV, signal.SIGABRT])
-def test_a_crash_closes_stdout_at_once(linkpeek_bin, tmp_path, signo):
-    """A trap (SIGILL), a fault or an abort: the client reads end-of-file within a second, before the
-    runtime's backtracer (which keeps the crashed process alive while it works) is done, and the process
-    is gone within the documented bound (10 s)."""
+def test_a_crash_closes_stdout_and_leaves_no_process(linkpeek_bin, tmp_path, signo):
+    """A trap (SIGILL), a fault or an abort: the client reads end-of-file, the process ends with that
+    signal, its stderr has the in-process backtrace, and no process it started is left (the runtime's
+    backtracer, `swift-backtrace`, was one: it outlived the crashed daemon, blocked forever). The bounds
+    are hang bounds only; the order and the outcome are the checks."""
     cache = tmp_path / "crash"
     cache.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "SWIFT_BACKTRACE"}
     proc = subprocess.Popen([linkpeek_bin, "serve", "--cache-dir", str(cache)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0, env=env)
     try:
-        proc.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"getCached","params":{"url":"https://a.example/"}}\n')
-        ready, _, _ = select.select([proc.stdout], [], [], 10)
+        proc.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"getCached","params":{"url":"https://a.invalid/"}}\n')
+        ready, _, _ = select.select([proc.stdout], [], [], 30)
         assert ready and b'"id":1' in os.read(proc.stdout.fileno(), 65536)
+        children_before = suite_guard.descendants(proc.pid)
         os.kill(proc.pid, signo)
-        seconds = wait_readable_eof(proc.stdout, 5)
-        assert seconds is not None and seconds < 1.0, f"end-of-file after {seconds}s"
-        code = proc.wait(timeout=15)
-        assert code < 0, f"exit code {code}"
+        assert wait_readable_eof(proc.stdout, 30) is not None, "no end-of-file on stdout 30 s after the crash"
+        code = proc.wait(timeout=30)
+        assert code == -signo, f"exit code {code}, expected death by signal {signo}"
+        stderr = proc.stderr.read().decode("utf-8", "replace")
+        assert "linkpeek: crashed with " in stderr, stderr[-2000:]
+        assert children_before == set(), f"the daemon had helper processes before the crash: {children_before}"
+        # Anything the crash spawned was re-parented to this pytest (a child subreaper) when the daemon died.
+        spawned = {pid for pid in suite_guard.descendants() if "swift-backtrace" in suite_guard._cmdline(pid)}
+        assert not spawned, f"processes left by the crash: {[suite_guard._cmdline(p) for p in spawned]}"
     finally:
         if proc.poll() is None:
             proc.kill()

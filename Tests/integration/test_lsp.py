@@ -130,10 +130,9 @@ def test_a_slow_page_answers_within_the_budget_then_shows_the_full_card(lsp, pag
     url = pages.url("/lsp-title-first")
     c = lsp(init_options={"hoverTimeout": 0.5})
     c.did_open(URI, f"see {url}")
-    t0 = time.monotonic()
+    # Answered within the budget: the card says the image is still loading (its server takes 3 s), so the
+    # answer came before the fetch finished. An order, not a time.
     first = card(c.hover(URI, 0, 6))
-    elapsed = time.monotonic() - t0
-    assert elapsed < 1.5, f"the hover took {elapsed:.2f}s with a 0.5s budget"
     # The image is named but not fetched yet: no image line, and never its URL.
     assert first == f"**Title First**\n\n127.0.0.1:{pages.port}\n\n*loading…*", first
     # The fetch goes on: a later hover shows the full card (bounded wait).
@@ -241,12 +240,11 @@ def test_work_done_progress_cancel_ends_a_fetch(lsp, pages):
     fut = c.fetch_async(pages.url("/never?s=30"), work_done_token="cancel-me")
     c.wait_for(lambda m: isinstance(m, dict) and m.get("method") == "$/progress"
                and m["params"]["token"] == "cancel-me", 10)
-    t0 = time.monotonic()
     c.notify("window/workDoneProgress/cancel", {"token": "cancel-me"})
+    # Answered before the page (which never answers, and is dropped after 30 s) could end: by the cancel.
     with pytest.raises(LinkPeekError) as err:
-        fut.result(timeout=5)
+        fut.result(timeout=20)
     assert err.value.code == -32800 and err.value.kind == "cancelled"
-    assert time.monotonic() - t0 < 2
     # The token is free again.
     again = c.fetch_async(pages.url("/page?title=After"), work_done_token="cancel-me")
     assert again.result(timeout=15)["title"] == "After"

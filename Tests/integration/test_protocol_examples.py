@@ -53,9 +53,9 @@ def match_unordered(expected: list, actual: list) -> bool:
 
 
 class Transcript:
-    def __init__(self, binary: str, cache_dir: Path):
+    def __init__(self, binary: str, cache_dir: Path, args: tuple = ()):
         # From the repository root: paths in transcripts (a replayed tape) are relative to it.
-        self.p = subprocess.Popen([str(Path(binary).resolve()), "serve", "--cache-dir", str(cache_dir)], cwd=REPO, stdin=subprocess.PIPE,
+        self.p = subprocess.Popen([str(Path(binary).resolve()), "serve", "--cache-dir", str(cache_dir), *args], cwd=REPO, stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
         self.q: queue.Queue = queue.Queue()
         self.received: list = []
@@ -103,7 +103,10 @@ class Transcript:
 @pytest.mark.skipif(not EXAMPLES, reason="no protocol/examples/*.jsonl in this tree")
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
 def test_replay_example(linkpeek_bin, tmp_path, path):
-    t = Transcript(linkpeek_bin, tmp_path)
+    # A first line naming a `tape` (relative to protocol/examples) serves the session from it (`--replay`).
+    first = json.loads(path.read_text().splitlines()[0])
+    tape = ("--replay", str(path.parent / first["tape"])) if isinstance(first.get("tape"), str) else ()
+    t = Transcript(linkpeek_bin, tmp_path, tape)
     try:
         for lineno, line in enumerate(path.read_text().splitlines(), 1):
             if not line.strip():

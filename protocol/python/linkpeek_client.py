@@ -49,6 +49,7 @@ import os
 import subprocess
 import threading
 import time
+import weakref
 from collections import deque
 from concurrent.futures import Future
 from typing import Any, Callable, Iterable, Optional
@@ -86,14 +87,35 @@ class LinkPeekError(Exception):
         return self.data.get("wall") if isinstance(self.data, dict) else None
 
     @property
+    def retry_after(self) -> Optional[int]:
+        """Seconds until the host may be asked again (``reason == "rateLimited"``)."""
+        value = self.data.get("retryAfter") if isinstance(self.data, dict) else None
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
     def sentence(self) -> str:
-        """The failure as a sentence for a person: a wall says which, anything else is the daemon's message."""
+        """The error as a sentence for a person: a wall says which, a rate
+        limit says when to try again; anything else is the daemon's own
+        sentence (``message``)."""
         if self.reason == "blocked":
             return self.WALL_SENTENCES.get(self.wall or "", "The site blocked the preview.")
+        if self.reason == "rateLimited" and self.retry_after is not None:
+            return f"The site asked for fewer requests: try again in {_duration(self.retry_after)}."
         return self.message
 
 
+def _duration(seconds: int) -> str:
+    """``45`` → "45 seconds", ``60`` → "1 minute", ``119`` → "2 minutes" (rounded up)."""
+    if seconds < 60:
+        return "1 second" if seconds == 1 else f"{max(0, seconds)} seconds"
+    minutes = -(-seconds // 60)
+    return "1 minute" if minutes == 1 else f"{minutes} minutes"
+
+
 class LinkPeekClient:
+    #: Every client made in this process, weakly held: a test harness checks each one's ``unparsable``
+    #: frames when a test ends, whoever made the client.
+    instances: "weakref.WeakSet[LinkPeekClient]" = weakref.WeakSet()
+
     def __init__(self, binary: str = "linkpeek", args: Iterable[str] = (), init_options: Optional[dict] = None,
                  *, framing: str = "lsp", initialize: bool = True, env: Optional[dict] = None,
                  timeout: float = 30.0, command: Optional[list] = None, capabilities: Optional[dict] = None):
@@ -107,6 +129,7 @@ class LinkPeekClient:
         """
         if framing not in ("lsp", "ndjson"):
             raise ValueError("framing must be 'lsp' or 'ndjson'")
+        LinkPeekClient.instances.add(self)
         self.command = command or [binary, "serve", *args]
         self.init_options = init_options
         self.capabilities = capabilities or {}
@@ -464,7 +487,12 @@ class LinkPeekClient:
                     break
                 name, _, value = line.partition(b":")
                 if name.strip().lower() == b"content-length":
-                    length = int(value.strip())
+                    try:
+                        length = int(value.strip())
+                    except ValueError:
+                        # Recorded, not fatal to the reader: the test that saw it fails at teardown.
+                        self.unparsable.append(b"<bad Content-Length header: " + line[:100] + b">")
+                        length = None
             if length is None:
                 self.unparsable.append(b"<frame without Content-Length>")
                 continue

@@ -2,10 +2,13 @@
 #define LINKPEEK_CCRASHGUARD_H
 
 /// Closes `fd` as the first thing the process does when it crashes (SIGILL
-/// from a Swift trap, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP, SIGABRT), then hands
-/// the signal to the handler that was installed before (the Swift runtime's
-/// backtracer, which writes its report to fd 1 — stderr in the daemon), or
-/// to the default action.
+/// from a Swift trap, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP, SIGABRT), writes a
+/// backtrace of the crashing thread to stderr from inside the process, and
+/// ends it with the signal's default action. The Swift runtime's backtracer
+/// (a child process, `swift-backtrace`, that outlives a crashed process
+/// ended before it is done) is used only when SWIFT_BACKTRACE is set: then
+/// the signal goes to the handler installed before this one, as it writes
+/// its report to fd 1 — stderr in the daemon.
 ///
 /// Why C: the handler must be async-signal-safe and find the saved handlers
 /// in global state; a Swift closure can do neither. Why at all: the crashed

@@ -87,6 +87,7 @@ public enum CacheLifetime {
     /// Whether a failure is worth caching at all: only real failures, not a
     /// cache miss that `cacheOnly` reports or a URL that is not one.
     public static func caches(_ error: FetchError) -> Bool {
-        error.kind == .failed && error.reason != .notCached
+        // A rate limit is remembered per host (`HostBackoff`), for as long as the host asked.
+        error.kind == .failed && error.reason != .notCached && error.reason != .rateLimited
     }
 }

@@ -10,7 +10,7 @@ public enum CachedOutcome: Sendable, Equatable {
 /// in front of the SQLite store (`CacheStore`), by `CacheKey`. A hit in the
 /// store is copied into memory for the next use. A store without a
 /// directory (`--no-cache`) keeps no previews: memory alone does that, and
-/// the cache library is loaded only for saved links.
+/// its in-memory database is opened only for saved links.
 public final class PreviewCache: Sendable {
     public let memory: any MetadataCache
     public let store: CacheStore

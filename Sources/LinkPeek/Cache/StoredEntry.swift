@@ -1,4 +1,3 @@
-import CacheABI
 import FoundationEssentials
 
 extension StoredEntry {

@@ -101,6 +101,7 @@ public struct LinkCard: Sendable, Equatable {
         case .invalidURL?: return "invalid URL"
         case .unsupportedScheme?: return "unsupported scheme"
         case .notCached?: return "not cached"
+        case .rateLimited?: return error.retryAfter.map { "rate limited: retry in \($0) s" } ?? "rate limited"
         default: return "failed"
         }
     }

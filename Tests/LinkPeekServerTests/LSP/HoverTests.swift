@@ -140,13 +140,19 @@ import Testing
         let client = try TestClient(service: service)
         _ = try await client.request(1, "initialize", ["initializationOptions": ["hoverTimeout": 0.2]])
         open(client, "https://delay/1500")
-        let start = ContinuousClock.now
+        // Answered on the budget, before the 1.5 s fetch ended: the card says it is still loading. An
+        // order, not a time.
         let first = try await hover(client, 2, line: 0, character: 3)
-        // Answered on the budget, well before the 1.5 s fetch ends (slack for a loaded machine).
-        #expect(ContinuousClock.now - start < .milliseconds(1200))
         #expect(markdown(first) == "**delay**\n\n*loading…*")
-        try await Task.sleep(for: .milliseconds(1600))
-        let second = try await hover(client, 3, line: 0, character: 3)
+        // The fetch goes on; a later hover shows the full card (polled, bounded: a hang bound only).
+        let deadline = ContinuousClock.now + .seconds(30)
+        var second = first
+        var id = 3
+        while markdown(second).hasSuffix("*loading…*"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            second = try await hover(client, .int(id), line: 0, character: 3)
+            id += 1
+        }
         #expect(markdown(second) == "**Title of https://delay/1500**\n\ndelay")
         #expect(service.fetchCount == 1)
         #expect(try await client.shutdownAndExit() == 0)

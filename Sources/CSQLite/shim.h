@@ -1,0 +1,12 @@
+#ifndef LINKPEEK_CSQLITE_SHIM_H
+#define LINKPEEK_CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+// SQLITE_TRANSIENT is a macro casting -1 to a function pointer, which Swift
+// cannot import: this returns it, so that bound text and blobs are copied.
+static inline sqlite3_destructor_type csqlite_transient(void) {
+    return SQLITE_TRANSIENT;
+}
+
+#endif

@@ -1,0 +1,57 @@
+import FoundationEssentials
+
+extension LinkPeekEngine {
+    public func save(url: String, tags: [String]?, title: String? = nil) async throws(FetchError) -> LinkMetadata {
+        let url = try URLCheck.validate(url).get()
+        guard let key = CacheKey(rawURL: url, language: language(nil)) else { throw .failed(.invalidURL, "\"\(url)\" is not a valid URL.") }
+        // What is cached, fresh or stale, is good enough to pin: revalidation refreshes it later.
+        var metadata: LinkMetadata
+        if let entry = cache.lookup(key), case .metadata(let cached) = entry.value {
+            metadata = cached
+        } else {
+            do {
+                metadata = try await fetch(url: url, options: FetchOptions(reportsPartialResults: false)) { _ in }
+            } catch where error.kind != .cancelled {
+                // The link is worth keeping even when its page fails now: what is known, and why.
+                metadata = LinkMetadata(originalURL: url)
+                metadata.failure = SavedFailure(error)
+            }
+        }
+        if metadata.title == nil { metadata.title = title }
+        metadata.originalURL = url
+        metadata.fromCache = true
+        metadata.stale = nil
+        let body = try? metadata.jsonBytes()
+        let savedAt = Date()
+        guard await cache.store.save(url: key.url, key: key.description, tags: tags, body: body, at: savedAt) else {
+            throw .unknown("the saved link could not be written to the cache database.")
+        }
+        let record = cache.store.saved().first { $0.url == key.url }
+        metadata.savedAt = Self.iso8601(record.map { Date(timeIntervalSince1970: $0.savedAt) } ?? savedAt)
+        metadata.tags = record?.tags ?? tags ?? []
+        return metadata
+    }
+
+    public func unsave(url: String) async throws(FetchError) -> Bool {
+        guard let key = CacheKey(rawURL: url) else { throw .failed(.invalidURL, "\"\(url)\" is not a valid URL.") }
+        guard let removed = await cache.store.unsave(url: key.url) else {
+            throw .unknown("the saved link could not be removed from the cache database.")
+        }
+        return removed
+    }
+
+    public func saved(tag: String?, limit: Int, offset: Int) async -> [LinkMetadata] {
+        cache.store.saved(tag: tag, limit: limit, offset: offset).map(Self.metadata(of:))
+    }
+
+    /// A saved link as `saved` lists it: its pinned preview (or just its
+    /// URL when it has none) with `savedAt` and `tags`.
+    public static func metadata(of record: SavedRecord) -> LinkMetadata {
+        var metadata = record.body.flatMap { try? JSONDecoder().decode(LinkMetadata.self, from: Data($0)) }
+            ?? LinkMetadata(originalURL: record.url)
+        metadata.savedAt = iso8601(Date(timeIntervalSince1970: record.savedAt))
+        metadata.tags = record.tags
+        metadata.stale = nil
+        return metadata
+    }
+}

@@ -1,0 +1,202 @@
+import Curl
+import FoundationEssentials
+import Synchronization
+import TextTrimming
+
+/// The real `MetadataService`: fetches pages with the transfer engine,
+/// extracts metadata, fetches the icon and image, and caches the outcome
+/// in two levels (memory, then SQLite: `PreviewCache`) with HTTP freshness.
+public final class LinkPeekEngine: MetadataService {
+    public let settings: Settings
+    let transfers: TransferEngine
+    public let cache: PreviewCache
+    let policy: AddressPolicy
+    let coalescer = Coalescer<FlightKey, LinkMetadata>()
+    /// Keys with a `staleWhileRevalidate` refresh running, so a hover storm starts one.
+    let refreshing = Mutex<Set<String>>([])
+    /// Sources and variants for `media(url:transform:timeout:)`: a memory
+    /// LRU of variants, then the persistent cache's blobs (`StoredImageStore`).
+    public let images: ImageCache
+    /// `settings.resolve` as curl entries (entries that do not parse were refused at the edge).
+    let nameOverrides: [String]
+    /// Whom TLS trusts: the settings, else `$SSL_CERT_FILE` / `$SSL_CERT_DIR`.
+    let caFile: String?, caPath: String?
+    /// Proxies from the settings, else the environment.
+    let proxies: ProxyTable
+    /// `--record` / `--replay` tapes, and the fixed `--clock` (checked at the edge).
+    let recordTape: Tape?, replayTape: Tape?
+    let clock: Date?
+    let usage = UsageCounter()
+    /// Hosts that asked to be left alone (429/503 with `Retry-After`).
+    public let backoff = HostBackoff()
+
+    /// - Parameter store: the second cache level; by default the one the
+    ///   settings name (`cacheDir`, `cacheEnabled`, `cacheSizeLimit`),
+    ///   opened on first use.
+    public init(settings: Settings, cache: any MetadataCache = MemoryCache(), store: CacheStore? = nil) {
+        self.settings = settings
+        // Recording and replaying keep the cache in memory: a tape must hold
+        // what the network said (not a hit from an earlier run), and a replay
+        // must answer from the tape alone.
+        let persistent = settings.cacheEnabled && settings.record == nil && settings.replay == nil
+        let directory = persistent ? CacheLocation.directory(configured: settings.cacheDir) : nil
+        let cacheStore = store ?? CacheStore(directory: directory, sizeLimit: settings.cacheSizeLimit)
+        self.cache = PreviewCache(memory: cache, store: cacheStore)
+        images = ImageCache(store: StoredImageStore(store: cacheStore))
+        policy = AddressPolicy(
+            allowPrivateNetwork: settings.allowPrivateNetwork,
+            allowedNetworks: settings.allowedNetworks.compactMap(IPNetwork.init))
+        nameOverrides = settings.resolve.compactMap { try? NameOverride.parse($0, field: "resolve").get().curlEntry }
+        caFile = settings.effectiveCAFile
+        caPath = settings.effectiveCAPath
+        proxies = settings.proxyTable
+        recordTape = settings.record.flatMap { try? Tape.forRecording(at: $0) }
+        replayTape = settings.replay.flatMap { try? Tape.forReplay(at: $0) }
+        clock = settings.clock.flatMap(Settings.parseClock)
+        transfers = TransferEngine(
+            limits: .init(total: settings.maxConcurrency, perHost: settings.perHostConcurrency))
+    }
+
+    /// Stops the transfer thread; fetches still running fail.
+    public func shutdown() { transfers.shutdown() }
+
+    /// Now, as cache freshness sees it (`Settings.clockOffset`).
+    func now() -> Date { Date().addingTimeInterval(settings.clockOffset) }
+
+    public func fetch(
+        url: String, options: FetchOptions, events: @escaping @Sendable (ProviderEvent) -> Void
+    ) async throws(FetchError) -> LinkMetadata {
+        try await fetch(url: url, options: options, progress: true, events: events)
+    }
+
+    /// `fetch` for a caller that shows no progress (the command's batch
+    /// fetches): a shared transfer then passes on its stages only, not
+    /// every chunk's byte count.
+    public func fetch(url: String, options: FetchOptions) async throws(FetchError) -> LinkMetadata {
+        try await fetch(url: url, options: options, progress: false, events: { _ in })
+    }
+
+    private func fetch(
+        url: String, options: FetchOptions, progress: Bool, events: @escaping @Sendable (ProviderEvent) -> Void
+    ) async throws(FetchError) -> LinkMetadata {
+        let url = try URLCheck.validate(url).get()
+        guard let key = CacheKey(rawURL: url, language: language(options.acceptLanguage)) else {
+            throw .failed(.invalidURL, "\"\(url)\" is not a valid URL.")
+        }
+        if Task.isCancelled { throw .cancelled }
+        let revalidating: CacheEntry?
+        let answer: CachedAnswer
+        do {
+            answer = try cachedAnswer(key: key, url: url, options: options)
+        } catch {
+            countUsage(hit: error.fromCache)
+            throw error
+        }
+        switch answer {
+        case .serve(let metadata):
+            countUsage(hit: true)
+            return await withThumbnails(metadata, options: options)
+        case .fetch(let stale):
+            countUsage(hit: false)
+            revalidating = stale
+        }
+
+        // Clamped: the library takes any Double, and a Duration from 1e20 s traps.
+        let timeout = Self.clampedTimeout(options.timeout ?? settings.timeout)
+        let waiter = coalescer.makeWaiterID()
+        // Each caller keeps its own deadline, even while sharing a transfer.
+        let timer = Task { [coalescer] in
+            // Safe: `timeout` is clamped to (0, 3600], so the product fits Int64.
+            try await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
+            coalescer.leave(waiter: waiter, with: .timedOut)
+        }
+        defer { timer.cancel() }
+        let flight = FlightKey(page: key, fetchSubresources: options.fetchSubresources)
+        let demand = FlightDemand(partials: options.reportsPartialResults, data: options.includeData, progress: progress)
+        let outcome = await coalescer.run(key: flight, waiter: waiter, demand: demand, events: events) { flight in
+            await self.load(
+                url: url, key: key, options: options, revalidating: revalidating, timeout: timeout, flight: flight)
+        }
+        // A shared flight answers each caller as it asked.
+        var metadata = try outcome.get()
+        metadata.originalURL = url
+        metadata = await withData(metadata, options: options)
+        return await withThumbnails(metadata, options: options)
+    }
+
+    /// Timeouts the engine works with: NaN, negatives and zero become the
+    /// shortest, anything past `maximumTimeout` the longest.
+    static func clampedTimeout(_ seconds: Double) -> Double {
+        guard seconds.isFinite else { return seconds.isNaN ? minimumTimeout : maximumTimeout }
+        return min(max(seconds, minimumTimeout), maximumTimeout)
+    }
+    static let minimumTimeout = 0.001
+    static let maximumTimeout = 3600.0
+
+    public func cached(url: String) async -> LinkMetadata? {
+        guard case .preview(let json)? = await cachedOutcome(url: url) else { return nil }
+        return try? JSONDecoder().decode(LinkMetadata.self, from: Data(json))
+    }
+
+    nonisolated(nonsending) public func cachedJSON(url: String) async -> [UInt8]? {
+        guard case .preview(let json)? = await cachedOutcome(url: url) else { return nil }
+        return json
+    }
+
+    /// A hit in memory is answered on the caller's executor (a hop would cost
+    /// more than the lookup); a read of the store runs on the global pool
+    /// (`@concurrent`), so that a daemon's lookups use the other cores while
+    /// its actor reads the next request.
+    nonisolated(nonsending) public func cachedOutcome(url: String, acceptLanguage: String? = nil) async
+        -> CachedOutcome?
+    {
+        guard let key = CacheKey(rawURL: url, language: language(acceptLanguage)) else { return nil }
+        let (trimmed, now) = (url.trimmedWhitespace, now())
+        let inMemory = cache.memory.entry(for: key.description)
+        let outcome = inMemory != nil || !cache.keepsPreviews
+            ? cache.served(key, url: trimmed, now: now, inMemory: inMemory)
+            : await Self.servedFromStore(cache, key: key, url: trimmed, now: now)
+        countUsage(hit: outcome != nil)
+        return outcome
+    }
+
+    @concurrent
+    private static func servedFromStore(_ cache: PreviewCache, key: CacheKey, url: String, now: Date) async
+        -> CachedOutcome?
+    {
+        cache.served(key, url: url, now: now)
+    }
+
+    /// A fresh cached preview's JSON, as `fetch` would answer with it, for
+    /// the daemon's fast path: no decoding and encoding of the preview.
+    nonisolated(nonsending) public func freshCachedJSON(url: String, options: FetchOptions) async -> [UInt8]? {
+        // Bytes (`includeData`) and thumbnails are not in the stored JSON: those take the full path.
+        guard options.cachePolicy != .reload, !options.includeData, options.thumbnail == nil,
+            let key = CacheKey(rawURL: url, language: language(options.acceptLanguage)),
+            case .preview(let json)? = cache.served(key, url: url.trimmedWhitespace, now: now(), freshOnly: true)
+        else { return nil }
+        countUsage(hit: true)
+        return json
+    }
+
+    /// The `Accept-Language` a request sends (and is cached under): its own,
+    /// else the settings' default (the user's locale).
+    func language(_ requested: String?) -> String? { requested ?? settings.acceptLanguage }
+
+    /// A GET with this engine's settings.
+    func transferRequest(url: String, timeout: Double, maxBytes: Int, headers: [String] = []) -> TransferRequest {
+        var request = TransferRequest(
+            url: url, userAgent: settings.userAgent, timeout: timeout,
+            connectTimeout: min(settings.connectTimeout, timeout), maxRedirects: settings.maxRedirects,
+            policy: policy, maxBytes: maxBytes, headers: headers)
+        request.nameOverrides = nameOverrides
+        request.caFile = caFile
+        request.caPath = caPath
+        request.proxies = proxies
+        return request
+    }
+
+    static func iso8601(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+}
