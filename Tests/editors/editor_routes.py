@@ -6,6 +6,8 @@
                       result (head parsed) comes well before the final answer
   /img-slow?ms=M      that image
   /badimage           a page whose og:image is not found (404): fetched, never verified
+  /slowdown           429 with `Retry-After: 90`: the daemon fails it `rateLimited` and holds
+                      the host (the fixture's only one) for 90 s, so only a daemon of its own asks
   /challenge          a bot check (403, `cf-mitigated: challenge`) instead of the page:
                       the daemon fails it with reason `blocked`, `data.wall` challenge
 """
@@ -54,6 +56,11 @@ def add_editor_routes(server) -> None:
                 f"</head><body>x</body></html>")
         h.send(200, page.encode())
 
+    def slowdown(h, path, q):
+        h.send(429, b"<html><head><title>Too Many Requests</title></head><body>slow down</body></html>",
+               headers={"Retry-After": "90"})
+
+    server.add_route("/slowdown", slowdown)
     server.add_route("/badimage", badimage)
     server.add_route("/challenge", challenge)
     server.add_route("/hostile", hostile)

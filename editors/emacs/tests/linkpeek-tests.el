@@ -429,6 +429,16 @@
     (should (equal (linkpeek-card-host (car c)) (cadr c))))
   (should (null (linkpeek-card-host "not a url"))))
 
+(ert-deftest linkpeek-preview-rate-limited ()
+  "A site that asks to slow down (429, Retry-After: 90): the card says when to try again.
+In a daemon of its own: the 429 holds the fixture's host for 90 s."
+  (linkpeek-shutdown)
+  (unwind-protect
+      (let ((done (car (last (linkpeek-test-preview (concat linkpeek-test-base "/slowdown"))))))
+        (should (eq (car done) 'error))
+        (should (equal (car (last (nth 1 done))) "linkpeek: the site is limiting requests; try again in 90 s")))
+    (linkpeek-shutdown)))
+
 (ert-deftest linkpeek-stage-labels ()
   "Progress stages in words, the new `waiting' one too."
   (should (equal (linkpeek--progress-status '(:kind "report" :stage "waiting" :bytes 0)) "loading… waiting for the server"))

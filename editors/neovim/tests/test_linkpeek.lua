@@ -599,6 +599,27 @@ h.test("a site that shows a bot check: the float and K's card say so", function(
     "K's card")
 end)
 
+-- In a daemon of its own: the 429 holds the fixture's host for 90 s.
+h.test("a site that asks to slow down: the float says when to try again", function()
+  client.stop()
+  linkpeek.setup({ binary = bin, allow_private_network = true, hover_timeout = 1.0 })
+  local ok, e = pcall(function()
+    markdown({ base .. "/slowdown" })
+    local seen = preview_at(1, 3)
+    h.eq(seen[#seen].phase, "error", "phase")
+    h.eq(seen[#seen].lines[#seen[#seen].lines], "linkpeek: the site is limiting requests; try again in 90 s", "status")
+    preview.close()
+  end)
+  client.stop()
+  linkpeek.setup({ binary = bin, allow_private_network = true, hover_timeout = 1.0, open = function(url)
+    table.insert(opened, url)
+  end })
+  client.start()
+  if not ok then
+    error(e, 0)
+  end
+end)
+
 h.test("failure reasons as sentences", function()
   local function fail(data, message)
     return { code = -32000, message = message or "x", data = vim.tbl_extend("force", { kind = "failed" }, data) }

@@ -274,6 +274,20 @@ test('a site that shows a bot check: the preview and the hover say so', async ()
   assert.equal(h.contents.value, `**${card.host(BASE)}**\n\n*blocked: bot check*`);
 });
 
+test('a site that asks to slow down: the preview says when to try again (in a daemon of its own)', async () => {
+  // The 429 holds the fixture's host for 90 s in the daemon that saw it:
+  // the settings change starts a fresh one before and after.
+  await changeSettings({ hoverTimeout: 1.1 });
+  recorded.errors.length = 0;
+  try {
+    const meta = await bounded(vscode.commands.executeCommand('linkpeek.preview', `${BASE}/slowdown`), 10000, 'preview');
+    assert.equal(meta, undefined);
+  } finally {
+    await changeSettings({ hoverTimeout: 1.0 });
+  }
+  assert.deepEqual(recorded.errors, ['linkpeek: the site is limiting requests; try again in 90 s']);
+});
+
 test('a preview that fails says why', async () => {
   recorded.errors.length = 0;
   const meta = await bounded(vscode.commands.executeCommand('linkpeek.preview', 'http://127.0.0.1:9/closed'), 10000, 'preview');
