@@ -9,7 +9,8 @@ PYTHON ?= python3
 # for the VS Code extension's tests, comes with the machine (`node --version`).
 # openssl, nginx: the TLS and HTTP/2 tests (issue 11).
 # libvips: images (getMedia, thumbnails); libvips-tools: vipsthumbnail, to generate test fixtures.
-APT_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev libvips-dev libvips-tools pkg-config openssl nginx neovim emacs-nox
+# libhiredis-dev, zlib1g-dev: fleet mode's Redis client and entry compression; redis-server: the fleet tests' own Redis (issue 23).
+APT_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev libvips-dev libvips-tools pkg-config openssl nginx neovim emacs-nox libhiredis-dev zlib1g-dev redis-server
 BIN := .build/debug/linkpeek
 URL ?=
 
@@ -84,6 +85,7 @@ bench: release
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_burst.py
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_cache.py
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_images.py
+	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fleet.py
 
 clean:
 	rm -rf .build

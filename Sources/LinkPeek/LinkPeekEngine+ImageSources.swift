@@ -41,7 +41,7 @@ extension LinkPeekEngine {
 
     private func fetchSourceThrowing(url: String, timeout: Double) async throws(FetchError) -> FetchedSource {
         let maxBytes = settings.maxSubresourceBytes
-        let request = transferRequest(url: url, timeout: timeout, maxBytes: maxBytes)
+        let request = try await admittedToOrigin(transferRequest(url: url, timeout: timeout, maxBytes: maxBytes))
         let result: TransferResult<SourceConsumer.Output>
         do {
             result = try await transfers.perform(request, consumer: SourceConsumer(maxBytes: maxBytes))

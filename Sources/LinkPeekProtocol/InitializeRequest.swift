@@ -100,6 +100,12 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
     public var replayFallback: Bool?
     public var clock: String?
 
+    // Fleet mode (issue 23).
+    /// `redis://[user:password@]host:port[/db]` (the daemon checks it): the fleet's shared Redis.
+    public var fleet: String?
+    /// Requests per second to one host for the whole fleet, 1 to 10,000 (the daemon checks it).
+    public var fleetOriginRate: Double?
+
     public enum CacheChoice: Sendable, Equatable {
         case directory(String)
         case memoryOnly
@@ -126,6 +132,7 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         case allowPrivateNetwork, userAgent, timeout, cacheDir, cacheSize, maxConcurrency
         case hoverTimeout, prefetch, hoverImages
         case resolve, caFile, caPath, proxy, noProxy, record, replay, replayFallback, clock
+        case fleet, fleetOriginRate
     }
 
     public init(from decoder: any Decoder) throws {
@@ -154,6 +161,8 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         replay = try container.decodeIfPresent(String.self, forKey: .replay)
         replayFallback = try container.decodeIfPresent(Bool.self, forKey: .replayFallback)
         clock = try container.decodeIfPresent(String.self, forKey: .clock)
+        fleet = try container.decodeIfPresent(String.self, forKey: .fleet)
+        fleetOriginRate = try container.decodeIfPresent(Double.self, forKey: .fleetOriginRate)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -180,6 +189,8 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         try container.encodeIfPresent(replay, forKey: .replay)
         try container.encodeIfPresent(replayFallback, forKey: .replayFallback)
         try container.encodeIfPresent(clock, forKey: .clock)
+        try container.encodeIfPresent(fleet, forKey: .fleet)
+        try container.encodeIfPresent(fleetOriginRate, forKey: .fleetOriginRate)
     }
 
     /// The first rule these options break, as a sentence naming the field.

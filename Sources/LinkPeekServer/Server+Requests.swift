@@ -156,6 +156,8 @@ extension InitializationOptions {
             ?? Settings.pathProblem(caPath, directory: true, field: "initializationOptions.caPath")
             ?? Settings.proxyProblem(proxy, field: "initializationOptions.proxy")
             ?? Settings.tapeProblem(record: record, replay: replay, clock: clock) { "initializationOptions.\($0)" }
+            ?? Settings.fleetProblem(fleet, field: "initializationOptions.fleet")
+            ?? Settings.fleetRateProblem(fleetOriginRate, field: "initializationOptions.fleetOriginRate")
     }
 }
 
@@ -189,5 +191,8 @@ extension Settings {
         if let value = options.replay { replay = value }
         if let value = options.replayFallback { replayFallback = value }
         if let value = options.clock { clock = value }
+        // Fleet mode (issue 23); both checked by `networkProblem` before this runs.
+        if let value = options.fleet { fleet = value }
+        if let value = options.fleetOriginRate.flatMap({ Int(exactly: $0) }) { fleetOriginRate = value }
     }
 }

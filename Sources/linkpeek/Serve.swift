@@ -30,6 +30,8 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var cacheOptions: CacheOptions
 
+    @OptionGroup var fleetOptions: FleetOptions
+
     @Option(name: .long, help: "Log level on stderr: \(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")).")
     var logLevel: LogLevel = .warning
 
@@ -43,6 +45,7 @@ struct Serve: AsyncParsableCommand {
         var settings = network.settings
         settings.maxConcurrency = maxConcurrency
         cacheOptions.apply(to: &settings)
+        fleetOptions.apply(to: &settings)
         settings.reportsUsage = true
         let code = await Server.serve(settings: settings, makeService: { LinkPeekEngine(settings: $0) }, logLevel: logLevel)
         Glibc.exit(code)
