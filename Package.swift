@@ -154,6 +154,7 @@ let package = Package(
                 "LinkPeek",
                 "HTMLHead",
                 "Images",
+                "Redis",
                 "TextTrimming",
             ]
         ),

@@ -82,7 +82,7 @@ const char *lp_redis_error(const redisContext *context) {
 
 // Each function looks its symbol up once and keeps it. Swift calls these
 // only after `lp_hiredis_load` / `lp_zlib_load` said yes, and every symbol
-// below is in every hiredis ≥ 0.13 and zlib 1.x, so `function` is not NULL.
+// below is in every hiredis ≥ 0.13 and zlib ≥ 1.2.9, so `function` is not NULL.
 #define LP_RESOLVE(zlib, name) \
     static _Atomic(void *) cached; \
     void *function = atomic_load_explicit(&cached, memory_order_acquire); \
@@ -118,5 +118,5 @@ LP_FORWARD(1, uLong, 0, compressBound, (uLong sourceLen), (sourceLen))
 LP_FORWARD(1, int, Z_STREAM_ERROR, compress2,
     (Bytef *dest, uLongf *destLen, const Bytef *source, uLong sourceLen, int level),
     (dest, destLen, source, sourceLen, level))
-LP_FORWARD(1, int, Z_STREAM_ERROR, uncompress,
-    (Bytef *dest, uLongf *destLen, const Bytef *source, uLong sourceLen), (dest, destLen, source, sourceLen))
+LP_FORWARD(1, int, Z_STREAM_ERROR, uncompress2,
+    (Bytef *dest, uLongf *destLen, const Bytef *source, uLong *sourceLen), (dest, destLen, source, sourceLen))

@@ -78,7 +78,7 @@ extension LinkPeekEngine {
     /// A fresh result another daemon shared for `key`, as this request's answer.
     private func sharedAnswer(_ fleet: FleetCache, key: CacheKey, url: String) -> Result<LinkMetadata, FetchError>? {
         let now = now()
-        guard let entry = fleet.entry(for: key.description, counting: false), entry.isFresh(at: now) else { return nil }
+        guard let entry = fleet.entry(for: key.description, counting: .nothing), entry.isFresh(at: now) else { return nil }
         cache.keepLocally(entry, key: key, url: url, now: now)
         switch entry.value {
         case .metadata(var metadata):

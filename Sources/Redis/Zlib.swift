@@ -21,18 +21,20 @@ public enum Zlib {
         return output
     }
 
-    /// `bytes` inflated, when they inflate to exactly `size` bytes (the size the
-    /// writer recorded); nil for anything else: damaged, truncated, or larger.
+    /// `bytes` inflated, when they are one zlib stream, nothing after it, that
+    /// inflates to exactly `size` bytes (the size the writer recorded); nil
+    /// for anything else: damaged, truncated, trailing bytes, or larger.
     public static func decompress(_ bytes: [UInt8], size: Int) -> [UInt8]? {
         guard isAvailable, size >= 0, size <= maximumSize else { return nil }
         var length = uLong(size)
+        var consumed = uLong(bytes.count)
         var output = [UInt8](repeating: 0, count: max(size, 1))
         let status = output.withUnsafeMutableBufferPointer { destination in
             bytes.withUnsafeBufferPointer { source in
-                uncompress(destination.baseAddress, &length, source.baseAddress, uLong(source.count))
+                uncompress2(destination.baseAddress, &length, source.baseAddress, &consumed)
             }
         }
-        guard status == Z_OK, length == uLong(size) else { return nil }
+        guard status == Z_OK, length == uLong(size), consumed == uLong(bytes.count) else { return nil }
         if size == 0 { return [] }
         return output
     }

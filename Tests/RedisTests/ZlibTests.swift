@@ -18,5 +18,6 @@ struct ZlibTests {
         #expect(Zlib.decompress([0x78, 0x9c, 0xff, 0xff], size: 4) == nil)
         #expect(Zlib.decompress(packed, size: Zlib.maximumSize + 1) == nil)
         #expect(Zlib.decompress(packed, size: -1) == nil)
+        #expect(Zlib.decompress(packed + [0], size: text.count) == nil)
     }
 }

@@ -327,3 +327,35 @@ def test_bad_fleet_initialization_options(make_client, options, field):
         assert field in str(error.value)
     # The daemon keeps serving.
     assert client.request("getCached", {"url": "http://127.0.0.1:9/"}) is None
+
+
+def test_a_vanished_holder_is_taken_over_when_its_lock_expires(make_client, redis):
+    with Origin(delay=0) as origin:
+        [client] = daemons(make_client, redis, 1)
+        url = origin.url("takeover")
+        # A holder that took the lock and died: nobody renews or releases it.
+        start = time.monotonic()
+        assert redis.command("SET", f"linkpeek:v1:lock:{url}", "ghost", "NX", "PX", "1500") == "OK"
+        metadata = client.fetch(url, timeout=20)
+        assert metadata["title"] == "Fleet page takeover" and not metadata.get("fromCache")
+        [(fetched_at, path)] = origin.requests
+        assert path == "/p/takeover"
+        # The origin was asked only once the ghost's lock had expired.
+        assert fetched_at - start >= 1.4, f"fetched {fetched_at - start:.2f}s after the ghost took the lock"
+        assert redis.command("KEYS", "linkpeek:v1:lock:*") == []
+
+
+def mapped_libraries(pid: int) -> str:
+    with open(f"/proc/{pid}/maps") as maps:
+        return maps.read()
+
+
+def test_hiredis_is_loaded_only_with_fleet(make_client, redis):
+    with Origin(delay=0) as origin:
+        alone = make_client()
+        assert alone.fetch(origin.url("alone"))["title"] == "Fleet page alone"
+        assert "libhiredis" not in mapped_libraries(alone.pid)
+        [fleet] = daemons(make_client, redis, 1)
+        assert "libhiredis" not in mapped_libraries(fleet.pid), "hiredis loaded before fleet mode was used"
+        assert fleet.fetch(origin.url("shared"))["title"] == "Fleet page shared"
+        assert "libhiredis" in mapped_libraries(fleet.pid)

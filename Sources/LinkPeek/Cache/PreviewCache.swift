@@ -75,7 +75,7 @@ public final class PreviewCache: Sendable {
             }
             entry = row.cacheEntry
         }
-        if entry == nil, let fleet, let shared = fleet.entry(for: name, counting: !freshOnly) {
+        if entry == nil, let fleet, let shared = fleet.entry(for: name, counting: freshOnly ? .hits : .hitsAndMisses) {
             if freshOnly, !shared.isFresh(at: now) { return nil }
             keepLocally(shared, key: key, url: url, now: now)
             entry = shared

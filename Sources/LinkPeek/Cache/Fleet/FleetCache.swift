@@ -75,15 +75,28 @@ public final class FleetCache: Sendable {
 
     /// The shared entry for `key`, fresh or stale; nil when there is none,
     /// it does not decode (it will be overwritten), or Redis is not answering.
-    /// - Parameter counting: count the lookup as a hit or miss for `fleet stats`.
-    func entry(for key: String, counting: Bool = true) -> CacheEntry? {
+    /// - Parameter counting: what this lookup counts for `fleet stats`: a
+    ///   hit, a miss too, or nothing (a lookup that repeats one just counted).
+    func entry(for key: String, counting: Counting = .hitsAndMisses) -> CacheEntry? {
         let reply = connections.with { connection throws(RedisError) in
-            counting
-                ? try connection.call(Self.eval(FleetScripts.read, keys: [Self.entryKey(key), Array(Self.statsKey.utf8)]))
-                : try connection.call([Array("GET".utf8), Self.entryKey(key)])
+            switch counting {
+            case .nothing:
+                try connection.call([Array("GET".utf8), Self.entryKey(key)])
+            case .hits, .hitsAndMisses:
+                try connection.call(Self.eval(
+                    FleetScripts.read, keys: [Self.entryKey(key), Array(Self.statsKey.utf8)],
+                    arguments: [counting == .hitsAndMisses ? [UInt8(ascii: "1")] : [UInt8(ascii: "0")]]))
+            }
         }
         guard let bytes = reply?.bytes else { return nil }
         return FleetEntry.decode(bytes)
+    }
+
+    enum Counting: Sendable, Equatable {
+        case nothing
+        /// A lookup that a counted one follows when it misses (the daemon's fast path).
+        case hits
+        case hitsAndMisses
     }
 
     /// Shares `entry` (write-through after a fetch): kept as long as it is

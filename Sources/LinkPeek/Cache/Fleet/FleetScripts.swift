@@ -2,11 +2,15 @@
 /// runs a script with nothing in between), so that two daemons can never
 /// interleave inside one.
 enum FleetScripts {
-    /// Reads an entry and counts a hit or a miss for `fleet stats`, in one round trip.
-    /// KEYS: entry, stats hash.
+    /// Reads an entry and counts a hit (or, with `ARGV[1]` = 1, a miss) for
+    /// `fleet stats`, in one round trip. KEYS: entry, stats hash.
     static let read = """
         local value = redis.call('GET', KEYS[1])
-        redis.call('HINCRBY', KEYS[2], value and 'hits' or 'misses', 1)
+        if value then
+            redis.call('HINCRBY', KEYS[2], 'hits', 1)
+        elseif ARGV[1] == '1' then
+            redis.call('HINCRBY', KEYS[2], 'misses', 1)
+        end
         return value
         """
 
