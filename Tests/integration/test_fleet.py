@@ -58,6 +58,14 @@ class Origin:
                 name = self.path.rsplit("/", 1)[-1]
                 if self.path.startswith("/slow/"):
                     time.sleep(20)
+                elif self.path.startswith("/gone/"):
+                    try:
+                        self.send_response(404)
+                        self.send_header("Content-Length", "0")
+                        self.end_headers()
+                    except OSError:
+                        pass
+                    return
                 else:
                     time.sleep(origin.delay)
                 body = (f"<!doctype html><html><head><title>Fleet page {name}</title>"
@@ -150,7 +158,7 @@ def test_one_origin_fetch_per_url_across_four_daemons(make_client, redis):
         assert redis.command("KEYS", "linkpeek:v1:lock:*") == []
 
 
-def test_get_cached_and_hover_answer_from_the_fleet(make_client, redis):
+def test_get_cached_and_hover_answer_from_the_fleet(make_client, redis, run_cli):
     with Origin(delay=0) as origin:
         first, second = daemons(make_client, redis, 2)
         url = origin.url("shared")
@@ -164,6 +172,9 @@ def test_get_cached_and_hover_answer_from_the_fleet(make_client, redis):
         hover = second.hover(uri, 0, 8)
         assert hover is not None and "Fleet page hovered" in json.dumps(hover)
         assert origin.paths() == ["/p/shared", "/p/hovered"]
+        stats = run_cli("fleet", "stats", "--fleet", redis.url, "--json")
+        # Misses: the first daemon's two fetches; hits: the second's getCached and hover.
+        assert (stats.one["hits"], stats.one["misses"], stats.one["locksHeld"]) == (2, 2, 0), stats.describe()
 
 
 def test_redis_killed_in_the_middle_fails_no_request(make_client, redis):
@@ -316,7 +327,7 @@ def test_bad_fleet_flags_are_refused_naming_the_flag(run_cli, flags, field):
 
 @pytest.mark.parametrize("options, field", [
     ({"fleet": "redis://nowhere"}, "initializationOptions.fleet"),
-    ({"fleet": 5}, None),
+    ({"fleet": 5}, "fleet"),
     ({"fleet": "redis://127.0.0.1:6379", "fleetOriginRate": 0}, "initializationOptions.fleetOriginRate"),
 ])
 def test_bad_fleet_initialization_options(make_client, options, field):
@@ -359,3 +370,39 @@ def test_hiredis_is_loaded_only_with_fleet(make_client, redis):
         assert "libhiredis" not in mapped_libraries(fleet.pid), "hiredis loaded before fleet mode was used"
         assert fleet.fetch(origin.url("shared"))["title"] == "Fleet page shared"
         assert "libhiredis" in mapped_libraries(fleet.pid)
+
+
+def test_failures_are_shared_with_their_lifetime(make_client, redis):
+    with Origin(delay=0) as origin:
+        first, second = daemons(make_client, redis, 2)
+        url = f"http://127.0.0.1:{origin.httpd.server_address[1]}/gone/page"
+        for client, from_cache in ((first, None), (second, True)):
+            with pytest.raises(LinkPeekError) as error:
+                client.fetch(url)
+            assert (error.value.reason, error.value.data.get("status")) == ("httpStatus", 404)
+            assert error.value.data.get("fromCache") is from_cache
+        assert origin.paths() == ["/gone/page"]
+        [key] = entry_keys(redis)
+        # A 4xx is kept 10 minutes, as in the local cache.
+        assert 590_000 < redis.command("PTTL", key) <= 600_000
+
+
+def test_a_stalled_redis_costs_no_request(make_client, redis):
+    """Redis stopped (SIGSTOP: connections open, no replies) and resumed mid-run:
+    calls time out after 50 ms, the daemons go on alone, and all are answered."""
+    import signal
+    with Origin(delay=0.02) as origin:
+        clients = daemons(make_client, redis, 2)
+        answered = []
+        resumed = threading.Event()
+
+        def stall_midway(_):
+            answered.append(1)
+            if len(answered) == 50:
+                os.kill(redis.proc.pid, signal.SIGSTOP)
+                threading.Timer(2.0, lambda: (os.kill(redis.proc.pid, signal.SIGCONT), resumed.set())).start()
+
+        results = fetch_all(clients, [origin.url(f"s{i % 100}") for i in range(400)], on_done=stall_midway)
+        assert_all_answered(results, title_of)
+        assert resumed.wait(10)
+        assert redis.command("PING") == "PONG"
