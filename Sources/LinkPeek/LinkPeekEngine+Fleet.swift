@@ -22,6 +22,8 @@ extension LinkPeekEngine {
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
         let owner = fleet.newOwner()
         var uncertain = false
+        // `reload` takes no entry that was there before it asked, only one another daemon fetched while it waited.
+        var acceptsShared = options.cachePolicy != .reload
         while true {
             if Task.isCancelled { return .failure(.cancelled) }
             let generation = fleet.waiters.generation
@@ -36,7 +38,7 @@ extension LinkPeekEngine {
                     url: url, key: key, options: options, revalidating: stale, timeout: timeout, flight: flight)
             case .acquired(let lock):
                 // Another daemon may have finished between this one's miss and its lock.
-                if let answer = sharedAnswer(fleet, key: key, url: url) {
+                if acceptsShared, let answer = sharedAnswer(fleet, key: key, url: url) {
                     fleet.release(lock)
                     return answer
                 }
@@ -44,12 +46,13 @@ extension LinkPeekEngine {
                     lock, fleet: fleet, url: url, key: key, options: options, revalidating: stale,
                     timeout: Self.secondsLeft(until: deadline), flight: flight)
             case .heldElsewhere:
-                if let answer = sharedAnswer(fleet, key: key, url: url) { return answer }
+                if acceptsShared, let answer = sharedAnswer(fleet, key: key, url: url) { return answer }
                 let left = Self.secondsLeft(until: deadline)
                 guard left > 0 else { return .failure(.timedOut) }
                 // Without the channel (Redis restarting) look again soon; with it, now and then anyway.
                 let slice = fleet.waiters.isListening ? 1.0 : 0.1
                 await fleet.waiters.wait(for: name, since: generation, seconds: min(left, slice))
+                acceptsShared = true
                 if let answer = sharedAnswer(fleet, key: key, url: url) { return answer }
             }
         }

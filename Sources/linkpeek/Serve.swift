@@ -20,6 +20,8 @@ struct Serve: AsyncParsableCommand {
 
             It is also a language server for URLs: textDocument/didOpen, didChange (incremental), didClose, textDocument/hover (a Markdown preview card of the URL under the cursor), textDocument/documentLink and documentLink/resolve; window/workDoneProgress/cancel. initializationOptions hoverTimeout (seconds, default 1.5), prefetch and hoverImages tune the hover.
 
+            With --fleet (or initializationOptions.fleet), daemons on many hosts share a Redis cache level, one origin fetch per URL and one rate per host (--fleet-origin-rate); Redis failing never fails a request. `linkpeek fleet stats` shows the fleet's use.
+
             The flags set defaults; initializationOptions in `initialize` override them. Logs go to stderr only. See protocol/README.md for the full contract.
             """)
 

@@ -297,7 +297,7 @@ def test_lock_released_on_cancel(make_client, redis):
         assert redis.command("EXISTS", locks[0]) == 0, "the lock outlived the cancelled fetch"
 
 
-def test_fetch_command_goes_on_when_redis_is_down(fetch, tmp_path):
+def test_fetch_command_goes_on_when_redis_is_down(fetch, run_cli, tmp_path):
     with Origin(delay=0) as origin:
         with __import__("socket").socket() as s:
             s.bind(("127.0.0.1", 0))
@@ -308,6 +308,9 @@ def test_fetch_command_goes_on_when_redis_is_down(fetch, tmp_path):
         assert res.one["title"] == "Fleet page alone"
         lines = [line for line in res.stderr.splitlines() if "fleet:" in line]
         assert len(lines) == 1 and "unavailable" in lines[0], res.describe()
+        stats = run_cli("fleet", "stats", "--fleet", f"redis://127.0.0.1:{closed_port}", "--json", parse=False)
+        assert stats.returncode == 1 and stats.stdout == "", stats.describe()
+        assert "fleet stats: cannot connect" in stats.stderr, stats.describe()
 
 
 @pytest.mark.parametrize("flags, field", [
@@ -406,3 +409,13 @@ def test_a_stalled_redis_costs_no_request(make_client, redis):
         assert_all_answered(results, title_of)
         assert resumed.wait(10)
         assert redis.command("PING") == "PONG"
+
+
+def test_reload_fetches_even_when_the_fleet_has_the_url(make_client, redis):
+    with Origin(delay=0) as origin:
+        first, second = daemons(make_client, redis, 2)
+        url = origin.url("reloaded")
+        assert first.fetch(url)["title"] == "Fleet page reloaded"
+        assert second.fetch(url)["fromCache"] is True
+        assert not second.fetch(url, cache_policy="reload").get("fromCache")
+        assert origin.paths() == ["/p/reloaded"] * 2
