@@ -16,14 +16,17 @@ extension FleetCache {
     /// same rate (so a daemon alone is still as polite as the whole fleet).
     /// - Parameter longest: seconds the request can still wait.
     func admit(host: String, longest: Double) -> Admission {
-        let limit = Int(min(max(longest, 0), 3600) * 1000)
+        // Clamped (a NaN becomes 0): the product then fits an Int.
+        let longest = longest.isNaN ? 0 : min(max(longest, 0), 3600)
+        let limit = Int(longest * 1000)
         let reply = connections.with { connection throws(RedisError) in
             try connection.call(Self.eval(
                 FleetScripts.take, keys: [Self.rateKey(host), Array(Self.throttledKey.utf8)],
                 arguments: [String(originRate), String(originRate), String(limit), host].map { Array($0.utf8) }))
         }
         guard let reply, let milliseconds = reply.integer else { return localRate.admit(host: host, longest: longest) }
-        return milliseconds < 0 ? .tooLong : .after(Double(milliseconds) / 1000)
+        // The script never asks for more than `limit`; a reply that does is not trusted past it.
+        return milliseconds < 0 ? .tooLong : .after(Double(min(milliseconds, limit)) / 1000)
     }
 
     /// The host a rate applies to: `url`'s, lower-cased, without user or port.
