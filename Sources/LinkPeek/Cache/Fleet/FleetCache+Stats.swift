@@ -37,7 +37,10 @@ extension FleetCache {
                 locks += keys.count
             } while cursor != "0"
             let time = try connection.call([Array("TIME".utf8)])
-            guard let seconds = time.array?.first?.bytes.flatMap({ Int(String(decoding: $0, as: UTF8.self)) }) else {
+            // Seconds since 1970, checked so that the milliseconds below fit.
+            guard let seconds = time.array?.first?.bytes.flatMap({ Int(String(decoding: $0, as: UTF8.self)) }),
+                (Self.throttledWindow...1_000_000_000_000).contains(seconds)
+            else {
                 throw RedisError(.protocolError, "TIME gave an unexpected reply")
             }
             let since = String((seconds - Self.throttledWindow) * 1000)
