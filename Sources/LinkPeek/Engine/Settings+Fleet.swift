@@ -1,6 +1,6 @@
 import Redis
 
-/// The checks of the fleet settings (issue 23), shared by the CLI's
+/// The checks of the fleet settings, shared by the CLI's
 /// `validate()` and the daemon's `initialize`.
 extension Settings {
     /// What `--fleet-origin-rate` / `initializationOptions.fleetOriginRate` may be.
