@@ -11,7 +11,8 @@
 # python3, objdump (binutils) and dpkg.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
-version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' "$root/Sources/LinkPeek/Settings.swift")
+version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' "$root/Sources/LinkPeek/Engine/Settings.swift")
+[ -n "$version" ] || { echo "dist.sh: no 'static let version' found in Sources/LinkPeek/Engine/Settings.swift" >&2; exit 1; }
 
 # The plugins' own folders, without their test suites.
 copy_editors() {

@@ -88,7 +88,7 @@ def test_ldd_names_only_debian_libraries(binary):
 def test_version_names_the_commit(binary):
     """`make dist` built it from this checkout: its commit, marked -dirty when files were changed."""
     out = run(str(binary), "--version").stdout.strip()
-    version = re.search(r'static let version = "([^"]+)"', (ROOT / "Sources/LinkPeek/Settings.swift").read_text()).group(1)
+    version = re.search(r'static let version = "([^"]+)"', (ROOT / "Sources/LinkPeek/Engine/Settings.swift").read_text()).group(1)
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=12", "HEAD"],
                           capture_output=True, text=True, timeout=60)
     if head.returncode != 0:
