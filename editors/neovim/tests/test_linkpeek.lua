@@ -828,6 +828,8 @@ h.test("previews are asked in the editor's language (v:lang); accept_language ov
   local ok, e = pcall(function()
     h.eq(title_with(nil, 1), "lang de-DE,de;q=0.9", "the editor's language")
     h.eq(title_with("pt-BR, pt;q=0.8", 2), "lang pt-BR, pt;q=0.8", "accept_language")
+    -- "" sends none, though the daemon's own locale would say German.
+    vim.env.LANG = "de_DE.UTF-8"
     h.eq(title_with("", 3), "lang none", 'accept_language ""')
   end)
   for k, v in pairs(saved) do
