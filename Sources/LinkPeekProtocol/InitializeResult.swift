@@ -69,10 +69,15 @@ public struct SettingsInEffect: Codable, Sendable, Equatable {
     public var prefetch: Bool
     public var hoverImages: Bool
     public var userAgent: String
+    /// oEmbed (the provider list and discovery) on or off.
+    public var oembed: Bool
+    /// The `Accept-Language` sent when a request names none; "" sends none.
+    public var acceptLanguage: String
 
     public init(
         allowPrivateNetwork: Bool, timeout: Double, maxConcurrency: Int, cacheDir: String,
-        hoverTimeout: Double, prefetch: Bool, hoverImages: Bool, userAgent: String
+        hoverTimeout: Double, prefetch: Bool, hoverImages: Bool, userAgent: String,
+        oembed: Bool, acceptLanguage: String
     ) {
         self.allowPrivateNetwork = allowPrivateNetwork
         self.timeout = timeout
@@ -82,5 +87,7 @@ public struct SettingsInEffect: Codable, Sendable, Equatable {
         self.prefetch = prefetch
         self.hoverImages = hoverImages
         self.userAgent = userAgent
+        self.oembed = oembed
+        self.acceptLanguage = acceptLanguage
     }
 }

@@ -14,7 +14,8 @@ extension Server {
             allowPrivateNetwork: settings.allowPrivateNetwork, timeout: settings.timeout,
             maxConcurrency: settings.maxConcurrency, cacheDir: settings.cacheDir ?? Self.defaultCacheDirectory(),
             hoverTimeout: lsp.hoverTimeout, prefetch: lsp.prefetch, hoverImages: lsp.hoverImages,
-            userAgent: settings.userAgent)
+            userAgent: settings.userAgent, oembed: settings.oembed,
+            acceptLanguage: settings.acceptLanguage ?? "")
     }
 
     /// `$XDG_CACHE_HOME/linkpeek`, else `$HOME/.cache/linkpeek` (the XDG rule).

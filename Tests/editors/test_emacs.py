@@ -11,11 +11,17 @@ EMACS_DIR = EDITORS / "emacs"
 
 @needs("emacs")
 def test_emacs_package(linkpeek_bin, editor_server, tmp_path):
-    env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url, "HOME": str(tmp_path)}
+    env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url, "HOME": str(tmp_path),
+           # The locale is C: a test gives Emacs a language of its own (system-messages-locale).
+           "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C"}
     res = run_bounded(["emacs", "--batch", "-Q", "-L", ".", "-l", "tests/linkpeek-tests.el",
                        "-f", "ert-run-tests-batch-and-exit"], env, EMACS_DIR, timeout=90)
     assert_passed(res)
     assert "0 unexpected" in res.stderr, res.stderr[-3000:]
+    # The header itself, as the loopback server received it.
+    seen = {full: headers.get("Accept-Language") for full, headers in editor_server.headers_seen
+            if full.startswith("/lang?emacs=")}
+    assert seen == {"/lang?emacs=1": "de-DE,de;q=0.9", "/lang?emacs=2": "pt-BR, pt;q=0.8", "/lang?emacs=3": None}, seen
 
 
 @needs("emacs")

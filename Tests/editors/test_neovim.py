@@ -15,7 +15,9 @@ def test_neovim_plugin(linkpeek_bin, editor_server, tmp_path):
     env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url,
            "LINKPEEK_FAKE_LSP": f"{sys.executable}\n{Path(__file__).parent / 'fake_lsp.py'}",
            "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_STATE_HOME": str(tmp_path / "state"),
-           "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path)}
+           "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path),
+           # The editor's language (v:lang): German; a test gives the daemon C.
+           "LC_ALL": "", "LC_MESSAGES": "", "LANG": "de_DE.UTF-8"}
     cmd = ["nvim", "--headless", "-u", "NONE", "-i", "NONE", "-n",
            "--cmd", f"set rtp+={NVIM_DIR}",
            "--cmd", f"lua package.path = '{NVIM_DIR}/tests/?.lua;' .. package.path",
@@ -23,6 +25,10 @@ def test_neovim_plugin(linkpeek_bin, editor_server, tmp_path):
     res = run_bounded(cmd, env, NVIM_DIR, timeout=90)
     assert_passed(res)
     assert "not ok" not in res.stdout
+    # The header itself, as the loopback server received it.
+    seen = {full: headers.get("Accept-Language") for full, headers in editor_server.headers_seen
+            if full.startswith("/lang?nvim=")}
+    assert seen == {"/lang?nvim=1": "de-DE,de;q=0.9", "/lang?nvim=2": "pt-BR, pt;q=0.8", "/lang?nvim=3": None}, seen
 
 
 # Real keystrokes through Neovim's main loop (`nvim -s KEYS`): each `:lua

@@ -11,10 +11,16 @@ VSCODE_DIR = EDITORS / "vscode"
 
 @needs("node")
 def test_vscode_extension(linkpeek_bin, editor_server):
-    env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url}
+    env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url,
+           # The daemon's locale is C: only the extension names a language.
+           "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C"}
     res = run_bounded(["node", "--test", "test/extension.test.js"], env, VSCODE_DIR, timeout=60)
     assert_passed(res)
     assert "# fail 0" in res.stdout
+    # The header itself, as the loopback server received it.
+    seen = {full: headers.get("Accept-Language") for full, headers in editor_server.headers_seen
+            if full.startswith("/lang?vscode=")}
+    assert seen == {"/lang?vscode=1": "pt-BR", "/lang?vscode=2": "de-DE, de;q=0.9", "/lang?vscode=3": None}, seen
 
 
 def test_vscode_manifest_matches_the_code():

@@ -89,3 +89,19 @@ def test_colours_only_on_a_terminal_without_no_color(linkpeek_bin, server, no_co
         assert out.startswith("Coloured\r\n"), repr(out)
     else:
         assert out.startswith(f"\x1b[1mColoured\x1b[0m\r\n\x1b[2mFixture Site · 127.0.0.1:{server.port}\x1b[0m"), repr(out)
+
+
+def test_no_card_shows_a_urls_credentials(run_cli, server):
+    """`user:password@` in the URL asked: fetched with it, never printed in a card."""
+    host = f"127.0.0.1:{server.port}"
+    url = f"http://me:s3cret@{host}/page?title=Private"
+    plain = server.url("/page?title=Private")
+    text = cards(run_cli, "--format", "text", "--width", "200", url)
+    assert text.returncode == 0, text.describe()
+    assert text.stdout == f"Private\nFixture Site · {host}\nAn Open Graph description.\n{plain}\n", text.describe()
+    for fmt in ("markdown", "html"):
+        res = cards(run_cli, "--format", fmt, url)
+        assert res.returncode == 0, res.describe()
+        assert "s3cret" not in res.stdout and "me:" not in res.stdout, res.describe()
+    failed = cards(run_cli, "--format", "text", f"http://me:s3cret@{host}/status/404")
+    assert failed.stdout == f"{host}\n{server.url('/status/404')}\n(HTTP 404)\n", failed.describe()

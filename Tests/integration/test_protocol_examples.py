@@ -164,3 +164,28 @@ def _sent_methods(path: Path) -> dict:
                 if isinstance(m, dict) and "method" in m and "id" in m:
                     out[json.dumps(m["id"])] = m["method"]
     return out
+
+
+def test_known_reasons_agree_with_the_protocol():
+    """The reasons the suite accepts are the ones error.json and §5 list, no more, no fewer."""
+    from conftest import KNOWN_REASONS
+    schema = json.loads((REPO / "protocol" / "schema" / "error.json").read_text())
+    [listed] = [d for d in _descriptions(schema) if d.startswith("Open set: ")]
+    schema_reasons = {name.strip() for name in listed[len("Open set: "):].split(",")} - {"…"}
+    assert schema_reasons == KNOWN_REASONS
+    readme = (REPO / "protocol" / "README.md").read_text()
+    section = readme.split("`data.reason` is an open set", 1)[1].split("Treat an unknown reason", 1)[0]
+    for reason in KNOWN_REASONS:
+        assert f"`{reason}`" in section, reason
+
+
+def _descriptions(node):
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "description" and isinstance(value, str):
+                yield value
+            else:
+                yield from _descriptions(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _descriptions(value)

@@ -10,6 +10,8 @@
 ;;; Code:
 
 (require 'cl-lib)
+(require 'seq)
+(require 'subr-x)
 
 (defconst linkpeek-protocol-methods
   '((initialize . :initialize)
@@ -84,14 +86,44 @@ ever asked for on its connection, comes as plain text: no Markdown syntax.")
   "Non-nil if the JSON-RPC error ERR (a plist) has the code called NAME."
   (eql (plist-get err :code) (alist-get name linkpeek-protocol-errors)))
 
-(defun linkpeek-protocol-init-options (allow-private timeout hover-timeout hover-images)
+(defun linkpeek-protocol-accept-language (locale)
+  "LOCALE, a POSIX locale name, as an Accept-Language value, or nil.
+As the daemon reads its own locale (protocol/README.md §4d):
+\"de_DE.UTF-8\" gives \"de-DE,de;q=0.9\", \"fr\" gives \"fr\"; nil for
+\"C\", \"POSIX\" and names that are not a language (2-3 letters) with an
+optional territory (2 letters or 3 digits)."
+  (when (stringp locale)
+    (let ((case-fold-search nil)
+          (name (replace-regexp-in-string "\\..*\\'" ""
+                                          (replace-regexp-in-string "@.*\\'" "" locale))))
+      (cond
+       ((string-match "\\`\\([A-Za-z]\\{2,3\\}\\)[_-]\\([A-Za-z]\\{2\\}\\|[0-9]\\{3\\}\\)\\'" name)
+        (let ((language (downcase (match-string 1 name))))
+          (format "%s-%s,%s;q=0.9" language (upcase (match-string 2 name)) language)))
+       ((string-match "\\`[A-Za-z]\\{2,3\\}\\'" name) (downcase name))))))
+
+(defun linkpeek-protocol-editor-language ()
+  "Emacs's language for messages as an Accept-Language value, or nil.
+`system-messages-locale', else the first of LC_ALL, LC_MESSAGES and LANG
+set and not empty in the environment as Emacs sees it, else
+`current-locale-environment'; nil when that is C or POSIX."
+  (let ((locale (seq-find (lambda (v) (and (stringp v) (not (string-empty-p v))))
+                          (list (bound-and-true-p system-messages-locale)
+                                (getenv "LC_ALL") (getenv "LC_MESSAGES") (getenv "LANG")
+                                (bound-and-true-p current-locale-environment)))))
+    (linkpeek-protocol-accept-language locale)))
+
+(defun linkpeek-protocol-init-options (allow-private timeout hover-timeout hover-images
+                                                     &optional accept-language)
   "The initializationOptions of the settings.
 ALLOW-PRIVATE and HOVER-IMAGES are booleans; TIMEOUT and HOVER-TIMEOUT are
-seconds, or nil for the daemon's default."
+seconds, or nil for the daemon's default.  ACCEPT-LANGUAGE is the
+acceptLanguage (\"\" sends none), or nil to leave it to the daemon."
   (append (list :allowPrivateNetwork (if allow-private t :json-false)
                 :hoverImages (if hover-images t :json-false))
           (and timeout (list :timeout timeout))
-          (and hover-timeout (list :hoverTimeout hover-timeout))))
+          (and hover-timeout (list :hoverTimeout hover-timeout))
+          (and accept-language (list :acceptLanguage accept-language))))
 
 (defun linkpeek-protocol-fetch-params (url provider-id work partial timeout)
   "Params of a fetch of URL as PROVIDER-ID, streaming on WORK and PARTIAL tokens."

@@ -65,6 +65,16 @@ linkpeek has fetched the image (as the daemon's cards do)."
   "Non-nil lets the daemon fetch loopback and private addresses."
   :type 'boolean)
 
+(defcustom linkpeek-accept-language nil
+  "The Accept-Language previews are asked in (the daemon's acceptLanguage).
+nil: Emacs's language (`system-messages-locale', else LC_ALL, LC_MESSAGES,
+LANG as Emacs sees them), \"de_DE.UTF-8\" sent as \"de-DE,de;q=0.9\"; with
+C or POSIX the daemon uses its own locale.  A string is sent as it is;
+\"\" sends none."
+  :type '(choice (const :tag "Emacs's language" nil)
+                 (const :tag "None" "")
+                 (string :tag "Accept-Language")))
+
 (defcustom linkpeek-timeout nil
   "Seconds per fetch, or nil for the daemon's default (30)."
   :type '(choice (const :tag "Daemon default" nil) number))
@@ -217,7 +227,9 @@ binary that fails at once), before `linkpeek--connection' is set.")
                                :initializationOptions
                                (linkpeek-protocol-init-options linkpeek-allow-private-network
                                                                linkpeek-timeout linkpeek-hover-timeout
-                                                               linkpeek-hover-images))
+                                                               linkpeek-hover-images
+                                                               (or linkpeek-accept-language
+                                                                   (linkpeek-protocol-editor-language))))
                          :timeout 10)
       (error
        ;; A process that exits before jsonrpc.el sets its sentinel never

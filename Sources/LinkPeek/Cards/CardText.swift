@@ -50,10 +50,30 @@ enum CardText {
 
     /// `url` when it is an http or https URL without white space or control
     /// characters, else nil: the only URLs a card links to or embeds.
+    /// Credentials are dropped (`withoutUserinfo`).
     static func safeURL(_ url: String?) -> String? {
         guard let url, host(of: url) != nil else { return nil }
         for byte in url.utf8 where byte <= 0x20 || byte == 0x7F { return nil }
-        return url
+        return withoutUserinfo(url)
+    }
+
+    /// `url` without the `user:password@` of its authority (any scheme with
+    /// `//`), which no card shows: `https://me:pw@host/p` → `https://host/p`.
+    /// Other URLs are returned as they are.
+    static func withoutUserinfo(_ url: String) -> String {
+        let bytes = Array(url.utf8)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+            bytes[(colon + 1)...].starts(with: "//".utf8)
+        else { return url }
+        let start = colon + 3
+        var end = start
+        var at: Int?
+        while end < bytes.count, ![UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")].contains(bytes[end]) {
+            if bytes[end] == UInt8(ascii: "@") { at = end }
+            end += 1
+        }
+        guard let at else { return url }
+        return String(decoding: bytes[..<start] + bytes[(at + 1)...], as: UTF8.self)
     }
 
     /// The host of an http(s) URL as every card shows it: lowercased ASCII,

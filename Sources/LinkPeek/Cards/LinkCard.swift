@@ -9,7 +9,8 @@
 /// `javascript:` link. The image is never a URL: only a thumbnail linkpeek
 /// made itself (`CardImage`), attached by whoever renders the card.
 public struct LinkCard: Sendable, Equatable {
-    /// The URL the card is about (as asked).
+    /// The URL the card is about (as asked, without `user:password@`: no
+    /// card ever shows credentials).
     public var originalURL: String
     /// The page title, or nil (renderers then show the host).
     public var title: String?
@@ -34,7 +35,7 @@ public struct LinkCard: Sendable, Equatable {
     public static let loadingStatus = "loading…"
 
     public init(originalURL: String) {
-        self.originalURL = originalURL
+        self.originalURL = CardText.withoutUserinfo(originalURL)
         host = CardText.host(of: originalURL)
         link = CardText.safeURL(originalURL)
     }

@@ -27,7 +27,8 @@ import Testing
         let client = try TestClient()
         let answer = try await client.request(1, "initialize", [
             "capabilities": ["general": ["positionEncodings": ["utf-32", "utf-16"]]],
-            "initializationOptions": ["hoverTimeout": 0.25, "prefetch": true, "timeout": 9, "cacheDir": "/tmp/lp"],
+            "initializationOptions": ["hoverTimeout": 0.25, "prefetch": true, "timeout": 9, "cacheDir": "/tmp/lp",
+                                      "oembed": false, "acceptLanguage": "de-DE,de;q=0.9"],
         ])
         let capabilities = answer["result"]?["capabilities"]
         #expect(capabilities?["hoverProvider"] == true)
@@ -41,6 +42,17 @@ import Testing
         #expect(settings?["cacheDir"] == "/tmp/lp")
         #expect(settings?["maxConcurrency"] == 64)
         #expect(settings?["allowPrivateNetwork"] == false)
+        #expect(settings?["oembed"] == false)
+        #expect(settings?["acceptLanguage"] == "de-DE,de;q=0.9")
+        #expect(try await client.shutdownAndExit() == 0)
+    }
+
+    @Test func initializeEchoesNoLanguageAsEmptyAndOEmbedOnByDefault() async throws {
+        let client = try TestClient()
+        let answer = try await client.request(1, "initialize", ["initializationOptions": ["acceptLanguage": ""]])
+        let settings = answer["result"]?["settings"]
+        #expect(settings?["oembed"] == true)
+        #expect(settings?["acceptLanguage"] == "")
         #expect(try await client.shutdownAndExit() == 0)
     }
 

@@ -71,6 +71,30 @@ import Testing
         #expect(!HTMLCard.render(card).contains("<img"))
     }
 
+    @Test func noCardShowsAURLsCredentials() {
+        var metadata = LinkMetadata(originalURL: "https://me:secret@example.com/a?q=1@2")
+        metadata.url = "https://you:hunter2@www.example.com/final"
+        metadata.title = "A Title"
+        let card = LinkCard(metadata: metadata)
+        #expect(card.originalURL == "https://example.com/a?q=1@2")
+        #expect(card.link == "https://www.example.com/final")
+        #expect(card.finalURL == "https://www.example.com/final")
+        #expect(TextCard.render(card, style: .init(color: false, width: 80)) == """
+            A Title
+            www.example.com
+            https://www.example.com/final
+            """)
+        #expect(MarkdownCard.render(card) == "**A Title**\n\nwww.example.com\n\n→ https://www.example.com/final")
+        let html = HTMLCard.render(card)
+        #expect(html.contains("href=\"https://www.example.com/final\""))
+        #expect(!html.contains("hunter2") && !html.contains("secret"))
+        // The original URL alone (no redirect), and a scheme that is not http(s).
+        let plain = LinkCard(metadata: LinkMetadata(originalURL: "http://me:secret@example.com:8080/"))
+        #expect(TextCard.render(plain, style: .init(color: false, width: 80)) == "example.com:8080\nhttp://example.com:8080/")
+        let other = LinkCard(originalURL: "ftp://me:secret@files.example/x", failure: .failed(.unsupportedScheme, "x"))
+        #expect(MarkdownCard.render(other) == "**ftp://files.example/x**\n\n*unsupported scheme*")
+    }
+
     @Test func cardImagesAreSmallRasterThumbnails() {
         #expect(CardImage(type: "image/jpeg", bytes: Array(repeating: 1, count: CardImage.maximumBytes)) != nil)
         #expect(CardImage(type: "image/jpeg", bytes: Array(repeating: 1, count: CardImage.maximumBytes + 1)) == nil)

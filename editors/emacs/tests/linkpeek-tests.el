@@ -104,6 +104,43 @@
     (should (equal (with-current-buffer "*linkpeek*" (buffer-string))
                    (concat (string-join (nth 1 done) "\n") "\n")))))
 
+(defun linkpeek-test-title-in (n)
+  "The title of a preview of the fixture's /lang page (its Accept-Language), asked of a new daemon.
+N keeps each URL apart."
+  (linkpeek-shutdown)
+  (car (nth 1 (car (last (linkpeek-test-preview (format "%s/lang?emacs=%d" linkpeek-test-base n)))))))
+
+(ert-deftest linkpeek-language-is-emacss ()
+  "Previews are asked in Emacs's language; `linkpeek-accept-language' overrides it.
+Tests/editors/test_emacs.py runs Emacs with LANG=C: only the plugin can say German."
+  (unwind-protect
+      (progn
+        (let ((system-messages-locale "de_DE.UTF-8"))
+          (should (equal (linkpeek-test-title-in 1) "lang de-DE,de;q=0.9")))
+        (let ((linkpeek-accept-language "pt-BR, pt;q=0.8"))
+          (should (equal (linkpeek-test-title-in 2) "lang pt-BR, pt;q=0.8")))
+        ;; "" sends none, though the daemon's own locale would say German.
+        (let ((linkpeek-accept-language "")
+              (process-environment (cons "LANG=de_DE.UTF-8" process-environment)))
+          (should (equal (linkpeek-test-title-in 3) "lang none"))))
+    (linkpeek-shutdown)))
+
+(ert-deftest linkpeek-language-from-a-locale-name ()
+  "POSIX locale names as Accept-Language values, as the daemon converts its own."
+  (should (equal (linkpeek-protocol-accept-language "de_DE.UTF-8") "de-DE,de;q=0.9"))
+  (should (equal (linkpeek-protocol-accept-language "fr") "fr"))
+  (should (equal (linkpeek-protocol-accept-language "es_419@x") "es-419,es;q=0.9"))
+  (should (null (linkpeek-protocol-accept-language "C")))
+  (should (null (linkpeek-protocol-accept-language "C.UTF-8")))
+  (should (null (linkpeek-protocol-accept-language "POSIX")))
+  (should (null (linkpeek-protocol-accept-language "de_DEU")))
+  (let ((system-messages-locale "C") (process-environment '("LANG=C")))
+    (should (null (linkpeek-protocol-editor-language)))
+    (should-not (plist-member (linkpeek-protocol-init-options nil nil nil nil (linkpeek-protocol-editor-language))
+                              :acceptLanguage)))
+  (let ((system-messages-locale nil) (process-environment '("LC_ALL=" "LC_MESSAGES=sv_SE.UTF-8" "LANG=de_DE")))
+    (should (equal (linkpeek-protocol-editor-language) "sv-SE,sv;q=0.9"))))
+
 (ert-deftest linkpeek-preview-failure-says-why ()
   (let ((done (car (last (linkpeek-test-preview "http://127.0.0.1:9/closed")))))
     (should (eq (car done) 'error))

@@ -810,6 +810,51 @@ h.test("a daemon that keeps dying is restarted with backoff, then left alone", f
   end
 end)
 
+h.test("previews are asked in the editor's language (v:lang); accept_language overrides it", function()
+  -- Tests/editors/test_neovim.py starts Neovim with LANG=de_DE.UTF-8; the
+  -- daemon's own locale is made C here, so only the plugin can say German.
+  h.eq(vim.v.lang, "de_DE.UTF-8", "v:lang")
+  local saved = { LC_ALL = vim.env.LC_ALL, LC_MESSAGES = vim.env.LC_MESSAGES, LANG = vim.env.LANG }
+  vim.env.LC_ALL, vim.env.LC_MESSAGES, vim.env.LANG = nil, nil, "C"
+  local function title_with(language, n)
+    client.stop()
+    linkpeek.setup({ binary = bin, allow_private_network = true, hover_timeout = 1.0, accept_language = language })
+    markdown({ base .. "/lang?nvim=" .. n })
+    local seen = preview_at(1, 3)
+    preview.close()
+    h.eq(seen[#seen].phase, "done", "phase")
+    return seen[#seen].lines[1]
+  end
+  local ok, e = pcall(function()
+    h.eq(title_with(nil, 1), "lang de-DE,de;q=0.9", "the editor's language")
+    h.eq(title_with("pt-BR, pt;q=0.8", 2), "lang pt-BR, pt;q=0.8", "accept_language")
+    -- "" sends none, though the daemon's own locale would say German.
+    vim.env.LANG = "de_DE.UTF-8"
+    h.eq(title_with("", 3), "lang none", 'accept_language ""')
+  end)
+  for k, v in pairs(saved) do
+    vim.env[k] = v
+  end
+  client.stop()
+  linkpeek.setup({ binary = bin, allow_private_network = true, hover_timeout = 1.0, open = function(url)
+    table.insert(opened, url)
+  end })
+  if not ok then
+    error(e, 0)
+  end
+end)
+
+h.test("a POSIX locale name as an Accept-Language, as the daemon reads its own", function()
+  h.eq(protocol.accept_language("de_DE.UTF-8"), "de-DE,de;q=0.9", "de_DE.UTF-8")
+  h.eq(protocol.accept_language("fr"), "fr", "fr")
+  h.eq(protocol.accept_language("es_419@x"), "es-419,es;q=0.9", "es_419@x")
+  h.eq(protocol.accept_language("C"), nil, "C")
+  h.eq(protocol.accept_language("C.UTF-8"), nil, "C.UTF-8")
+  h.eq(protocol.accept_language("POSIX"), nil, "POSIX")
+  h.eq(protocol.accept_language("de_DEU"), nil, "de_DEU")
+  h.eq(protocol.init_options({ accept_language = nil }).acceptLanguage, protocol.editor_language(), "default")
+end)
+
 local failed = h.run()
 client.stop()
 vim.wait(2000, function()

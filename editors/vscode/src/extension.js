@@ -57,6 +57,16 @@ function given(config, key) {
   return undefined;
 }
 
+/** linkpeek.acceptLanguage when it is a string ("" sends none), else VS Code's language. */
+function acceptLanguage(config) {
+  const v = config.get('acceptLanguage');
+  if (typeof v === 'string') return v;
+  if (v !== undefined && v !== null) {
+    vscode.window.showErrorMessage("linkpeek.acceptLanguage must be a string; using VS Code's language");
+  }
+  return protocol.editorLanguage(vscode.env.language);
+}
+
 function settings() {
   const c = vscode.workspace.getConfiguration('linkpeek');
   // `showImages` is the old name of `hoverImages`: read when only it was set.
@@ -67,6 +77,7 @@ function settings() {
     hoverTimeout: seconds(c, 'hoverTimeout', 1.5),
     timeout: seconds(c, 'timeout', undefined),
     hoverImages: images !== false,
+    acceptLanguage: acceptLanguage(c),
   };
 }
 

@@ -82,13 +82,37 @@ const ranges = Object.freeze({
   hoverTimeout: { min: 0, max: 60 }, // seconds
 });
 
-/** initializationOptions keys (protocol/README.md, `initialize`). */
+/**
+ * VS Code's display language (`vscode.env.language`, a BCP 47 tag in lower
+ * case: `de`, `pt-br`, `zh-hant-tw`) as an Accept-Language value in the tag's
+ * usual case (`de`, `pt-BR`, `zh-Hant-TW`); undefined for what is not a
+ * language tag.
+ */
+function editorLanguage(language) {
+  if (typeof language !== 'string') return undefined;
+  const parts = language.split('-');
+  if (!/^[A-Za-z]{2,3}$/.test(parts[0])) return undefined;
+  if (!parts.slice(1).every((p) => /^[A-Za-z0-9]{1,8}$/.test(p))) return undefined;
+  return parts.map((p, i) => {
+    if (i === 0) return p.toLowerCase();
+    if (/^[A-Za-z]{2}$/.test(p)) return p.toUpperCase();
+    if (/^[A-Za-z]{4}$/.test(p)) return p[0].toUpperCase() + p.slice(1).toLowerCase();
+    return p.toLowerCase();
+  }).join('-');
+}
+
+/**
+ * initializationOptions keys (protocol/README.md, `initialize`).
+ * acceptLanguage: the linkpeek.acceptLanguage setting ("" sends none), else
+ * VS Code's language; left out when neither gives one (the daemon's locale).
+ */
 function initOptions(settings) {
   const opts = {};
   if (settings.allowPrivateNetwork) opts[allowPrivateNetwork] = true;
   if (settings.timeout) opts.timeout = settings.timeout;
   if (settings.hoverTimeout !== undefined) opts.hoverTimeout = settings.hoverTimeout;
   opts.hoverImages = settings.hoverImages !== false;
+  if (typeof settings.acceptLanguage === 'string') opts.acceptLanguage = settings.acceptLanguage;
   return opts;
 }
 
@@ -118,4 +142,4 @@ function entryMetadata(entry) {
   return entry && typeof entry.metadata === 'object' && entry.metadata ? entry.metadata : (entry || {});
 }
 
-module.exports = { methods, errors, reasons, allowPrivateNetwork, cardBlockedAddress, cardBlockedAddressHint, blockedAddressMessageHint, stages, capabilities, ranges, initOptions, fetchParams, isWorkDone, savedEntries, entryMetadata };
+module.exports = { methods, errors, reasons, allowPrivateNetwork, cardBlockedAddress, cardBlockedAddressHint, blockedAddressMessageHint, stages, capabilities, ranges, editorLanguage, initOptions, fetchParams, isWorkDone, savedEntries, entryMetadata };

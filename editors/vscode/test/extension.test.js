@@ -337,6 +337,39 @@ test('a daemon that dies is started again', async () => {
   assert.notEqual(now.pid, old.pid);
 });
 
+test('hovers are asked in VS Code\'s language; linkpeek.acceptLanguage overrides it', async () => {
+  // Tests/editors/test_vscode.py gives the daemon the C locale: only the extension can name a language.
+  const title = async (n) => (await hover(`${BASE}/lang?vscode=${n}`, 0, 3)).contents.value.split('\n')[0];
+  const locale = process.env.LANG;
+  try {
+    vscode.env.language = 'pt-br';
+    await changeSettings({ acceptLanguage: null });
+    assert.equal(await title(1), '**lang pt-BR**');
+    await changeSettings({ acceptLanguage: 'de-DE, de;q=0.9' });
+    assert.equal(await title(2), '**lang de-DE, de;q=0.9**');
+    // "" sends none, though the daemon's own locale would say German.
+    process.env.LANG = 'de_DE.UTF-8';
+    await changeSettings({ acceptLanguage: '' });
+    assert.equal(await title(3), '**lang none**');
+  } finally {
+    vscode.env.language = 'en';
+    if (locale === undefined) delete process.env.LANG; else process.env.LANG = locale;
+    await changeSettings({ acceptLanguage: undefined });
+  }
+});
+
+test('VS Code\'s language as an Accept-Language value; none leaves the option out', () => {
+  const protocol = require('../src/protocol');
+  assert.equal(protocol.editorLanguage('de'), 'de');
+  assert.equal(protocol.editorLanguage('pt-br'), 'pt-BR');
+  assert.equal(protocol.editorLanguage('zh-hant-tw'), 'zh-Hant-TW');
+  assert.equal(protocol.editorLanguage('x'), undefined);
+  assert.equal(protocol.editorLanguage('de;q=1'), undefined);
+  assert.equal(protocol.editorLanguage(undefined), undefined);
+  assert.equal('acceptLanguage' in protocol.initOptions({}), false);
+  assert.equal(protocol.initOptions({ acceptLanguage: '' }).acceptLanguage, '');
+});
+
 test('a settings change restarts the daemon with the new settings', async () => {
   const url = `${BASE}/page?title=Images+Off`;
   const on = (await hover(url, 0, 3)).contents.value;

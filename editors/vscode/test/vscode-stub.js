@@ -117,7 +117,8 @@ const vscode = {
   Position, Range, MarkdownString, Hover, CancellationTokenSource,
   ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
   Uri: { parse: (s) => ({ scheme: s.split(':')[0], toString: () => s }) },
-  env: { openExternal: async (uri) => { recorded.opened.push(uri.toString()); return true; } },
+  // VS Code's display language (its default, English); a test changes it.
+  env: { language: 'en', openExternal: async (uri) => { recorded.opened.push(uri.toString()); return true; } },
   workspace: {
     getConfiguration: configuration,
     onDidChangeConfiguration: (fn) => { recorded.configListeners.push(fn); return { dispose() {} }; },

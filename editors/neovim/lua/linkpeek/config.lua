@@ -7,6 +7,7 @@ M.defaults = {
   allow_private_network = false, -- let the daemon fetch loopback and private addresses
   timeout = nil, -- seconds per fetch (the daemon's default: 30)
   hover_timeout = nil, -- seconds a hover waits before it shows what is known (daemon default 1.5)
+  accept_language = nil, -- Accept-Language of previews: nil the editor's language (v:lang), "" none
   hover_images = false, -- hoverImages: the image in K's card (a terminal cannot draw it: off)
   filetypes = { "markdown", "text", "gitcommit", "rst", "org", "help" },
   comments = false, -- true: attach to buffers of every filetype (URLs in comments and strings)
@@ -26,6 +27,7 @@ local function check(cfg)
     filetypes = { cfg.filetypes, "table" },
     timeout = { cfg.timeout, "number", true },
     hover_timeout = { cfg.hover_timeout, "number", true },
+    accept_language = { cfg.accept_language, "string", true },
     width = { cfg.width, "number" },
     open = { cfg.open, "function", true },
     on_attach = { cfg.on_attach, "function", true },

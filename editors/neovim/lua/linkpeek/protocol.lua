@@ -84,14 +84,52 @@ function M.capabilities(cfg)
   return caps
 end
 
+-- A POSIX locale name (`language[_territory][.codeset][@modifier]`) as an
+-- Accept-Language value, as the daemon reads its own locale (protocol/README.md
+-- §4d): `de_DE.UTF-8` -> `de-DE,de;q=0.9`, `fr` -> `fr`; nil for `C`, `POSIX`
+-- and names that are not a language (2-3 letters) with an optional territory
+-- (2 letters or 3 digits).
+function M.accept_language(locale)
+  if type(locale) ~= "string" then
+    return nil
+  end
+  local name = locale:gsub("@.*$", ""):gsub("%..*$", "")
+  local language, territory = name:match("^(%a%a%a?)[_-](%w+)$")
+  if not language then
+    language = name:match("^(%a%a%a?)$")
+    if not language then
+      return nil
+    end
+    return language:lower()
+  end
+  if not (territory:match("^%a%a$") or territory:match("^%d%d%d$")) then
+    return nil
+  end
+  language = language:lower()
+  return language .. "-" .. territory:upper() .. "," .. language .. ";q=0.9"
+end
+
+-- The editor's language (`v:lang`, what `:language messages` set) as an
+-- Accept-Language value, or nil for none (`C`, `POSIX`).
+function M.editor_language()
+  return M.accept_language(vim.v.lang)
+end
+
 -- initializationOptions keys (protocol/README.md, `initialize`).
 -- Always a JSON object, never `[]` (an empty Lua table encodes as an array).
+-- acceptLanguage: the user's `accept_language` ("" sends none), else the
+-- editor's language; left out when that is none (the daemon then reads its locale).
 function M.init_options(cfg)
   local opts = vim.empty_dict()
   opts[M.allow_private_network] = cfg.allow_private_network or nil
   opts.timeout = cfg.timeout
   opts.hoverTimeout = cfg.hover_timeout
   opts.hoverImages = cfg.hover_images and true or false
+  if cfg.accept_language ~= nil then
+    opts.acceptLanguage = cfg.accept_language
+  else
+    opts.acceptLanguage = M.editor_language()
+  end
   return opts
 end
 
