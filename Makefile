@@ -65,7 +65,8 @@ deps:
 ## venv: the Python test tools in .venv/ (made once; again when Tests/requirements.txt changes).
 venv: $(VENV)/.installed
 $(VENV)/.installed: Tests/requirements.txt
-	@test -x $(PYTHON) || $(HOST_PYTHON) -m venv $(VENV)
+	@# A half-made environment (ensurepip failed once here while other builds ran) is made again, once.
+	@test -x $(VENV)/bin/pip || { rm -rf $(VENV); $(HOST_PYTHON) -m venv $(VENV); } || { rm -rf $(VENV); $(HOST_PYTHON) -m venv $(VENV); }
 	$(PYTHON) -m pip install -q -r Tests/requirements.txt
 	@touch $@
 
