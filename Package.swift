@@ -96,8 +96,8 @@ let package = Package(
             // libxml2's callbacks mutate the collector's state once per
             // element and text run; the runtime's dynamic exclusivity checks
             // on a class's stored properties (swift_beginAccess,
-            // AccessSet::insert) were 1.2% of a fetch's samples (issue 20's
-            // profile; 0.06% without them). The checks catch overlapping
+            // AccessSet::insert) were 1.2% of a fetch's samples (in a
+            // profile of fetches; 0.06% without them). The checks catch overlapping
             // accesses, which this target never makes: the callbacks do not
             // re-enter the collector, and nothing here hands out inout access
             // across a call into other code. Static checks still apply.
