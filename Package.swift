@@ -47,17 +47,16 @@ let package = Package(
             name: "CBuildInfo"
         ),
 
-        // MARK: SeededRandom
-        // Test support: the seeded generator every random Swift test uses.
-        .target(
-            name: "SeededRandom",
-            path: "Tests/SeededRandom"
-        ),
-
         // MARK: TextTrimming
         // The one place `String`s are trimmed (and protocol text searched on its bytes), for every target (no dependencies).
         .target(
             name: "TextTrimming"
+        ),
+        .testTarget(
+            name: "TextTrimmingTests",
+            dependencies: [
+                "TextTrimming",
+            ]
         ),
         // The one JSON string escaper, for the daemon's messages and the CLI's lines (no dependencies).
         .target(
@@ -83,6 +82,7 @@ let package = Package(
             name: "CurlTests",
             dependencies: [
                 "Curl",
+                "LinkPeekTestSupport",
             ]
         ),
 
@@ -109,7 +109,7 @@ let package = Package(
             name: "HTMLHeadTests",
             dependencies: [
                 "HTMLHead",
-                "SeededRandom",
+                "LinkPeekTestSupport",
             ]
         ),
 
@@ -119,6 +119,12 @@ let package = Package(
             name: "Images",
             dependencies: [
                 "CVips",
+            ]
+        ),
+        .testTarget(
+            name: "ImagesTests",
+            dependencies: [
+                "Images",
             ]
         ),
 
@@ -131,7 +137,6 @@ let package = Package(
                 "HTMLHead",
                 "Images",
                 "SQLite",
-                "SeededRandom",
                 "TextTrimming",
             ]
         ),
@@ -141,6 +146,7 @@ let package = Package(
                 "LinkPeek",
                 "HTMLHead",
                 "Images",
+                "LinkPeekTestSupport",
                 "TextTrimming",
             ]
         ),
@@ -175,6 +181,12 @@ let package = Package(
         // MARK: LinkPeekProtocol
         .target(
             name: "LinkPeekProtocol"
+        ),
+        .testTarget(
+            name: "LinkPeekProtocolTests",
+            dependencies: [
+                "LinkPeekProtocol",
+            ]
         ),
 
         // MARK: CCrashGuard
@@ -214,8 +226,22 @@ let package = Package(
             dependencies: [
                 "LinkPeekServer",
                 "JSONRPC",
-                "SeededRandom",
+                "LinkPeekTestSupport",
             ]
+        ),
+
+        // MARK: LinkPeekTestSupport
+        // For the Swift tests only (no product depends on it): the seeded
+        // generator every random test uses, loopback listeners and servers,
+        // the in-process daemon client (`TestClient`) and `FakeService`.
+        .target(
+            name: "LinkPeekTestSupport",
+            dependencies: [
+                "JSONRPC",
+                "LinkPeek",
+                "LinkPeekServer",
+            ],
+            path: "Tests/LinkPeekTestSupport"
         ),
 
         // MARK: linkpeek

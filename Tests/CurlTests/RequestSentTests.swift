@@ -1,3 +1,4 @@
+import LinkPeekTestSupport
 import Testing
 
 @testable import Curl

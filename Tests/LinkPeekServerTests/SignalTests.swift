@@ -1,5 +1,6 @@
 import Foundation
 import LinkPeekServer
+import LinkPeekTestSupport
 import Testing
 
 /// SIGTERM ends a session like end of input. In-process, so it runs alone:
