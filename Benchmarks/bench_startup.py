@@ -5,7 +5,8 @@
 For each binary: the size of the file, plus any `libLinkPeekCacheStore.so`
 beside it (older builds, from before the cache moved into the executable,
 needed it), the toolchain libraries `ldd` names, and the wall time of the
-whole process `linkpeek --version` (spawn to exit), median and p90 over `--runs` runs, the binaries taking turns.
+whole process `linkpeek --version` (spawn to exit), median and p90 over
+`--runs` runs, the binaries taking turns.
 """
 
 from __future__ import annotations
