@@ -35,8 +35,8 @@ public struct ImageBlob: Sendable, Equatable {
 /// The image cache's second level, behind the memory LRU of variants: it
 /// keeps sources (key `source <url>`) and variants (key `variant <url>
 /// <transform>`), so that a new size does not refetch a source and a
-/// restart need not redo a variant. `MemoryImageStore` is the default; a
-/// persistent store (SQLite blobs) implements the same two calls.
+/// restart need not redo a variant. `MemoryImageStore` is the default;
+/// `StoredImageStore` (the cache database's blobs) is the engine's.
 public protocol ImageStore: Sendable {
     func blob(for key: String) -> ImageBlob?
     func store(_ blob: ImageBlob, for key: String)
