@@ -208,6 +208,7 @@ let package = Package(
             name: "JSONRPCTests",
             dependencies: [
                 "JSONRPC",
+                "LinkPeekTestSupport",
             ]
         ),
 

@@ -32,20 +32,15 @@ public final class TestClient: Sendable {
     let readerStarted = Mutex(false)
 
     public init(service: any MetadataService = FakeService(), framing: Framing = .ndjson, startReading: Bool = true) throws {
-        toServer = try Self.makePipe()
-        fromServer = try Self.makePipe()
+        let (toServerPipe, fromServerPipe) = (try TestPipe(), try TestPipe())
+        toServer = (toServerPipe.read, toServerPipe.write)
+        fromServer = (fromServerPipe.read, fromServerPipe.write)
         self.framing = framing
         let (input, output) = (toServer.read, fromServer.write)
         session = Task.detached {
             await Server.serve(service: service, input: input, output: output, logLevel: .error, handleSignals: false)
         }
         if startReading { self.startReading() }
-    }
-
-    private static func makePipe() throws -> (read: Int32, write: Int32) {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
-        return (fds[0], fds[1])
     }
 
     /// Starts the thread that reads the server's output (tests of slow
