@@ -22,7 +22,7 @@ TEST_SEED ?= 20261126
 PYTEST := $(PYTHON) -m pytest -q --continue-on-collection-errors
 # python3, python3-venv: the virtual environment for the test tools.
 # neovim, emacs-nox, nodejs: the editor plugin tests (make test-editors).
-# openssl, nginx: the TLS and HTTP/2 tests (issue 11).
+# openssl, nginx: the TLS, proxy and HTTP/2 tests.
 # libvips: images (getMedia, thumbnails); libvips-tools: vips and vipsthumbnail, to generate test fixtures.
 # util-linux: unshare, for the tests' network namespace (essential, listed to say so).
 APT_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev libvips-dev libvips-tools pkg-config openssl nginx \

@@ -71,17 +71,16 @@ let package = Package(
             ]
         ),
 
-        // MARK: SeededRandom
-        // Test support: the seeded generator every random Swift test uses.
-        .target(
-            name: "SeededRandom",
-            path: "Tests/SeededRandom"
-        ),
-
         // MARK: TextTrimming
         // The one place `String`s are trimmed (and protocol text searched on its bytes), for every target (no dependencies).
         .target(
             name: "TextTrimming"
+        ),
+        .testTarget(
+            name: "TextTrimmingTests",
+            dependencies: [
+                "TextTrimming",
+            ]
         ),
         // The one JSON string escaper, for the daemon's messages and the CLI's lines (no dependencies).
         .target(
@@ -107,6 +106,7 @@ let package = Package(
             name: "CurlTests",
             dependencies: [
                 "Curl",
+                "LinkPeekTestSupport",
             ]
         ),
 
@@ -120,8 +120,8 @@ let package = Package(
             // libxml2's callbacks mutate the collector's state once per
             // element and text run; the runtime's dynamic exclusivity checks
             // on a class's stored properties (swift_beginAccess,
-            // AccessSet::insert) were 1.2% of a fetch's samples (issue 20's
-            // profile; 0.06% without them). The checks catch overlapping
+            // AccessSet::insert) were 1.2% of a fetch's samples (in a
+            // profile of fetches; 0.06% without them). The checks catch overlapping
             // accesses, which this target never makes: the callbacks do not
             // re-enter the collector, and nothing here hands out inout access
             // across a call into other code. Static checks still apply.
@@ -133,7 +133,7 @@ let package = Package(
             name: "HTMLHeadTests",
             dependencies: [
                 "HTMLHead",
-                "SeededRandom",
+                "LinkPeekTestSupport",
             ]
         ),
 
@@ -143,6 +143,12 @@ let package = Package(
             name: "Images",
             dependencies: [
                 "CVips",
+            ]
+        ),
+        .testTarget(
+            name: "ImagesTests",
+            dependencies: [
+                "Images",
             ]
         ),
 
@@ -156,7 +162,6 @@ let package = Package(
                 "Images",
                 "SQLite",
                 "Redis",
-                "SeededRandom",
                 "TextTrimming",
                 "Threading",
             ]
@@ -168,6 +173,7 @@ let package = Package(
                 "HTMLHead",
                 "Images",
                 "Redis",
+                "LinkPeekTestSupport",
                 "TextTrimming",
             ]
         ),
@@ -203,6 +209,12 @@ let package = Package(
         .target(
             name: "LinkPeekProtocol"
         ),
+        .testTarget(
+            name: "LinkPeekProtocolTests",
+            dependencies: [
+                "LinkPeekProtocol",
+            ]
+        ),
 
         // MARK: CCrashGuard
         // Closes the protocol stream first thing on a crash (crash_guard.h says why it is C).
@@ -223,6 +235,7 @@ let package = Package(
             name: "JSONRPCTests",
             dependencies: [
                 "JSONRPC",
+                "LinkPeekTestSupport",
             ]
         ),
 
@@ -241,8 +254,22 @@ let package = Package(
             dependencies: [
                 "LinkPeekServer",
                 "JSONRPC",
-                "SeededRandom",
+                "LinkPeekTestSupport",
             ]
+        ),
+
+        // MARK: LinkPeekTestSupport
+        // For the Swift tests only (no product depends on it): the seeded
+        // generator every random test uses, loopback listeners and servers,
+        // the in-process daemon client (`TestClient`) and `FakeService`.
+        .target(
+            name: "LinkPeekTestSupport",
+            dependencies: [
+                "JSONRPC",
+                "LinkPeek",
+                "LinkPeekServer",
+            ],
+            path: "Tests/LinkPeekTestSupport"
         ),
 
         // MARK: linkpeek

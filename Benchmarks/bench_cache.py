@@ -1,4 +1,4 @@
-"""The persistent cache with 100,000 entries on disk (issue 7).
+"""The persistent cache with 100,000 entries on disk.
 
     LINKPEEK_BIN=.build/release/linkpeek python3 Benchmarks/bench_cache.py [--entries 100000] [--rounds 3]
 

@@ -1,4 +1,4 @@
-"""What the persistent cache costs `linkpeek fetch --stdin` (issue 17): the
+"""What the persistent cache costs `linkpeek fetch --stdin`: the
 fetch benchmark's 500 loopback pages, fetched with the default cache (a new
 cache directory each round, so every page is a miss that is written) and
 with `--no-cache`, alternating which goes first, side by side in one run.

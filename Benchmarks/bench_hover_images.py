@@ -1,4 +1,4 @@
-"""What the hover card's image costs (issue 18): the card embeds a thumbnail
+"""What the hover card's image costs: the card embeds a thumbnail
 linkpeek makes itself (a data: URI), never the page's image URL.
 
     LINKPEEK_BIN=.build/release/linkpeek python3 Benchmarks/bench_hover_images.py [--rounds 5]

@@ -10,7 +10,7 @@ tags (in the body, and in the head before the metadata), a 2 MiB comment,
 script and title, entities past U+10FFFF, an unclosed attribute. Runs of
 `linkpeek parse` on the shape and on a tiny page alternate; the table gives
 medians and their difference in wall and in CPU time (from the child's
-rusage), which is the parse cost (target ≤ 50 ms, issue 6). It also shows
+rusage), which is the parse cost (target ≤ 50 ms). It also shows
 that parse time is linear: the one-attribute shape at 1, 2 and 4 MiB.
 """
 

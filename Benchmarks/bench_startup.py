@@ -1,11 +1,12 @@
-"""Binary size and start-up time of linkpeek builds, side by side (issue 17).
+"""Binary size and start-up time of linkpeek builds, side by side.
 
     python3 Benchmarks/bench_startup.py --bin OLD --bin NEW [--runs 200]
 
 For each binary: the size of the file, plus any `libLinkPeekCacheStore.so`
-beside it (builds before issue 17 needed it), the toolchain libraries `ldd`
-names, and the wall time of the whole process `linkpeek --version` (spawn to
-exit), median and p90 over `--runs` runs, the binaries taking turns.
+beside it (older builds, from before the cache moved into the executable,
+needed it), the toolchain libraries `ldd` names, and the wall time of the
+whole process `linkpeek --version` (spawn to exit), median and p90 over
+`--runs` runs, the binaries taking turns.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-// The cost of looking for walls in a page's bytes (WallEvidence, issue 19),
+// The cost of looking for walls in a page's bytes (WallEvidence),
 // side by side in one run with copying the same chunks (the least any pass
 // over the bytes costs), on 50 generated pages of dense markup, 128 KiB each:
 //

@@ -46,7 +46,7 @@ final class Transfer: @unchecked Sendable {
     /// has (see `TransferDecision.settle`).
     var settleDeadline: ContinuousClock.Instant?
 
-    // Hop by hop when a proxy is set (issue 11; see `HopCheck`).
+    // Hop by hop when a proxy is set (see `HopCheck`).
     /// The URL of the hop running now: the request's, then each redirect's
     /// when the engine follows redirects itself.
     var hopURL: String

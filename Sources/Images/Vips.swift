@@ -3,8 +3,9 @@ internal import CVips
 // Contributor note (Images): Swift over libvips, as `Curl` is over libcurl.
 // No C type escapes this module: callers pass bytes and plain values and get
 // bytes back. Judgement (pixel caps, which formats, SVG checks, ICO entries)
-// lives in `LinkPeek`; this module only runs libvips. Tests: the pure parts
-// in LinkPeekTests, the whole pipeline in Tests/integration/test_images.py.
+// lives in `LinkPeek`; this module only runs libvips. Tests: this module's
+// in ImagesTests, the pure parts of the pipeline in LinkPeekTests, the whole
+// pipeline in Tests/integration/test_images.py.
 
 /// libvips, opened and initialised on first use. Thread-safe (libvips is);
 /// its operations block, so callers run them off Swift's cooperative pool

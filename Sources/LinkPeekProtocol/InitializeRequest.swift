@@ -106,7 +106,7 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
     /// the daemon's (`--accept-language`, else its locale). Editors pass theirs.
     public var acceptLanguage: String?
 
-    // Real networks (issue 11).
+    // Real networks: name overrides, CA certificates, proxies, recording.
     /// Name overrides, `HOST:PORT:ADDR` each (curl's `--resolve`); they
     /// replace the command line's list. Their syntax is checked by the daemon.
     public var resolve: [String]?

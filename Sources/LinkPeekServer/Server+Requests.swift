@@ -182,7 +182,7 @@ extension Settings {
         }
         // Checked against `ParamRanges.maxConcurrency` before this runs.
         if let value = options.maxConcurrency.flatMap(ParamRanges.maxConcurrency.integer) { maxConcurrency = value }
-        // Real networks (issue 11).
+        // Real networks: name overrides, CA certificates, proxies, recording.
         if let value = options.resolve { resolve = value }
         if let value = options.caFile { caFile = value }
         if let value = options.caPath { caPath = value }

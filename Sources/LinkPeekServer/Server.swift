@@ -3,7 +3,10 @@ import LinkPeek
 import LinkPeekProtocol
 
 /// The dispatcher: reads decoded messages in input order, answers the quick
-/// ones at once and runs `fetch` and `getCached` each in its own `Task`,
+/// ones (`initialize`, `cancel`, `shutdown`, `textDocument/documentLink`) at
+/// once and runs each request that may wait on the cache or the network
+/// (`fetch`, `getCached`, `render`, `getMedia`, `prefetch`, `save`, `unsave`,
+/// `saved`, the LSP hover and `documentLink/resolve`) in its own `Task`,
 /// kept in a table by request id so that it can be cancelled and answered
 /// exactly once (a late result after a cancel is dropped).
 ///

@@ -20,7 +20,7 @@ struct NetworkOptions: ParsableArguments {
     @Option(name: .long, help: "The User-Agent header.")
     var userAgent: String = Settings.defaultUserAgent
 
-    // MARK: Real networks (issue 11)
+    // MARK: Real networks (name overrides, CA certificates, proxies)
 
     @Option(name: .customLong("resolve"), help: ArgumentHelp(
         "Connect to ADDR for HOST:PORT instead of asking DNS, for the first URL and redirects (curl's syntax; the address policy still applies to ADDR); repeatable.",

@@ -1,4 +1,5 @@
 import Glibc
+import LinkPeekTestSupport
 import Testing
 
 @testable import Curl

@@ -1,3 +1,4 @@
+import LinkPeekTestSupport
 import Testing
 
 @testable import Curl
@@ -18,7 +19,7 @@ final class StageRecordingConsumer: TransferConsumer {
 /// Tier 2 (a real libcurl against a loopback server): `requestSent` comes
 /// from libcurl's own timing, once, before the response, on a new
 /// connection after `connecting` and on a kept-alive one without it
-/// (issue 18: a reused connection must not look like a name lookup).
+/// (a reused connection must not look like a name lookup).
 struct RequestSentTests {
     @Test func requestSentFollowsTheConnectAndComesAloneOnAKeptConnection() async throws {
         let server = try KeepAliveServer()

@@ -2,7 +2,7 @@ import Testing
 @testable import HTMLHead
 
 /// Pages re-saved as UTF-8 by tools that kept their old `<meta charset>`
-/// (issue 10 §2): the declared legacy encoding turns their text into
+/// (the encoding misfit): the declared legacy encoding turns their text into
 /// U+FFFD, the bytes are valid UTF-8, so UTF-8 wins and the misfit is kept.
 @Suite struct EncodingMisfitTests {
     /// A page written for this test: a Shift_JIS declaration over UTF-8 text,

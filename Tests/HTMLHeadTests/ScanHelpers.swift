@@ -1,4 +1,4 @@
-import SeededRandom
+import LinkPeekTestSupport
 @testable import HTMLHead
 
 /// Scans `bytes` fed in chunks of 1 to 40 bytes drawn from `generator`: the

@@ -1,4 +1,5 @@
 import Foundation
+import LinkPeekTestSupport
 import Synchronization
 import Testing
 
@@ -26,14 +27,12 @@ import Testing
     }
 
     func connection() throws -> (Connection, input: Int32, output: Int32) {
-        var input: [Int32] = [0, 0]
-        var output: [Int32] = [0, 0]
-        guard pipe(&input) == 0, pipe(&output) == 0 else { throw POSIXError(.EMFILE) }
-        let connection = Connection(input: input[0], output: output[1])
+        let (input, output) = (try TestPipe(), try TestPipe())
+        let connection = Connection(input: input.read, output: output.write)
         connection.start { _ in }
         // Switch the output to NDJSON, so that each message is one line (`{}` itself is not answered here).
-        _ = Array("{}\n".utf8).withUnsafeBytes { write(input[1], $0.baseAddress, $0.count) }
-        return (connection, input[1], output[0])
+        _ = Array("{}\n".utf8).withUnsafeBytes { write(input.write, $0.baseAddress, $0.count) }
+        return (connection, input.write, output.read)
     }
 
     @Test func concurrentSendersLoseNothingAndKeepTheirOrder() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import LinkPeekTestSupport
 import Synchronization
 import Testing
 
@@ -6,18 +7,7 @@ import Testing
 
 /// Tier 1½: the connection over real pipes, with its threads.
 @Suite struct ConnectionTests {
-    /// A pipe's two ends.
-    struct Pipe {
-        let read: Int32
-        let write: Int32
-
-        init() throws {
-            var fds: [Int32] = [0, 0]
-            guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
-            read = fds[0]
-            write = fds[1]
-        }
-    }
+    typealias Pipe = TestPipe
 
     final class Received: Sendable {
         let events = Mutex<[ConnectionEvent]>([])

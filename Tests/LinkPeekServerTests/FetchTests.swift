@@ -1,6 +1,7 @@
 import Foundation
 import JSONRPC
 import LinkPeek
+import LinkPeekTestSupport
 import Testing
 
 /// Tier 2: fetch, its errors, the one-shot rule, cancel, getCached.

@@ -2,6 +2,7 @@ import Foundation
 import JSONRPC
 import LinkPeek
 import LinkPeekServer
+import LinkPeekTestSupport
 import Testing
 
 /// Tier 2: initialize, shutdown, exit, end of input, framings and batches.

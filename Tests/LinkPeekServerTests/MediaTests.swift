@@ -2,6 +2,7 @@ import Foundation
 import JSONRPC
 import LinkPeek
 import LinkPeekProtocol
+import LinkPeekTestSupport
 import Testing
 
 /// Tier 2: getMedia and prefetch through the dispatcher (the fake service

@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import LinkPeekTestSupport
 import Testing
 
 /// Tier 2: a client that writes 10,000 requests before reading any answer.

@@ -1,4 +1,5 @@
 import JSONRPC
+import LinkPeekTestSupport
 import Testing
 
 /// Tier 2: `$/progress` order, merging, and silence after the response.

@@ -1,5 +1,6 @@
 import Foundation
 import LinkPeekServer
+import LinkPeekTestSupport
 import Testing
 
 /// SIGTERM ends a session like end of input. In-process, so it runs alone:
@@ -7,10 +8,8 @@ import Testing
 /// replaced by the session's signal source).
 @Suite(.serialized) struct SignalTests {
     @Test func sigtermCancelsFlushesAndExitsZero() async throws {
-        var inputPipe: [Int32] = [0, 0]
-        var outputPipe: [Int32] = [0, 0]
-        try #require(pipe(&inputPipe) == 0 && pipe(&outputPipe) == 0)
-        let (input, toServer, fromServer, output) = (inputPipe[0], inputPipe[1], outputPipe[0], outputPipe[1])
+        let (inputPipe, outputPipe) = (try TestPipe(), try TestPipe())
+        let (input, toServer, fromServer, output) = (inputPipe.read, inputPipe.write, outputPipe.read, outputPipe.write)
         let session = Task.detached {
             await Server.serve(service: FakeService(), input: input, output: output, logLevel: .error, handleSignals: true)
         }

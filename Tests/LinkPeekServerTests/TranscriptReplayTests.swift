@@ -1,6 +1,7 @@
 import Foundation
 import JSONRPC
 import LinkPeek
+import LinkPeekTestSupport
 import Testing
 
 /// Tier 2: replays `protocol/examples/*.jsonl` against the in-process server

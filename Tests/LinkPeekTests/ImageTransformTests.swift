@@ -1,5 +1,5 @@
 import Images
-import SeededRandom
+import LinkPeekTestSupport
 import Testing
 @testable import LinkPeek
 
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func byteLRUEvictsOldestByCost() {
-        var lru = ByteLRU<Int>(capacity: 10)
+        var lru = LRUMap<Int>(capacity: 10)
         lru.insert(1, cost: 4, for: "a")
         lru.insert(2, cost: 4, for: "b")
         #expect(lru.value(for: "a") == 1)       // a is now the most recent

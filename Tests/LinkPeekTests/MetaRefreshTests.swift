@@ -1,6 +1,6 @@
 import FoundationEssentials
 import HTMLHead
-import SeededRandom
+import LinkPeekTestSupport
 import Testing
 
 @testable import LinkPeek

@@ -41,7 +41,7 @@ import Testing
         ])
         #expect(metadata.image?.url == "https://cdn.example/og.jpg")
         #expect(Set(metadata.images?.map(\.url) ?? []) == ["https://cdn.example/og.jpg", "https://cdn.example/tw.jpg", "https://cdn.example/ld.jpg"])
-        // Declared, not fetched: nothing verified yet (issue 18).
+        // Declared, not fetched: nothing verified yet (`richness`).
         #expect(metadata.richness == .text)
     }
 

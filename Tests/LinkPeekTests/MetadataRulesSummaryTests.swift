@@ -1,5 +1,5 @@
 import HTMLHead
-import SeededRandom
+import LinkPeekTestSupport
 import Testing
 @testable import LinkPeek
 

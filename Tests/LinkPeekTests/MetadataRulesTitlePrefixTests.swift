@@ -3,7 +3,7 @@ import Testing
 @testable import LinkPeek
 
 /// A title's first part goes only when it is shown to be the site's name
-/// (issue 18): by a declared name, the host's name, or the same affix after
+/// (the site-name affix rule): by a declared name, the host's name, or the same affix after
 /// the same separator on another title of a page that names no other site;
 /// never by a colon alone. Each page below lost its first part before.
 @Suite struct MetadataRulesTitlePrefixTests {

@@ -1,7 +1,7 @@
 import Testing
 @testable import LinkPeek
 
-/// `richness` says what was verified (issue 18): an image or icon counts
+/// `richness` says what was verified: an image or icon counts
 /// only once linkpeek fetched it and its bytes were an image (`bytes` set).
 @Suite struct RichnessTests {
     private func metadata(image: Int?, icon: Int?, video: Bool = false) -> LinkMetadata {

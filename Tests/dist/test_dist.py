@@ -1,4 +1,4 @@
-"""The release as users install it (`make test-dist`, issue 17): the binary
+"""The release as users install it (`make test-dist`): the binary
 unpacked from the tarball needs only Debian's libraries, the .deb says so
 and carries its files in Debian's places, and the core integration tests
 pass against that binary run from another directory with LD_LIBRARY_PATH

@@ -1,4 +1,4 @@
-"""Fuzzes oEmbed and the wall detectors (issue 19): mutated oEmbed answers,
+"""Fuzzes oEmbed and the wall detectors: mutated oEmbed answers,
 `Link` headers, discovery links and wall pages, served from a replay tape
 (`--replay`, no network) to `linkpeek fetch`, one process per case.
 

@@ -1,4 +1,4 @@
-"""The persistent cache (issue 7): HTTP freshness and revalidation, policies,
+"""The persistent cache: HTTP freshness and revalidation, policies,
 keys, saved links, several processes on one directory, kill -9, broken files.
 
 Every daemon here runs on a cache directory the test made (tmp_path); the

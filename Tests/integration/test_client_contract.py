@@ -1,4 +1,4 @@
-"""What a client written from protocol/README.md alone relies on (issue 10 §4): partial results resolved
+"""What a client written from protocol/README.md alone relies on: partial results resolved
 against the final URL and free of guesses, the stage sequence, and shared transfers that presentation
 flags do not split. Everything runs against a fixture server on 127.0.0.1."""
 
@@ -37,7 +37,7 @@ def test_partial_after_a_redirect_is_resolved_against_the_final_url(lp, server):
     assert p["originalURL"] == start
     # The page declares no icon: the /favicon.ico guess is not in the partial …
     assert "icon" not in p and "icon" not in p.get("sources", {}), p
-    # Nothing is verified before the image is fetched (issue 18): the partial says so.
+    # Nothing is verified before the image is fetched: the partial says so.
     assert p["richness"] == "text"
     assert not {"redirects", "bytesRead", "fetchedAt", "fromCache"} & p.keys(), p
     # … and the final answer has it only because it was fetched.

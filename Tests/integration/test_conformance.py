@@ -49,12 +49,12 @@ BIN = Path(os.environ.get("LINKPEEK_BIN", REPO_ROOT / ".build" / "debug" / "link
 # Set just under the measured scores, so that a regression in the rules, the
 # scanner, the fetch's stop rule or the CLI fails here; raise them when the
 # scores improve. (Lowered from 92.8 when `title` began to drop a site-name
-# affix, issue 10: metascraper's titles keep it; with the titles as written
+# affix: metascraper's titles keep it; with the titles as written
 # the parse score is unchanged, printed as the informational line.)
 FLOOR = 90.6
 FETCH_FLOOR = 89.9
 # How far the network path may trail `parse` on the same pages (points):
-# issue 10's goal. After a head that gave the main fields the fetch reads
+# the goal of reading the head first. After a head that gave the main fields the fetch reads
 # the body unparsed and parses it only once it shows a sign of a missing
 # field (BodyEvidence), within 16 KiB; what still separates the two ways
 # (0.7 points measured) lies past the 64 KiB budget, or past that window.

@@ -1,4 +1,4 @@
-"""Keeping connections when a fetch stops early (issue 10, part 1).
+"""Keeping connections when a fetch stops early.
 
 A page whose head gives every field the rules use ends the transfer at
 `</head>`. When the rest of the response is small and its length known, the

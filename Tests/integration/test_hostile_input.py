@@ -1,4 +1,4 @@
-"""No input may kill the daemon (issue 6): hostile numbers in every numeric
+"""No input may kill the daemon: hostile numbers in every numeric
 param of every request, ids echoed exactly as written, and a crash that the
 client sees as end-of-file at once.
 

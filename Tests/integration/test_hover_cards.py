@@ -1,4 +1,4 @@
-"""Hover and render cards through the real daemon (issue 18): only images
+"""Hover and render cards through the real daemon: only images
 linkpeek fetched under its own address policy reach a card, as a small
 `data:` thumbnail, never the page's image URL; `richness` says what was
 verified; cards in the format the client asks for; Markdown escaped only

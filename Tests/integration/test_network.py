@@ -1,4 +1,4 @@
-"""Real networks and test harnesses (issue 11): the user agent, `--resolve`,
+"""Real networks and test harnesses: the user agent, `--resolve`,
 trust (`--cacert`), proxies. Every server is one the test starts on 127.0.0.1;
 made-up names like `example.test` are mapped with `--resolve` and never reach DNS."""
 

@@ -1,4 +1,4 @@
-"""oEmbed and walls (issue 19, parts 1 and 2), on loopback only.
+"""oEmbed and walls, on loopback only.
 
 Real host names (www.youtube.com, consent.youtube.com) reach a local HTTPS
 server signed by a test CA: port 443 of those names goes through a CONNECT

@@ -1,4 +1,4 @@
-"""Progress stages true to what the transfer is doing (issue 18): taken from
+"""Progress stages true to what the transfer is doing: taken from
 libcurl's own timing, so a fetch on a kept-alive connection does not stay at
 `resolving` while the server thinks. The server here records the client port
 of each request, so the test knows whether the connection was reused.

@@ -22,7 +22,7 @@
     (get-cached . :getCached)   ; {url} -> LinkMetadata | null
     (cancel . :cancel)          ; {providerId} -> {cancelled}
     (cancel-work . :window/workDoneProgress/cancel) ; notification {token}: cancel the request using it
-    (save . :save)              ; {url, tags?} -> the saved entry (issue 7)
+    (save . :save)              ; {url, tags?} -> the saved entry (saved links)
     (saved . :saved))           ; {tag?, limit?, offset?} -> entries, newest first
   "Protocol methods by the name linkpeek.el gives them.")
 

@@ -30,21 +30,17 @@ public enum BookmarkFile {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Text safe in HTML content and in a double-quoted attribute.
+    /// Text on one line (a line break becomes a space), safe in HTML content
+    /// and in a quoted attribute (`HTMLCard.escape`).
     static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
+        var line = ""
+        line.reserveCapacity(text.utf8.count)
         for character in text {
             switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\r\n", "\n", "\r": out += " "
-            default: out.append(character)
+            case "\r\n", "\n", "\r": line += " "
+            default: line.append(character)
             }
         }
-        return out
+        return HTMLCard.escape(line)
     }
 }

@@ -5,7 +5,8 @@ import SQLite
 /// linkpeek that keep derived files (image variants: `getMedia`).
 ///
 /// Blobs are kept by a string key the caller makes up (prefix it with the
-/// feature's name, e.g. `media:<url>:<width>x<height>.webp`), expire at the
+/// feature's name: `StoredImageStore` keeps `image:source <url>` and
+/// `image:variant <url> <transform>`), expire at the
 /// time given, and count towards the cache's size limit: the background
 /// prune removes expired blobs first, then the least recently used entries
 /// and blobs together. A blob may vanish at any time; callers treat a miss

@@ -5,8 +5,6 @@ import FoundationEssentials
 /// `Sun Nov  6 08:49:37 1994`. Written out here because the date parsers
 /// with time zones live in full Foundation, which linkpeek does not load.
 enum HTTPDate {
-    private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-
     static func parse(_ text: String) -> Date? {
         let tokens = text.split { $0 == " " || $0 == "," || $0 == "-" || $0 == "\t" }.map { $0.lowercased() }
         var day: Int?, month: Int?, year: Int?, clock: [Int]?
@@ -15,7 +13,7 @@ enum HTTPDate {
                 let parts = token.split(separator: ":").compactMap { Int($0) }
                 guard parts.count == 3 else { return nil }
                 clock = parts
-            } else if month == nil, let index = months.firstIndex(of: token) {
+            } else if month == nil, let index = MonthNames.abbreviated.firstIndex(of: token) {
                 // No weekday abbreviation is also a month's, so an exact match is the month.
                 month = index + 1
             } else if let number = Int(token) {
@@ -40,7 +38,8 @@ enum HTTPDate {
         let (year, month, day) = civilFromDays(days)
         let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][((days % 7) + 7) % 7]
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let monthName = months[month - 1].prefix(1).uppercased() + months[month - 1].dropFirst()
+        let abbreviation = MonthNames.abbreviated[month - 1]
+        let monthName = abbreviation.prefix(1).uppercased() + abbreviation.dropFirst()
         return "\(weekday), \(two(day)) \(monthName) \(year) \(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60)) GMT"
     }
 

@@ -24,7 +24,9 @@ public enum HTMLCard {
         return html + "</figcaption></figure>"
     }
 
-    /// `text` safe as HTML text and as a double- or single-quoted attribute value.
+    /// `text` safe as HTML text and as a double- or single-quoted attribute
+    /// value: the one HTML escaper (cards, the bookmark file). Scalar by
+    /// scalar, so a combining mark cannot hide a quote or a bracket.
     public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)

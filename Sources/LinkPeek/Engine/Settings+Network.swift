@@ -5,7 +5,8 @@ import FoundationEssentials
 import Glibc
 #endif
 
-/// The checks and defaults of the network settings (issue 11), shared by the
+/// The checks and defaults of the network settings (name overrides, CA
+/// certificates, proxies), shared by the
 /// CLI's `validate()` and the daemon's `initialize`.
 extension Settings {
     /// The first `resolve` entry that is not `HOST:PORT:ADDR`, as a sentence

@@ -38,7 +38,7 @@ public struct Settings: Sendable, Equatable, Codable {
     /// the user's locale here, `UserLanguage`); nil or "" sends none.
     public var acceptLanguage: String?
 
-    // MARK: Real networks (issue 11)
+    // MARK: Real networks (name overrides, CA certificates, proxies)
 
     /// Name overrides in curl's `--resolve` syntax, `HOST:PORT:ADDR[,ADDR…]`
     /// (`NameOverride`); the address policy still judges ADDR.

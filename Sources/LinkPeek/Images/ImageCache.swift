@@ -12,20 +12,22 @@ public final class ImageCache: Sendable {
     /// Bytes of encoded variants kept in memory.
     public static let defaultVariantBytes = 32 << 20
 
-    private let variants: Mutex<ByteLRU<ImageBlob>>
-    private let aliases = Mutex(ByteLRU<(sourceURL: String, expiresAt: Date)>(capacity: 10_000))
+    private let variants: Mutex<LRUMap<ImageBlob>>
+    private let aliases = Mutex(LRUMap<(sourceURL: String, expiresAt: Date)>(capacity: 10_000))
     /// Sources that failed and transforms that failed, kept briefly
     /// (`CacheLifetime.failure`) so that a broken or hostile image is not
     /// fetched and decoded again on every request.
-    private let failures = Mutex(ByteLRU<(error: FetchError, expiresAt: Date)>(capacity: 10_000))
-    /// The second level. `MemoryImageStore` until the persistent cache backs it.
+    private let failures = Mutex(LRUMap<(error: FetchError, expiresAt: Date)>(capacity: 10_000))
+    /// The second level: the engine's is a `StoredImageStore` (the cache
+    /// database's blobs, behind a memory store); `MemoryImageStore` when
+    /// none is given.
     public let store: any ImageStore
     let worker = ImageWorker()
     /// Source fetches in progress, shared by the requests that want the same URL.
     let sourceFlights = Coalescer<String, FetchedSource>()
 
     public init(variantBytes: Int = defaultVariantBytes, store: any ImageStore = MemoryImageStore()) {
-        variants = Mutex(ByteLRU(capacity: variantBytes))
+        variants = Mutex(LRUMap(capacity: variantBytes))
         self.store = store
     }
 

@@ -35,8 +35,8 @@ public struct ImageBlob: Sendable, Equatable {
 /// The image cache's second level, behind the memory LRU of variants: it
 /// keeps sources (key `source <url>`) and variants (key `variant <url>
 /// <transform>`), so that a new size does not refetch a source and a
-/// restart need not redo a variant. `MemoryImageStore` is the default; a
-/// persistent store (SQLite blobs) implements the same two calls.
+/// restart need not redo a variant. `MemoryImageStore` is the default;
+/// `StoredImageStore` (the cache database's blobs) is the engine's.
 public protocol ImageStore: Sendable {
     func blob(for key: String) -> ImageBlob?
     func store(_ blob: ImageBlob, for key: String)
@@ -44,10 +44,10 @@ public protocol ImageStore: Sendable {
 
 /// An `ImageStore` in memory, bounded in bytes.
 public final class MemoryImageStore: ImageStore {
-    private let lru: Mutex<ByteLRU<ImageBlob>>
+    private let lru: Mutex<LRUMap<ImageBlob>>
 
     public init(capacityBytes: Int = 64 << 20) {
-        lru = Mutex(ByteLRU(capacity: capacityBytes))
+        lru = Mutex(LRUMap(capacity: capacityBytes))
     }
 
     public func blob(for key: String) -> ImageBlob? {
@@ -56,59 +56,5 @@ public final class MemoryImageStore: ImageStore {
 
     public func store(_ blob: ImageBlob, for key: String) {
         lru.withLock { $0.insert(blob, cost: blob.bytes.count, for: key) }
-    }
-}
-
-/// A least-recently-used map bounded by the summed cost (bytes) of its values.
-/// A value costlier than the whole capacity is not kept.
-struct ByteLRU<Value> {
-    private struct Node {
-        var value: Value
-        var cost: Int
-        var stamp: UInt64
-    }
-
-    let capacity: Int
-    private var nodes: [String: Node] = [:]
-    /// Use order: stamp → key; stamps only grow, so the smallest is the oldest.
-    private var order: [UInt64: String] = [:]
-    private var clock: UInt64 = 0
-    private var oldest: UInt64 = 0
-    private(set) var totalCost = 0
-
-    init(capacity: Int) {
-        self.capacity = max(0, capacity)
-    }
-
-    var count: Int { nodes.count }
-
-    mutating func value(for key: String) -> Value? {
-        guard var node = nodes[key] else { return nil }
-        order[node.stamp] = nil
-        clock += 1
-        node.stamp = clock
-        order[clock] = key
-        nodes[key] = node
-        return node.value
-    }
-
-    mutating func insert(_ value: Value, cost: Int, for key: String) {
-        remove(key)
-        guard cost <= capacity else { return }
-        clock += 1
-        nodes[key] = Node(value: value, cost: cost, stamp: clock)
-        order[clock] = key
-        totalCost += cost
-        while totalCost > capacity, !nodes.isEmpty {
-            // Skip stamps freed by later uses; amortised O(1).
-            while order[oldest] == nil { oldest += 1 }
-            if let victim = order[oldest] { remove(victim) }
-        }
-    }
-
-    mutating func remove(_ key: String) {
-        guard let node = nodes.removeValue(forKey: key) else { return }
-        order[node.stamp] = nil
-        totalCost -= node.cost
     }
 }

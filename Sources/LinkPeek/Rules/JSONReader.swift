@@ -4,7 +4,7 @@
 /// Why: the JSON-LD blocks of news and shop pages (a few KB each) went
 /// through `JSONDecoder` and `AnyJSON`'s `Decodable` conformance, whose
 /// coding paths, containers and existential boxes took about a fifth of a
-/// fetch's CPU on such pages (issue 20's profile); this reads the bytes once.
+/// fetch's CPU on such pages (a profile of fetches); this reads the bytes once.
 ///
 /// It accepts only what it is sure `JSONDecoder` reads the same way, and
 /// gives up (nil) on anything else — a repeated key, an unescaped control

@@ -28,9 +28,8 @@ extension MetadataRules {
         let letters = text.filter(\.isLetter).count
         if digits >= 4 && letters <= 3 { return true }
         guard hasYear(text) else { return false }
-        let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
         let words = text.lowercased().split { !$0.isLetter }
-        return words.contains { word in months.contains { word.hasPrefix($0) } && word.count <= 9 }
+        return words.contains { word in MonthNames.abbreviated.contains { word.hasPrefix($0) } && word.count <= 9 }
             && words.count <= 4
     }
 

@@ -5,19 +5,6 @@ import FoundationEssentials
 /// 2016, 2:58 p.m."; a client should parse one form. A value in none of the
 /// forms below is kept as written.
 extension MetadataRules {
-    /// English month names and their common abbreviations, by number.
-    static let monthNames: [String: Int] = {
-        let names = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-                     "october", "november", "december"]
-        var months: [String: Int] = [:]
-        for (index, name) in names.enumerated() {
-            months[name] = index + 1
-            months[String(name.prefix(3))] = index + 1
-        }
-        months["sept"] = 9
-        return months
-    }()
-
     /// The date a byline shows in its text ("By Ann Lee · May 3, 2016,
     /// 2:58 p.m.", "Posted on 3 May 2016 by Ann"): the longest run of words
     /// that reads as a whole date. Only bylines are read: elsewhere a date
@@ -75,7 +62,7 @@ extension MetadataRules {
                 }
             } else if let zone = zoneOffset(token), clock != nil || token.count > 1 {
                 if clock != nil { offset = zone }
-            } else if let value = monthNames[token.lowercased()] {
+            } else if let value = MonthNames.number[token.lowercased()] {
                 month = value
             } else if let number = Int(token), token.count <= 4 {
                 if token.count == 4 { year = number } else { pendingNumbers.append(number) }

@@ -44,14 +44,12 @@ extension Server {
     }
 
     /// The one place that decides where a hover's preview comes from:
-    /// 1. the cache, at once;
+    /// 1. the cache, at once; a stale entry through the
+    ///    `staleWhileRevalidate` policy (the stale card at once, refreshed
+    ///    in the background);
     /// 2. else the shared background fetch of the URL, waited on for at
     ///    most the hover budget: its result, or what is known so far (title
     ///    first, at least the host) with "loading…".
-    ///
-    /// When the persistent cache lands, step 1 becomes its
-    /// `staleWhileRevalidate` lookup (a stale card at once, refreshed in
-    /// the background).
     func hoverCard(url: String, images: Bool, events: @escaping @Sendable (ProviderEvent) -> Void) async -> LinkCard {
         let service = currentService()
         if let cached = await service.cached(url: url) {

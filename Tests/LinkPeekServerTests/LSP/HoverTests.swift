@@ -1,6 +1,7 @@
 import Foundation
 import JSONRPC
 import LinkPeek
+import LinkPeekTestSupport
 import Testing
 
 /// Tier 2: the LSP layer over the fake service — capabilities, document

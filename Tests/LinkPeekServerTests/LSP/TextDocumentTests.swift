@@ -1,5 +1,5 @@
 @testable import LinkPeekServer
-import SeededRandom
+import LinkPeekTestSupport
 import Testing
 
 /// Tier 1: incremental sync — edits splice the right bytes, keep line

@@ -1,4 +1,4 @@
-import SeededRandom
+import LinkPeekTestSupport
 import Testing
 @testable import LinkPeek
 

@@ -18,7 +18,7 @@ const methods = Object.freeze({
   didChange: 'textDocument/didChange', // {textDocument: {uri, version}, contentChanges: [{text}]}
   didClose: 'textDocument/didClose', // {textDocument: {uri}}
   hover: 'textDocument/hover', // {textDocument: {uri}, position} -> {contents: {kind, value}, range} | null
-  save: 'save', // {url, tags?} -> the saved entry (issue 7)
+  save: 'save', // {url, tags?} -> the saved entry (saved links)
   saved: 'saved', // {tag?, limit?, offset?} -> saved entries, newest first
 });
 

@@ -1,12 +1,14 @@
 import Glibc
 
-struct ListenerError: Error {}
+public struct ListenerError: Error {
+    public init() {}
+}
 
 /// A TCP socket listening on 127.0.0.1 at a port the kernel picks: the one
-/// way the Curl tests' servers open their listener.
-enum LoopbackSocket {
+/// way the tests' servers open their listener.
+public enum LoopbackSocket {
     /// The listening descriptor and its port; nothing is left open on failure.
-    static func listen(backlog: Int32 = 16) throws -> (fd: Int32, port: UInt16) {
+    public static func listen(backlog: Int32 = 16) throws -> (fd: Int32, port: UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ListenerError() }
         var address = sockaddr_in()

@@ -4,23 +4,25 @@ import LinkPeek
 import LinkPeekServer
 import Synchronization
 
-struct TimeoutError: Error, CustomStringConvertible {
-    var description: String
+public struct TimeoutError: Error, CustomStringConvertible {
+    public var description: String
+
+    public init(description: String) { self.description = description }
 }
 
 /// The server wrote something that is not a valid frame holding JSON: a
 /// server bug, whichever test saw it.
-struct UnparsableOutputError: Error, CustomStringConvertible {
-    var problems: [String]
-    var description: String { "the server wrote output the client cannot parse: \(problems.joined(separator: "; "))" }
+public struct UnparsableOutputError: Error, CustomStringConvertible {
+    public var problems: [String]
+    public var description: String { "the server wrote output the client cannot parse: \(problems.joined(separator: "; "))" }
 }
 
 /// Tier 2 client: runs `Server.serve` in-process over a pipe pair, like
 /// sourcekit-lsp's `TestSourceKitLSPClient`. Every wait has a timeout.
-final class TestClient: Sendable {
+public final class TestClient: Sendable {
     let toServer: (read: Int32, write: Int32)
     let fromServer: (read: Int32, write: Int32)
-    let framing: Framing
+    public let framing: Framing
     let session: Task<Int32, Never>
     /// Everything read so far, in order; each element a message or a batch answer.
     let inbox = Mutex<[JSONValue]>([])
@@ -29,9 +31,10 @@ final class TestClient: Sendable {
     let unparsable = Mutex<[String]>([])
     let readerStarted = Mutex(false)
 
-    init(service: any MetadataService = FakeService(), framing: Framing = .ndjson, startReading: Bool = true) throws {
-        toServer = try Self.makePipe()
-        fromServer = try Self.makePipe()
+    public init(service: any MetadataService = FakeService(), framing: Framing = .ndjson, startReading: Bool = true) throws {
+        let (toServerPipe, fromServerPipe) = (try TestPipe(), try TestPipe())
+        toServer = (toServerPipe.read, toServerPipe.write)
+        fromServer = (fromServerPipe.read, fromServerPipe.write)
         self.framing = framing
         let (input, output) = (toServer.read, fromServer.write)
         session = Task.detached {
@@ -40,15 +43,9 @@ final class TestClient: Sendable {
         if startReading { self.startReading() }
     }
 
-    private static func makePipe() throws -> (read: Int32, write: Int32) {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
-        return (fds[0], fds[1])
-    }
-
     /// Starts the thread that reads the server's output (tests of slow
     /// clients start it late).
-    func startReading() {
+    public func startReading() {
         let first = readerStarted.withLock { started in
             defer { started = true }
             return !started
@@ -84,7 +81,7 @@ final class TestClient: Sendable {
         thread.start()
     }
 
-    func sendRaw(_ bytes: [UInt8]) {
+    public func sendRaw(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { write(toServer.write, $0.baseAddress! + offset, $0.count - offset) }
@@ -93,18 +90,18 @@ final class TestClient: Sendable {
         }
     }
 
-    func send(_ payload: Payload) {
+    public func send(_ payload: Payload) {
         sendRaw(framing.frame(payload.encoded()))
     }
 
-    func send(_ message: Message) { send(.single(message)) }
+    public func send(_ message: Message) { send(.single(message)) }
 
-    func notify(_ method: String, _ params: JSONValue? = nil) {
+    public func notify(_ method: String, _ params: JSONValue? = nil) {
         send(.notification(method: method, params: params))
     }
 
     /// Removes and returns the first message read that matches, waiting up to `timeout` seconds.
-    func next(timeout: Double = 30, where matches: @escaping (JSONValue) -> Bool = { _ in true }) async throws -> JSONValue {
+    public func next(timeout: Double = 30, where matches: @escaping (JSONValue) -> Bool = { _ in true }) async throws -> JSONValue {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             try checkOutput()
@@ -119,24 +116,24 @@ final class TestClient: Sendable {
     }
 
     /// The response to request `id`.
-    func response(_ id: RequestID, timeout: Double = 30) async throws -> JSONValue {
+    public func response(_ id: RequestID, timeout: Double = 30) async throws -> JSONValue {
         try await next(timeout: timeout) { $0["id"] == id.jsonValue && $0["method"] == nil }
     }
 
     /// Sends a request and waits for its response.
-    func request(_ id: RequestID, _ method: String, _ params: JSONValue? = nil, timeout: Double = 30) async throws -> JSONValue {
+    public func request(_ id: RequestID, _ method: String, _ params: JSONValue? = nil, timeout: Double = 30) async throws -> JSONValue {
         send(.request(id: id, method: method, params: params))
         return try await response(id, timeout: timeout)
     }
 
     /// Throws when the server wrote anything that was not a valid frame of JSON.
-    func checkOutput() throws {
+    public func checkOutput() throws {
         let problems = unparsable.withLock { $0 }
         if !problems.isEmpty { throw UnparsableOutputError(problems: problems) }
     }
 
     /// Everything read and not yet taken.
-    func drain() -> [JSONValue] {
+    public func drain() -> [JSONValue] {
         inbox.withLock { inbox in
             defer { inbox.removeAll() }
             return inbox
@@ -144,13 +141,13 @@ final class TestClient: Sendable {
     }
 
     /// Closes the server's input and waits for the session's exit code.
-    func closeInput(timeout: Double = 30) async throws -> Int32 {
+    public func closeInput(timeout: Double = 30) async throws -> Int32 {
         close(toServer.write)
         return try await exitCode(timeout: timeout)
     }
 
     /// The session's exit code, within `timeout` seconds.
-    func exitCode(timeout: Double = 30) async throws -> Int32 {
+    public func exitCode(timeout: Double = 30) async throws -> Int32 {
         let session = self.session
         let code = try await withThrowingTaskGroup(of: Int32?.self) { group in
             group.addTask { await session.value }
@@ -169,7 +166,7 @@ final class TestClient: Sendable {
     }
 
     /// The LSP ending: `shutdown`, `exit`, and the exit code.
-    func shutdownAndExit() async throws -> Int32 {
+    public func shutdownAndExit() async throws -> Int32 {
         _ = try await request("shutdown-request", "shutdown")
         notify("exit")
         let code = try await exitCode()
@@ -179,12 +176,12 @@ final class TestClient: Sendable {
 }
 
 extension JSONValue {
-    var errorCode: Int? {
+    public var errorCode: Int? {
         if case .int(let code)? = self["error"]?["code"] { return code }
         return nil
     }
 
-    var errorMessage: String? {
+    public var errorMessage: String? {
         if case .string(let message)? = self["error"]?["message"] { return message }
         return nil
     }

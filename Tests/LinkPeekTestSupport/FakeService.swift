@@ -12,20 +12,20 @@ import Synchronization
 /// - any URL with `cachePolicy: cacheOnly`: the cache, else a `notCached` failure.
 ///
 /// With `remembers`, what a fetch returns is cached, as the engine does.
-final class FakeService: MetadataService {
+public final class FakeService: MetadataService {
     let fetches = Mutex(0)
     let cache: [String: LinkMetadata]
     let remembers: Bool
     let remembered = Mutex<[String: LinkMetadata]>([:])
 
-    init(cache: [String: LinkMetadata] = [:], remembers: Bool = false) {
+    public init(cache: [String: LinkMetadata] = [:], remembers: Bool = false) {
         self.cache = cache
         self.remembers = remembers
     }
 
-    var fetchCount: Int { fetches.withLock { $0 } }
+    public var fetchCount: Int { fetches.withLock { $0 } }
 
-    func fetch(
+    public func fetch(
         url: String, options: FetchOptions, events: @escaping @Sendable (ProviderEvent) -> Void
     ) async throws(FetchError) -> LinkMetadata {
         fetches.withLock { $0 += 1 }
@@ -67,13 +67,13 @@ final class FakeService: MetadataService {
         return metadata
     }
 
-    func cached(url: String) async -> LinkMetadata? {
+    public func cached(url: String) async -> LinkMetadata? {
         cache[url] ?? remembered.withLock { $0[url] }
     }
 
     /// A fixed thumbnail (a JPEG's first bytes) for a verified image, as the
     /// engine's image pipeline would make; none for any other.
-    func cardImage(for metadata: LinkMetadata, allowNetwork: Bool) async -> CardImage? {
+    public func cardImage(for metadata: LinkMetadata, allowNetwork: Bool) async -> CardImage? {
         guard metadata.image?.isVerified == true else { return nil }
         return CardImage(type: "image/jpeg", bytes: [0xFF, 0xD8, 0xFF])
     }
