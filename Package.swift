@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // MARK: CCurl
@@ -54,6 +55,16 @@ let package = Package(
             path: "Tests/SeededRandom"
         ),
 
+        // MARK: LogCapture
+        // Test support: a log handler that keeps records, for tests of what is logged.
+        .target(
+            name: "LogCapture",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/LogCapture"
+        ),
+
         // MARK: TextTrimming
         // The one place `String`s are trimmed (and protocol text searched on its bytes), for every target (no dependencies).
         .target(
@@ -77,11 +88,14 @@ let package = Package(
                 "CCurl",
                 "TextTrimming",
                 "Threading",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "CurlTests",
             dependencies: [
+                "LogCapture",
+                .product(name: "Logging", package: "swift-log"),
                 "Curl",
             ]
         ),
@@ -133,11 +147,14 @@ let package = Package(
                 "SQLite",
                 "SeededRandom",
                 "TextTrimming",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "LinkPeekTests",
             dependencies: [
+                "LogCapture",
+                .product(name: "Logging", package: "swift-log"),
                 "LinkPeek",
                 "HTMLHead",
                 "Images",
@@ -207,11 +224,14 @@ let package = Package(
                 "LinkPeekProtocol",
                 "JSONRPC",
                 "Threading",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "LinkPeekServerTests",
             dependencies: [
+                "LogCapture",
+                .product(name: "Logging", package: "swift-log"),
                 "LinkPeekServer",
                 "JSONRPC",
                 "SeededRandom",
@@ -229,6 +249,7 @@ let package = Package(
                 "LinkPeekServer",
                 "TextTrimming",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ],

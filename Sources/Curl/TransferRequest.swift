@@ -1,3 +1,4 @@
+import Logging
 import TextTrimming
 
 /// One HTTP GET, described in plain values so it can cross to the curl thread.
@@ -24,6 +25,8 @@ public struct TransferRequest: Sendable {
     /// Proxies by scheme and the hosts that bypass them. When any proxy is
     /// set, the engine follows redirects itself, checking each hop (`HopCheck`).
     public var proxies = ProxyTable()
+    /// Where the transfer logs its decisions (an address refused, why it stopped).
+    public var logger = Logger(label: "linkpeek.curl")
 
     public init(
         url: String,

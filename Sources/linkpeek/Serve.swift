@@ -8,8 +8,6 @@ import LinkPeekServer
 import Glibc
 #endif
 
-extension LogLevel: ExpressibleByArgument {}
-
 /// `linkpeek serve` (or `linkpeek --stdio`): the JSON-RPC 2.0 daemon on
 /// stdin/stdout. The protocol is specified in `protocol/README.md`.
 struct Serve: AsyncParsableCommand {
@@ -22,7 +20,7 @@ struct Serve: AsyncParsableCommand {
 
             A host that answers 429 or 503 with Retry-After is left alone for that long (at most 10 minutes): its fetches fail at once with reason rateLimited and data.retryAfter, except cachePolicy reload. prefetch sends at most 2 requests at once to one host.
 
-            The flags set defaults; initializationOptions in `initialize` override them. Logs go to stderr only. See protocol/README.md for the full contract.
+            The flags set defaults; initializationOptions in `initialize` override them. Logs go to stderr (or --log-file) only; warnings and errors also go to the client as window/logMessage. See protocol/README.md for the full contract.
             """)
 
     @OptionGroup var network: NetworkOptions
@@ -37,8 +35,7 @@ struct Serve: AsyncParsableCommand {
         valueName: "languages"))
     var acceptLanguage: String?
 
-    @Option(name: .long, help: "Log level on stderr: \(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var logLevel: LogLevel = .warning
+    @OptionGroup var logging: LoggingOptions
 
     @Flag(name: .customLong("no-hover-images"), help: ArgumentHelp(
         "Hover cards without the image's thumbnail (initializationOptions.hoverImages false), for clients that show Markdown as text."))
@@ -54,6 +51,8 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let clientLog = ClientLog(level: logging.logLevel)
+        try logging.bootstrap(clientLog: clientLog)
         var settings = network.settings
         settings.maxConcurrency = maxConcurrency
         cacheOptions.apply(to: &settings)
@@ -62,7 +61,7 @@ struct Serve: AsyncParsableCommand {
         let editorDefaults = noHoverImages ? InitializationOptions(hoverImages: false) : nil
         let code = await Server.serve(
             settings: settings, editorDefaults: editorDefaults, makeService: { LinkPeekEngine(settings: $0) },
-            logLevel: logLevel)
+            clientLog: clientLog)
         Glibc.exit(code)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LinkPeekServer
+import Logging
 import Testing
 
 /// SIGTERM ends a session like end of input. In-process, so it runs alone:
@@ -12,7 +13,7 @@ import Testing
         try #require(pipe(&inputPipe) == 0 && pipe(&outputPipe) == 0)
         let (input, toServer, fromServer, output) = (inputPipe[0], inputPipe[1], outputPipe[0], outputPipe[1])
         let session = Task.detached {
-            await Server.serve(service: FakeService(), input: input, output: output, logLevel: .error, handleSignals: true)
+            await Server.serve(service: FakeService(), input: input, output: output, logger: quietLogger, handleSignals: true)
         }
         let request = Array(#"{"jsonrpc":"2.0","id":1,"method":"fetch","params":{"url":"https://slow/"}}"#.utf8) + [0x0A]
         _ = request.withUnsafeBytes { write(toServer, $0.baseAddress, $0.count) }

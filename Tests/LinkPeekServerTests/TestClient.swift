@@ -2,6 +2,7 @@ import Foundation
 import JSONRPC
 import LinkPeek
 import LinkPeekServer
+import Logging
 import Synchronization
 
 struct TimeoutError: Error, CustomStringConvertible {
@@ -29,13 +30,19 @@ final class TestClient: Sendable {
     let unparsable = Mutex<[String]>([])
     let readerStarted = Mutex(false)
 
-    init(service: any MetadataService = FakeService(), framing: Framing = .ndjson, startReading: Bool = true) throws {
+    /// `clientLog`: the server's own logger forwards to it (else it is quiet).
+    init(
+        service: any MetadataService = FakeService(), framing: Framing = .ndjson, startReading: Bool = true,
+        clientLog: ClientLog? = nil
+    ) throws {
         toServer = try Self.makePipe()
         fromServer = try Self.makePipe()
         self.framing = framing
         let (input, output) = (toServer.read, fromServer.write)
         session = Task.detached {
-            await Server.serve(service: service, input: input, output: output, logLevel: .error, handleSignals: false)
+            let logger = clientLog.map { log in Logger(label: "linkpeek.server") { log.handler(label: $0) } } ?? quietLogger
+            await Server.serve(
+                service: service, input: input, output: output, logger: logger, clientLog: clientLog, handleSignals: false)
         }
         if startReading { self.startReading() }
     }

@@ -2,6 +2,7 @@ import Curl
 import FoundationEssentials
 import Synchronization
 import TextTrimming
+import Logging
 
 /// The real `MetadataService`: fetches pages with the transfer engine,
 /// extracts metadata, fetches the icon and image, and caches the outcome
@@ -29,18 +30,25 @@ public final class LinkPeekEngine: MetadataService {
     let usage = UsageCounter()
     /// Hosts that asked to be left alone (429/503 with `Retry-After`).
     public let backoff = HostBackoff()
+    /// Where the engine, its transfers and the cache it makes log their
+    /// decisions. The application routes it (`LoggingSystem.bootstrap`).
+    public let logger: Logger
 
     /// - Parameter store: the second cache level; by default the one the
     ///   settings name (`cacheDir`, `cacheEnabled`, `cacheSizeLimit`),
     ///   opened on first use.
-    public init(settings: Settings, cache: any MetadataCache = MemoryCache(), store: CacheStore? = nil) {
+    public init(
+        settings: Settings, cache: any MetadataCache = MemoryCache(), store: CacheStore? = nil,
+        logger: Logger = Logger(label: "linkpeek")
+    ) {
         self.settings = settings
+        self.logger = logger
         // Recording and replaying keep the cache in memory: a tape must hold
         // what the network said (not a hit from an earlier run), and a replay
         // must answer from the tape alone.
         let persistent = settings.cacheEnabled && settings.record == nil && settings.replay == nil
         let directory = persistent ? CacheLocation.directory(configured: settings.cacheDir) : nil
-        let cacheStore = store ?? CacheStore(directory: directory, sizeLimit: settings.cacheSizeLimit)
+        let cacheStore = store ?? CacheStore(directory: directory, sizeLimit: settings.cacheSizeLimit, logger: logger)
         self.cache = PreviewCache(memory: cache, store: cacheStore)
         images = ImageCache(store: StoredImageStore(store: cacheStore))
         policy = AddressPolicy(
@@ -50,8 +58,8 @@ public final class LinkPeekEngine: MetadataService {
         caFile = settings.effectiveCAFile
         caPath = settings.effectiveCAPath
         proxies = settings.proxyTable
-        recordTape = settings.record.flatMap { try? Tape.forRecording(at: $0) }
-        replayTape = settings.replay.flatMap { try? Tape.forReplay(at: $0) }
+        recordTape = settings.record.flatMap { Self.openTape(at: $0, logger: logger, Tape.forRecording) }
+        replayTape = settings.replay.flatMap { Self.openTape(at: $0, logger: logger, Tape.forReplay) }
         clock = settings.clock.flatMap(Settings.parseClock)
         transfers = TransferEngine(
             limits: .init(total: settings.maxConcurrency, perHost: settings.perHostConcurrency))
@@ -59,6 +67,14 @@ public final class LinkPeekEngine: MetadataService {
 
     /// Stops the transfer thread; fetches still running fail.
     public func shutdown() { transfers.shutdown() }
+
+    /// A tape that cannot be opened is a warning: the run goes on without it.
+    private static func openTape(at path: String, logger: Logger, _ open: (String) throws -> Tape) -> Tape? {
+        do { return try open(path) } catch {
+            logger.warning("cannot open the tape; going on without it", metadata: ["path": "\(path)", "error": "\(error)"])
+            return nil
+        }
+    }
 
     /// Now, as cache freshness sees it (`Settings.clockOffset`).
     func now() -> Date { Date().addingTimeInterval(settings.clockOffset) }
@@ -193,6 +209,7 @@ public final class LinkPeekEngine: MetadataService {
         request.caFile = caFile
         request.caPath = caPath
         request.proxies = proxies
+        request.logger = logger
         return request
     }
 
