@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Logging
 
 /// What `getCached` finds: a preview's JSON, or a cached failure.
 public enum CachedOutcome: Sendable, Equatable {
@@ -27,8 +28,18 @@ public final class PreviewCache: Sendable {
     func lookup(_ key: CacheKey) -> CacheEntry? {
         let name = key.description
         if let entry = memory.entry(for: name) { return entry }
-        guard keepsPreviews, let entry = store.entry(name)?.cacheEntry else { return nil }
+        guard keepsPreviews, let row = store.entry(name) else { return nil }
+        guard let entry = decoded(row, key: name) else { return nil }
         memory.store(entry, for: name)
+        return entry
+    }
+
+    /// A row's entry; a row that does not decode counts as a miss, said at `info`.
+    private func decoded(_ row: StoredEntry, key: String) -> CacheEntry? {
+        guard let entry = row.cacheEntry else {
+            store.logger.info("cache entry unreadable; treated as a miss", metadata: ["key": "\(key)"])
+            return nil
+        }
         return entry
     }
 
@@ -50,7 +61,7 @@ public final class PreviewCache: Sendable {
             if !row.isFailure, !row.mustRevalidate, row.expiresAt > now.timeIntervalSince1970, row.originalURL == url {
                 return .preview(row.body)
             }
-            entry = row.cacheEntry
+            entry = decoded(row, key: name)
         }
         guard let entry else { return nil }
         let stale = !entry.isFresh(at: now)
