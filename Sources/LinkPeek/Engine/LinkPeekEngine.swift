@@ -121,10 +121,13 @@ public final class LinkPeekEngine: MetadataService {
         let timeout = Self.clampedTimeout(options.timeout ?? settings.timeout)
         let waiter = coalescer.makeWaiterID()
         // Each caller keeps its own deadline, even while sharing a transfer.
-        let timer = Task { [coalescer] in
+        let timer = Task { [coalescer, logger] in
             // Safe: `timeout` is clamped to (0, 3600], so the product fits Int64.
             try await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
-            coalescer.leave(waiter: waiter, with: .timedOut)
+            if coalescer.leave(waiter: waiter, with: .timedOut) {
+                // Its transfer goes on for other callers sharing it, or is cancelled.
+                logger.info("fetch stopped", metadata: ["url": "\(url)", "reason": "timeout after \(timeout) s"])
+            }
         }
         defer { timer.cancel() }
         let flight = FlightKey(page: key, fetchSubresources: options.fetchSubresources)
