@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The one logging API of the libraries; the executable picks the handler (STYLE.md, Logging).
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [

@@ -41,7 +41,7 @@ final class TestClient: Sendable {
         let (input, output) = (toServer.read, fromServer.write)
         session = Task.detached {
             let logger = clientLog.map { log in Logger(label: "linkpeek.server") { log.handler(label: $0) } } ?? quietLogger
-            await Server.serve(
+            return await Server.serve(
                 service: service, input: input, output: output, logger: logger, clientLog: clientLog, handleSignals: false)
         }
         if startReading { self.startReading() }
