@@ -78,6 +78,7 @@ def never(h):
     h.send_header("Content-Length", "100000")
     h.end_headers()
     h.wfile.flush()
+    h.server.never_started.set()
     h.server.release.wait(10)
 
 
@@ -105,10 +106,12 @@ def site():
     }
     httpd = Server(("127.0.0.1", 0), Handler)
     httpd.release = release
+    httpd.never_started = threading.Event()
     with BackgroundServer(httpd) as bg:
         port_box["port"] = bg.port
         site = type("Site", (), {})()
         site.port = bg.port
+        site.never_started = httpd.never_started
         site.url = lambda path, host="w.example.test": f"http://{host}:{bg.port}{path}"
         site.args = [*LOOPBACK, "--resolve", f"w.example.test:{bg.port}:127.0.0.1"]
         try:
@@ -298,3 +301,18 @@ def test_a_hover_that_fails_says_why_in_the_clients_log(make_client, site):
                    timeout=10, after=mark)
     assert m["params"]["type"] == 2
     assert f"url={url}" in m["params"]["message"] and "reason=blocked" in m["params"]["message"], m
+
+
+def test_a_cancelled_transfer_says_so_at_debug(make_client, site):
+    c = make_client(private=False, args=[*site.args, "--log-level", "debug"])
+    pending = c.fetch_async(site.url("/never"), provider_id="p1", timeout=30, fetch_subresources=False)
+    # Cancel once the response has started (the server sent its headers and went quiet).
+    assert site.never_started.wait(10)
+    assert c.cancel("p1", wait=10)["cancelled"] is True
+    with pytest.raises(Exception):
+        pending.result(timeout=10)
+    deadline = time.monotonic() + 10
+    while not records("\n".join(c.stderr_tail), "transfer stopped") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    line = one("\n".join(c.stderr_tail), "transfer stopped", "debug")
+    assert "reason=cancelled" in line and f"url={site.url('/never')}" in line
