@@ -58,7 +58,11 @@ extension LinkPeekEngine {
         background.reportsPartialResults = false
         background.timeout = nil
         Task.detached {
-            _ = try? await self.fetch(url: url, options: background) { _ in }
+            do throws(FetchError) { _ = try await self.fetch(url: url, options: background) { _ in } } catch {
+                self.logger.info("background refresh failed; the stale preview stays", metadata: [
+                    "url": "\(url)", "error": "\(error.message)",
+                ])
+            }
             _ = self.refreshing.withLock { $0.remove(name) }
         }
     }
