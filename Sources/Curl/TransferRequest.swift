@@ -26,7 +26,7 @@ public struct TransferRequest: Sendable {
     /// set, the engine follows redirects itself, checking each hop (`HopCheck`).
     public var proxies = ProxyTable()
     /// Where the transfer logs its decisions (an address refused, why it stopped).
-    public var logger = Logger(label: "linkpeek.curl")
+    public var logger = TransferRequest.defaultLogger
 
     public init(
         url: String,
@@ -50,6 +50,10 @@ public struct TransferRequest: Sendable {
 }
 
 extension TransferRequest {
+    /// Made once, on first use (after the application bootstrapped its
+    /// logging), not for every request.
+    public static let defaultLogger = Logger(label: "linkpeek.curl")
+
     /// Seconds as whole milliseconds for curl and the deadline, within
     /// [1 ms, 1 day]: callers of this library may pass any `Double`, and
     /// `Int64(1e20 * 1000)` or `Int(Double.nan)` would trap.
