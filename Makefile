@@ -29,6 +29,8 @@ APT_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev libvips-dev libv
 	neovim emacs-nox nodejs python3 python3-venv util-linux
 # binutils (objdump, strip) and man-db: `make dist` and its test (`make test-dist`).
 APT_PACKAGES += binutils man-db
+# libhiredis-dev, zlib1g-dev: fleet mode's Redis client and entry compression; redis-server: the fleet tests' own Redis.
+APT_PACKAGES += libhiredis-dev zlib1g-dev redis-server
 BIN := .build/debug/linkpeek
 URL ?=
 
@@ -172,6 +174,7 @@ bench: release
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_burst.py
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_cache.py
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_images.py
+	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fleet.py
 
 clean:
 	rm -rf .build dist $(VENV)

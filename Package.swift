@@ -49,6 +49,30 @@ let package = Package(
             name: "CBuildInfo"
         ),
 
+        // MARK: CHiredis
+        // hiredis and zlib for fleet mode, loaded on first use (loader.c says why it is not linked).
+        .target(
+            name: "CHiredis",
+            linkerSettings: [
+                .linkedLibrary("dl", .when(platforms: [.linux])),
+            ]
+        ),
+
+        // MARK: Redis
+        // Swift over hiredis: connections, replies, the endpoint URL; zlib. No C type escapes it.
+        .target(
+            name: "Redis",
+            dependencies: [
+                "CHiredis",
+            ]
+        ),
+        .testTarget(
+            name: "RedisTests",
+            dependencies: [
+                "Redis",
+            ]
+        ),
+
         // MARK: SeededRandom
         // Test support: the seeded generator every random Swift test uses.
         .target(
@@ -146,8 +170,10 @@ let package = Package(
                 "HTMLHead",
                 "Images",
                 "SQLite",
+                "Redis",
                 "SeededRandom",
                 "TextTrimming",
+                "Threading",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -159,6 +185,7 @@ let package = Package(
                 "LinkPeek",
                 "HTMLHead",
                 "Images",
+                "Redis",
                 "TextTrimming",
             ]
         ),
@@ -248,6 +275,7 @@ let package = Package(
                 "LinkPeek",
                 "LinkPeekProtocol",
                 "LinkPeekServer",
+                "Redis",
                 "TextTrimming",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -126,6 +126,12 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
     /// oEmbed (the bundled provider list and discovery); default true. False is `--no-oembed`.
     public var oembed: Bool?
 
+    // Fleet mode.
+    /// `redis://[user:password@]host:port[/db]` (the daemon checks it): the fleet's shared Redis.
+    public var fleet: String?
+    /// Requests per second to one host for the whole fleet, 1 to 10,000 (the daemon checks it).
+    public var fleetOriginRate: Double?
+
     public enum CacheChoice: Sendable, Equatable {
         case directory(String)
         case memoryOnly
@@ -154,6 +160,7 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         case resolve, caFile, caPath, proxy, noProxy, record, replay, replayFallback, clock
         case oembed
         case acceptLanguage
+        case fleet, fleetOriginRate
     }
 
     public init(from decoder: any Decoder) throws {
@@ -184,6 +191,8 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         clock = try container.decodeIfPresent(String.self, forKey: .clock)
         oembed = try container.decodeIfPresent(Bool.self, forKey: .oembed)
         acceptLanguage = try container.decodeIfPresent(String.self, forKey: .acceptLanguage)
+        fleet = try container.decodeIfPresent(String.self, forKey: .fleet)
+        fleetOriginRate = try container.decodeIfPresent(Double.self, forKey: .fleetOriginRate)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -212,6 +221,8 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         try container.encodeIfPresent(clock, forKey: .clock)
         try container.encodeIfPresent(oembed, forKey: .oembed)
         try container.encodeIfPresent(acceptLanguage, forKey: .acceptLanguage)
+        try container.encodeIfPresent(fleet, forKey: .fleet)
+        try container.encodeIfPresent(fleetOriginRate, forKey: .fleetOriginRate)
     }
 
     /// The first rule these options break, as a sentence naming the field.

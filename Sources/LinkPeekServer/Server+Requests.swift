@@ -157,6 +157,8 @@ extension InitializationOptions {
             ?? Settings.pathProblem(caPath, directory: true, field: "initializationOptions.caPath")
             ?? Settings.proxyProblem(proxy, field: "initializationOptions.proxy")
             ?? Settings.tapeProblem(record: record, replay: replay, clock: clock) { "initializationOptions.\($0)" }
+            ?? Settings.fleetProblem(fleet, field: "initializationOptions.fleet")
+            ?? Settings.fleetRateProblem(fleetOriginRate, field: "initializationOptions.fleetOriginRate")
     }
 }
 
@@ -192,5 +194,8 @@ extension Settings {
         if let value = options.clock { clock = value }
         if let value = options.oembed { oembed = value }
         if let value = options.acceptLanguage { acceptLanguage = value }
+        // Fleet mode; both checked by `networkProblem` before this runs.
+        if let value = options.fleet { fleet = value }
+        if let value = options.fleetOriginRate.flatMap({ Int(exactly: $0) }) { fleetOriginRate = value }
     }
 }

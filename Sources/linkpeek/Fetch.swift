@@ -41,6 +41,8 @@ struct Fetch: AsyncParsableCommand {
 
     @OptionGroup var cacheOptions: CacheOptions
 
+    @OptionGroup var fleetOptions: FleetOptions
+
     @Option(name: .long, help: ArgumentHelp(
         "How to use the cache: \(CachePolicy.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "policy"))
     var cachePolicy: CachePolicy = .default
@@ -79,6 +81,7 @@ struct Fetch: AsyncParsableCommand {
         var settings = network.settings
         settings.maxConcurrency = concurrency
         cacheOptions.apply(to: &settings)
+        fleetOptions.apply(to: &settings)
         let engine = LinkPeekEngine(settings: settings)
         let options = FetchOptions(
             timeout: network.timeout, cachePolicy: cachePolicy, fetchSubresources: !noSubresources,

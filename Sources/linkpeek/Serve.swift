@@ -20,6 +20,8 @@ struct Serve: AsyncParsableCommand {
 
             A host that answers 429 or 503 with Retry-After is left alone for that long (at most 10 minutes): its fetches fail at once with reason rateLimited and data.retryAfter, except cachePolicy reload. prefetch sends at most 2 requests at once to one host.
 
+            With --fleet (or initializationOptions.fleet), daemons on many hosts share a Redis cache level, one origin fetch per URL and one rate per host (--fleet-origin-rate); Redis failing never fails a request. `linkpeek fleet stats` shows the fleet's use.
+
             The flags set defaults; initializationOptions in `initialize` override them. Logs go to stderr (or --log-file) only; warnings and errors also go to the client as window/logMessage. See protocol/README.md for the full contract.
             """)
 
@@ -34,6 +36,7 @@ struct Serve: AsyncParsableCommand {
         "The Accept-Language header for requests that name none (default: the locale from LC_ALL, else LC_MESSAGES, else LANG; \"\" for none).",
         valueName: "languages"))
     var acceptLanguage: String?
+    @OptionGroup var fleetOptions: FleetOptions
 
     @OptionGroup var logging: LoggingOptions
 
@@ -57,6 +60,7 @@ struct Serve: AsyncParsableCommand {
         settings.maxConcurrency = maxConcurrency
         cacheOptions.apply(to: &settings)
         if let acceptLanguage { settings.acceptLanguage = acceptLanguage }
+        fleetOptions.apply(to: &settings)
         settings.reportsUsage = true
         let editorDefaults = noHoverImages ? InitializationOptions(hoverImages: false) : nil
         let code = await Server.serve(

@@ -5,6 +5,11 @@
   /slowimage?ms=M     a page whose og:image answers after M ms, so the partial
                       result (head parsed) comes well before the final answer
   /img-slow?ms=M      that image
+  /badimage           a page whose og:image is not found (404): fetched, never verified
+  /slowdown           429 with `Retry-After: 90`: the daemon fails it `rateLimited` and holds
+                      the host (the fixture's only one) for 90 s, so only a daemon of its own asks
+  /challenge          a bot check (403, `cf-mitigated: challenge`) instead of the page:
+                      the daemon fails it with reason `blocked`, `data.wall` challenge
 """
 
 from __future__ import annotations
@@ -39,6 +44,25 @@ def add_editor_routes(server) -> None:
         h.wait_or_client_gone(int(q("ms", "1500")) / 1000.0)
         h.send(200, png_bytes(40, 20), "image/png")
 
+    def challenge(h, path, q):
+        page = ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Just a moment...</title></head>"
+                "<body><noscript>Enable JavaScript and cookies to continue</noscript></body></html>")
+        h.send(403, page.encode(), headers={"cf-mitigated": "challenge"})
+
+    def badimage(h, path, q):
+        page = (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\">"
+                f"<meta property=\"og:title\" content=\"Bad Image Page\">"
+                f"<meta property=\"og:image\" content=\"{h.base}/no-such-image.png\">"
+                f"</head><body>x</body></html>")
+        h.send(200, page.encode())
+
+    def slowdown(h, path, q):
+        h.send(429, b"<html><head><title>Too Many Requests</title></head><body>slow down</body></html>",
+               headers={"Retry-After": "90"})
+
+    server.add_route("/slowdown", slowdown)
+    server.add_route("/badimage", badimage)
+    server.add_route("/challenge", challenge)
     server.add_route("/hostile", hostile)
     server.add_route("/slowimage", slowimage)
     server.add_route("/img-slow", img_slow)

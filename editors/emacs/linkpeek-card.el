@@ -25,10 +25,21 @@
                   (replace-regexp-in-string "[[:cntrl:]\u2028\u2029]" " " s)))))
       (unless (string-empty-p flat) flat))))
 
+(defconst linkpeek-card--default-ports '(("http" . 80) ("https" . 443))
+  "The ports a card's host leaves out, by scheme.")
+
 (defun linkpeek-card-host (url)
-  "The host (and port) of URL, or nil."
-  (when (and (stringp url) (string-match "\\`[a-zA-Z][a-zA-Z0-9+.-]*://\\([^/?#]+\\)" url))
-    (match-string 1 url)))
+  "The host of URL as the daemon's cards show it, or nil.
+Lowercased, with the port unless it is the scheme's default, never the
+user name or password before an `@'."
+  (when (and (stringp url) (string-match "\\`\\([a-zA-Z][a-zA-Z0-9+.-]*\\)://\\([^/?#]+\\)" url))
+    (let* ((scheme (downcase (match-string 1 url)))
+           (authority (downcase (replace-regexp-in-string "\\`.*@" "" (match-string 2 url)))))
+      (when (and (string-match "\\`\\(.*\\):\\([0-9]+\\)\\'" authority)
+                 (eql (string-to-number (match-string 2 authority))
+                      (cdr (assoc scheme linkpeek-card--default-ports))))
+        (setq authority (match-string 1 authority)))
+      (unless (string-empty-p authority) authority))))
 
 (defun linkpeek-card-cut (s max)
   "S cut at a word boundary near MAX characters, with an ellipsis."
@@ -41,13 +52,18 @@
 (defun linkpeek-card-lines (url meta status &optional images)
   "The card of URL from META (a LinkMetadata plist, maybe partial) as lines.
 STATUS is a last line such as \"loading…\", or nil when complete.  IMAGES
-non-nil adds the image (or video) line."
+non-nil adds the video line, or the image line once the image is verified."
   (let* ((final (or (plist-get meta :url) (plist-get meta :originalURL) url))
          (title (linkpeek-card-clean (plist-get meta :title)))
          (site (linkpeek-card-clean (plist-get meta :siteName)))
          (host (linkpeek-card-host final))
          (summary (linkpeek-card-clean (plist-get meta :summary)))
-         (media (or (plist-get meta :video) (plist-get meta :image)))
+         ;; As in the daemon's cards: an image only once linkpeek fetched
+         ;; it and its bytes were an image (`image.bytes', protocol §6),
+         ;; never one refused, failed, or only declared (a partial result); a
+         ;; video is only named, never loaded, so it always counts.
+         (image (plist-get meta :image))
+         (media (or (plist-get meta :video) (and (numberp (plist-get image :bytes)) image)))
          (media-url (linkpeek-card-clean (plist-get media :url)))
          (lines (list (propertize (or title host url) 'face 'bold))))
     (cond ((and site host (not (equal site host))) (push (format "%s · %s" site host) lines))

@@ -57,9 +57,14 @@
   "Stop routing PREVIEW's tokens."
   (dolist (token (plist-get preview :tokens)) (remhash token linkpeek--streams)))
 
+(defun linkpeek--stage-label (stage)
+  "The words for the progress STAGE (\"waiting for the server\").
+A stage of `linkpeek-protocol-stages' by what it means, any other by its name."
+  (or (cdr (assoc stage linkpeek-protocol-stages)) (linkpeek-card-clean stage)))
+
 (defun linkpeek--progress-status (value)
   "The status line for a work-done progress VALUE."
-  (let ((stage (or (linkpeek-card-clean (plist-get value :stage)) "loading"))
+  (let ((stage (or (linkpeek--stage-label (plist-get value :stage)) "loading"))
         (bytes (plist-get value :bytes)))
     (if (and (numberp bytes) (> bytes 0))
         (format "loading… %s, %d bytes" stage bytes)

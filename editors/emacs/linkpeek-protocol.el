@@ -42,8 +42,29 @@
   "The `data.reason' values of a failed request that linkpeek.el explains.
 An open set (protocol/README.md section 5): any other is shown by its message.")
 
-(defconst linkpeek-protocol-allow-private-network "allowPrivateNetwork"
-  "The initializationOptions key that lifts the private-address refusal.")
+(defconst linkpeek-protocol-blocked-address-message-hint
+  "; the allowPrivateNetwork setting (initializationOptions.allowPrivateNetwork, --allow-private-network) allows it"
+  "How the message of a `blockedAddress' failure ends (protocol/README.md §5).
+The daemon's names for the setting; linkpeek.el names its own instead.")
+
+(defconst linkpeek-protocol-stages
+  '(("resolving" . "looking up the host")
+    ("connecting" . "connecting")
+    ("waiting" . "waiting for the server")
+    ("downloading" . "downloading the page")
+    ("parsing" . "reading the page")
+    ("icon" . "fetching the icon")
+    ("image" . "fetching the image")
+    ("transforming" . "making the thumbnail"))
+  "Work-done progress stages (protocol/README.md, `$/progress') in order.
+Each with the words the preview shows; a stage not listed (a newer
+daemon's) is shown by its name.")
+
+(defconst linkpeek-protocol-capabilities
+  '(:textDocument (:hover (:contentFormat ["plaintext"])))
+  "The client capabilities linkpeek.el announces in `initialize'.
+Its cards are text (the echo area, *linkpeek*), so a hover card, if one is
+ever asked for on its connection, comes as plain text: no Markdown syntax.")
 
 (defun linkpeek-protocol-reason-p (err name)
   "Non-nil if the JSON-RPC error ERR has the `data.reason' called NAME."

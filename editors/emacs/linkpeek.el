@@ -57,7 +57,8 @@ was installed under (<prefix>/share/linkpeek/editors/emacs)."
 
 (defcustom linkpeek-hover-images nil
   "Non-nil: the card has the page's image line (the daemon's hoverImages).
-The cards linkpeek.el shows are text, so the image is its URL."
+The cards linkpeek.el shows are text, so the image is its URL, shown once
+linkpeek has fetched the image (as the daemon's cards do)."
   :type 'boolean)
 
 (defcustom linkpeek-allow-private-network nil
@@ -212,6 +213,7 @@ binary that fails at once), before `linkpeek--connection' is set.")
         (jsonrpc-request conn (linkpeek-protocol-method 'initialize)
                          (list :processId (emacs-pid)
                                :clientInfo '(:name "linkpeek.el")
+                               :capabilities linkpeek-protocol-capabilities
                                :initializationOptions
                                (linkpeek-protocol-init-options linkpeek-allow-private-network
                                                                linkpeek-timeout linkpeek-hover-timeout
@@ -282,8 +284,12 @@ site asked for, a rate limit when to try again."
   (let ((message (linkpeek-card-clean (plist-get err :message)))
         (data (plist-get err :data)))
     (cond ((linkpeek-protocol-reason-p err 'blocked-address)
-           (format "linkpeek: %s; to read loopback and intranet pages, set `linkpeek-allow-private-network' to t (the daemon's %s)"
-                   (or message "blocked: private address") linkpeek-protocol-allow-private-network))
+           ;; The daemon's message ends with its own names for the setting:
+           ;; the sentence names linkpeek.el's instead, once.
+           (let ((cut (and message (string-search linkpeek-protocol-blocked-address-message-hint message))))
+             (when cut (setq message (and (> cut 0) (substring message 0 cut)))))
+           (format "linkpeek: %s; to read loopback and intranet pages, set `linkpeek-allow-private-network' to t"
+                   (or message "blocked: private address")))
           ((linkpeek-protocol-reason-p err 'blocked)
            (concat "linkpeek: "
                    (or message (concat "blocked: " (or (cdr (assoc (plist-get data :wall) linkpeek--walls))

@@ -100,14 +100,23 @@ extension CacheStore {
         let removed = write { db -> Int in
             try db.run("DELETE FROM blob WHERE expiresAt < ?", [.double(now)])
             var removed = db.changes
-            while try Self.usedBytes(db) > target {
-                let victims = try db.rows(
+            while case let used = try Self.usedBytes(db), used > target {
+                // The least recently used first, only as many as free the
+                // excess by their own size (a batch of 256 could take the
+                // newest entries too when fewer than that are over).
+                let candidates = try db.rows(
                     """
-                    SELECT 0, key, lastUsed FROM entry WHERE key NOT IN (SELECT key FROM saved)
-                    UNION ALL SELECT 1, key, lastUsed FROM blob ORDER BY 3 LIMIT 256
+                    SELECT 0, key, lastUsed, length(body) + length(key) FROM entry WHERE key NOT IN (SELECT key FROM saved)
+                    UNION ALL SELECT 1, key, lastUsed, size FROM blob ORDER BY 3 LIMIT 256
                     """
-                ) { row in (isEntry: row.int(0) == 0, key: row.text(1)) }
-                if victims.isEmpty { break }
+                ) { row in (isEntry: row.int(0) == 0, key: row.text(1), size: max(1, row.int(3))) }
+                if candidates.isEmpty { break }
+                var victims = candidates.prefix(0)
+                var freed = 0
+                for candidate in candidates where freed < used - target {
+                    victims = candidates.prefix(victims.count + 1)
+                    freed += candidate.size
+                }
                 for victim in victims {
                     if victim.isEntry {
                         try db.run("DELETE FROM entry WHERE key = ?", [.text(victim.key)])

@@ -12,26 +12,48 @@ public enum CachedOutcome: Sendable, Equatable {
 /// store is copied into memory for the next use. A store without a
 /// directory (`--no-cache`) keeps no previews: memory alone does that, and
 /// its in-memory database is opened only for saved links.
+///
+/// With `--fleet`, Redis (`FleetCache`) is a third level shared by many
+/// daemons: read when neither local level has a fresh entry (and copied
+/// into them when it has a fresher one), written through after each fetch.
 public final class PreviewCache: Sendable {
     public let memory: any MetadataCache
     public let store: CacheStore
+    /// The fleet level, when the settings name one.
+    public let fleet: FleetCache?
     /// False for a memory-only store: previews stay in `memory` only.
     let keepsPreviews: Bool
 
-    public init(memory: any MetadataCache = MemoryCache(), store: CacheStore) {
+    public init(memory: any MetadataCache = MemoryCache(), store: CacheStore, fleet: FleetCache? = nil) {
         self.memory = memory
         self.store = store
+        self.fleet = fleet
         keepsPreviews = store.directory != nil
     }
 
-    /// The entry for `key`, fresh or stale, from either level.
-    func lookup(_ key: CacheKey) -> CacheEntry? {
+    /// The entry for `key`, fresh or stale, from any level: a fresh local
+    /// one, else the fleet's when it is fresher than what is here.
+    func lookup(_ key: CacheKey, url: String, now: Date) -> CacheEntry? {
         let name = key.description
-        if let entry = memory.entry(for: name) { return entry }
-        guard keepsPreviews, let row = store.entry(name) else { return nil }
-        guard let entry = decoded(row, key: name) else { return nil }
-        memory.store(entry, for: name)
-        return entry
+        var local = memory.entry(for: name)
+        if local == nil, keepsPreviews, let row = store.entry(name), let entry = decoded(row, key: name) {
+            memory.store(entry, for: name)
+            local = entry
+        }
+        if let local, local.isFresh(at: now) { return local }
+        guard let fleet, let shared = fleet.entry(for: name),
+            local.map({ shared.expiresAt > $0.expiresAt }) ?? true
+        else { return local }
+        keepLocally(shared, key: key, url: url, now: now)
+        return shared
+    }
+
+    /// Copies an entry read from the fleet into the local levels (not back to the fleet).
+    func keepLocally(_ entry: CacheEntry, key: CacheKey, url: String, now: Date) {
+        memory.store(entry, for: key.description)
+        guard keepsPreviews else { return }
+        let store = store
+        Task.detached { await store.put(entry, key: key.description, originalURL: url, aliases: [], now: now) }
     }
 
     /// A row's entry; a row that does not decode counts as a miss, said at `info`.
@@ -63,6 +85,11 @@ public final class PreviewCache: Sendable {
             }
             entry = decoded(row, key: name)
         }
+        if entry == nil, let fleet, let shared = fleet.entry(for: name, counting: freshOnly ? .hits : .hitsAndMisses) {
+            if freshOnly, !shared.isFresh(at: now) { return nil }
+            keepLocally(shared, key: key, url: url, now: now)
+            entry = shared
+        }
         guard let entry else { return nil }
         let stale = !entry.isFresh(at: now)
         if freshOnly, stale { return nil }
@@ -81,17 +108,19 @@ public final class PreviewCache: Sendable {
         }
     }
 
-    /// Stores `entry` in both levels; `aliases` (redirect targets) answer with it too.
+    /// Stores `entry` in every level; `aliases` (redirect targets) answer with it too (locally).
     func put(_ entry: CacheEntry, key: CacheKey, originalURL: String, aliases: [CacheKey], now: Date) async {
         memory.store(entry, for: key.description)
+        fleet?.put(entry, key: key.description, now: now)
         guard keepsPreviews else { return }
         await store.put(
             entry, key: key.description, originalURL: originalURL, aliases: aliases.map(\.description), now: now)
     }
 
-    /// Forgets `key` in both levels.
+    /// Forgets `key` in every level.
     func remove(_ key: CacheKey) async {
         memory.remove(key.description)
+        fleet?.remove(key.description)
         if keepsPreviews { await store.remove(key.description) }
     }
 }

@@ -18,7 +18,7 @@ extension LinkPeekEngine {
     func cachedAnswer(key: CacheKey, url: String, options: FetchOptions) throws(FetchError) -> CachedAnswer {
         // A fetch for bytes (`includeData`) needs them: the cache keeps no bytes of previews.
         guard options.cachePolicy != .reload, !options.includeData || options.cachePolicy == .cacheOnly,
-            let entry = cache.lookup(key)
+            let entry = cache.lookup(key, url: url, now: now())
         else {
             if options.cachePolicy == .cacheOnly {
                 throw .failed(.notCached, "no cached preview for this URL, and the cache policy forbids the network.")

@@ -42,7 +42,7 @@ extension LinkPeekEngine {
     private func fetchSourceThrowing(url: String, timeout: Double) async throws(FetchError) -> FetchedSource {
         let maxBytes = settings.maxSubresourceBytes
         try checkBackoff(url: url, ignoring: false, image: true)
-        let request = transferRequest(url: url, timeout: timeout, maxBytes: maxBytes)
+        let request = try await admittedToOrigin(transferRequest(url: url, timeout: timeout, maxBytes: maxBytes))
         let result: TransferResult<SourceConsumer.Output>
         do {
             result = try await transfers.perform(request, consumer: SourceConsumer(maxBytes: maxBytes))

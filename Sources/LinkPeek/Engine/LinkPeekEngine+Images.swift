@@ -93,7 +93,7 @@ extension LinkPeekEngine {
         events: @escaping @Sendable (ProviderEvent) -> Void
     ) async throws(FetchError) -> String {
         let metadata: LinkMetadata
-        if let key = CacheKey(rawURL: url, language: language(nil)), let entry = cache.lookup(key), entry.isFresh(at: now()),
+        if let key = CacheKey(rawURL: url, language: language(nil)), let entry = cache.lookup(key, url: url, now: now()), entry.isFresh(at: now()),
             case .metadata(let cached) = entry.value
         {
             metadata = cached

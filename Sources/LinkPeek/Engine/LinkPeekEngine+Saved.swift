@@ -6,7 +6,7 @@ extension LinkPeekEngine {
         guard let key = CacheKey(rawURL: url, language: language(nil)) else { throw .failed(.invalidURL, "\"\(url)\" is not a valid URL.") }
         // What is cached, fresh or stale, is good enough to pin: revalidation refreshes it later.
         var metadata: LinkMetadata
-        if let entry = cache.lookup(key), case .metadata(let cached) = entry.value {
+        if let entry = cache.lookup(key, url: url, now: now()), case .metadata(let cached) = entry.value {
             metadata = cached
         } else {
             do {

@@ -17,6 +17,8 @@ extension LinkPeekEngine {
                 throw .failed(.notRecorded, "\(request.url) is not on the replay tape, and replay does not use the network.")
             }
         }
+        // The fleet's rate per host (no-op without `--fleet`).
+        let request = try await admittedToOrigin(request)
         guard let recordTape else {
             do { return try await transfers.perform(request, consumer: consumer) } catch { throw FetchError(error) }
         }

@@ -49,7 +49,9 @@ public final class LinkPeekEngine: MetadataService {
         let persistent = settings.cacheEnabled && settings.record == nil && settings.replay == nil
         let directory = persistent ? CacheLocation.directory(configured: settings.cacheDir) : nil
         let cacheStore = store ?? CacheStore(directory: directory, sizeLimit: settings.cacheSizeLimit, logger: logger)
-        self.cache = PreviewCache(memory: cache, store: cacheStore)
+        // A tape is one process's record of the network: no fleet then either.
+        let fleet = settings.record == nil && settings.replay == nil ? FleetCache(settings: settings, logger: logger) : nil
+        self.cache = PreviewCache(memory: cache, store: cacheStore, fleet: fleet)
         images = ImageCache(store: StoredImageStore(store: cacheStore))
         policy = AddressPolicy(
             allowPrivateNetwork: settings.allowPrivateNetwork,
@@ -133,7 +135,7 @@ public final class LinkPeekEngine: MetadataService {
         let flight = FlightKey(page: key, fetchSubresources: options.fetchSubresources)
         let demand = FlightDemand(partials: options.reportsPartialResults, data: options.includeData, progress: progress)
         let outcome = await coalescer.run(key: flight, waiter: waiter, demand: demand, events: events) { flight in
-            await self.load(
+            await self.loadOnce(
                 url: url, key: key, options: options, revalidating: revalidating, timeout: timeout, flight: flight)
         }
         // A shared flight answers each caller as it asked.

@@ -62,6 +62,14 @@ public struct Settings: Sendable, Equatable, Codable {
     public var replayFallback: Bool = false
     /// A fixed time (ISO 8601) for `fetchedAt` and `expiresAt`, so snapshots are stable.
     public var clock: String?
+
+    // MARK: Fleet
+
+    /// `redis://[user:password@]host:port[/db]`: Redis as the cache level
+    /// shared by a fleet of daemons, behind memory and SQLite (`FleetCache`); nil: none.
+    public var fleet: String?
+    /// Requests per second to one host for the whole fleet (burst as many), `fleetOriginRates`.
+    public var fleetOriginRate: Int = 5
     // MARK: -
 
     /// oEmbed: the bundled provider list and discovery (`--no-oembed`, `initializationOptions.oembed`).

@@ -92,9 +92,9 @@
          (done (car (last seen))))
     (should (equal (car seen) (list 'open (list (linkpeek-test-host) "loading…") (nth 2 (car seen)))))
     (should partial)
+    ;; No image line until linkpeek has fetched the image (as in the daemon's cards).
     (should (equal (nth 1 partial) (list "Slow Image Page" (concat "Fixture Site · " (linkpeek-test-host))
                                          "The head is quick; the image is not."
-                                         (concat "image: " linkpeek-test-base "/img-slow?ms=1500")
                                          "loading…")))
     (should (eq (car done) 'done))
     ;; The partial card came first, while the image was still loading.
@@ -343,8 +343,12 @@
 
 (ert-deftest linkpeek-error-sentences ()
   "Failure reasons as sentences a user can act on."
+  ;; The daemon's hint (its own names for the setting) gives way to linkpeek.el's.
+  (should (equal (linkpeek-error-text '(:code -32000 :message "Metadata fetch failed: refused to connect to 10.0.0.1, a loopback, private or reserved address; the allowPrivateNetwork setting (initializationOptions.allowPrivateNetwork, --allow-private-network) allows it."
+                                              :data (:kind "failed" :reason "blockedAddress")))
+                 "linkpeek: Metadata fetch failed: refused to connect to 10.0.0.1, a loopback, private or reserved address; to read loopback and intranet pages, set `linkpeek-allow-private-network' to t"))
   (should (equal (linkpeek-error-text '(:code -32000 :message "blocked: private address" :data (:kind "failed" :reason "blockedAddress")))
-                 "linkpeek: blocked: private address; to read loopback and intranet pages, set `linkpeek-allow-private-network' to t (the daemon's allowPrivateNetwork)"))
+                 "linkpeek: blocked: private address; to read loopback and intranet pages, set `linkpeek-allow-private-network' to t"))
   (should (equal (linkpeek-error-text '(:code -32000 :message "blocked: the site asked for cookie consent before showing the page"
                                               :data (:kind "failed" :reason "blocked" :wall "consent")))
                  "linkpeek: blocked: the site asked for cookie consent before showing the page"))
@@ -364,8 +368,9 @@
     (unwind-protect
         (let ((done (car (last (linkpeek-test-preview (concat linkpeek-test-base "/page?title=Private"))))))
           (should (eq (car done) 'error))
-          (should (string-match-p "; to read loopback and intranet pages, set `linkpeek-allow-private-network' to t (the daemon's allowPrivateNetwork)\\'"
-                                  (car (last (nth 1 done))))))
+          ;; One hint, naming linkpeek.el's option.
+          (should (equal (car (last (nth 1 done)))
+                         "linkpeek: Metadata fetch failed: refused to connect to 127.0.0.1, a loopback, private or reserved address; to read loopback and intranet pages, set `linkpeek-allow-private-network' to t")))
       (linkpeek-shutdown))))
 
 (ert-deftest linkpeek-saved-list-opens-the-choice ()
@@ -392,9 +397,77 @@
 
 (ert-deftest linkpeek-card-without-images ()
   "With `linkpeek-hover-images' off the card has no image line."
-  (let ((meta '(:title "T" :image (:url "https://a.example/i.png" :width 4 :height 2))))
+  (let ((meta '(:title "T" :image (:url "https://a.example/i.png" :width 4 :height 2 :bytes 10))))
     (should (equal (linkpeek-card-lines "https://a.example/" meta nil) '("T" "a.example")))
     (should (equal (linkpeek-card-lines "https://a.example/" meta nil t)
                    '("T" "a.example" "image: https://a.example/i.png (4×2)")))))
+
+(ert-deftest linkpeek-card-unverified-image ()
+  "An image linkpeek never verified (404 here) gives no image line."
+  (let ((done (car (last (linkpeek-test-preview (concat linkpeek-test-base "/badimage"))))))
+    (should (eq (car done) 'done))
+    (should (equal (nth 1 done) (list "Bad Image Page" (linkpeek-test-host)))))
+  (should (equal (linkpeek-card-lines "https://a.example/" '(:title "T" :image (:url "https://a.example/i.png")) nil t)
+                 '("T" "a.example"))))
+
+(ert-deftest linkpeek-preview-bot-check ()
+  "A site that shows a bot check instead of the page: the card says so."
+  (let ((done (car (last (linkpeek-test-preview (concat linkpeek-test-base "/challenge?editor=emacs"))))))
+    (should (eq (car done) 'error))
+    (should (equal (car (last (nth 1 done)))
+                   "linkpeek: Metadata fetch failed: the site answered with a bot check (a challenge page) instead of the page."))))
+
+(ert-deftest linkpeek-card-host-as-the-daemon-shows-it ()
+  "Lowercased, the port unless the scheme's default, no user name."
+  (dolist (c '(("https://Example.COM:443/x" "example.com")
+               ("http://example.com:80/" "example.com")
+               ("http://127.0.0.1:8080/p" "127.0.0.1:8080")
+               ("https://example.com:80/" "example.com:80")
+               ("https://user:secret@Example.com/x" "example.com")
+               ("http://[::1]:8080/" "[::1]:8080")
+               ("http://[::1]/" "[::1]")))
+    (should (equal (linkpeek-card-host (car c)) (cadr c))))
+  (should (null (linkpeek-card-host "not a url"))))
+
+(ert-deftest linkpeek-preview-rate-limited ()
+  "A site that asks to slow down (429, Retry-After: 90): the card says when to try again.
+In a daemon of its own: the 429 holds the fixture's host for 90 s."
+  (linkpeek-shutdown)
+  (unwind-protect
+      (let ((done (car (last (linkpeek-test-preview (concat linkpeek-test-base "/slowdown"))))))
+        (should (eq (car done) 'error))
+        (should (equal (car (last (nth 1 done))) "linkpeek: the site is limiting requests; try again in 90 s")))
+    (linkpeek-shutdown)))
+
+(ert-deftest linkpeek-stage-labels ()
+  "Progress stages in words, the new `waiting' one too."
+  (should (equal (linkpeek--progress-status '(:kind "report" :stage "waiting" :bytes 0)) "loading… waiting for the server"))
+  (should (equal (linkpeek--progress-status '(:kind "report" :stage "downloading" :bytes 512))
+                 "loading… downloading the page, 512 bytes"))
+  (should (equal (linkpeek--progress-status '(:kind "report" :stage "resolving")) "loading… looking up the host"))
+  (should (equal (linkpeek--progress-status '(:kind "report" :stage "rendering")) "loading… rendering")))
+
+(ert-deftest linkpeek-preview-waiting-for-the-server ()
+  "A server that thinks: the *linkpeek* card says it is waiting for it."
+  (let* ((seen (linkpeek-test-preview (concat linkpeek-test-base "/slow?ms=2500&title=Thinking")))
+         (statuses (mapcar (lambda (s) (car (last (nth 1 s)))) seen)))
+    (should (eq (car (car (last seen))) 'done))
+    (should (member "loading… waiting for the server" statuses))))
+
+(ert-deftest linkpeek-asks-for-plain-text-cards ()
+  "linkpeek.el's `initialize' asks for plain-text hover cards: no Markdown."
+  (let* ((conn (linkpeek--connection))
+         (url (concat linkpeek-test-base "/page?title=Plain+Card"))
+         (uri "untitled:linkpeek-plain-card"))
+    (jsonrpc-notify conn :textDocument/didOpen
+                    (list :textDocument (list :uri uri :languageId "text" :version 1 :text url)))
+    (let ((hover (jsonrpc-request conn :textDocument/hover
+                                  (list :textDocument (list :uri uri) :position '(:line 0 :character 3))
+                                  :timeout 10)))
+      (jsonrpc-notify conn :textDocument/didClose (list :textDocument (list :uri uri)))
+      (should (equal (plist-get (plist-get hover :contents) :kind) "plaintext"))
+      (should (equal (split-string (plist-get (plist-get hover :contents) :value) "\n")
+                     (list "Plain Card" (concat "Fixture Site · " (linkpeek-test-host))
+                           "An Open Graph description."))))))
 
 ;;; linkpeek-tests.el ends here

@@ -130,11 +130,11 @@ h.test("the float fills in: progress, then the partial card, then the full card"
     vim.inspect(seen[1]))
   h.expect(partial, "no partial card among %s", vim.inspect(seen))
   h.eq(partial.lines[1], "Slow Image Page", "partial title")
-  h.eq(partial.lines[#partial.lines], "loading…", "partial status line")
   h.expect(done, "no final card")
-  -- The partial card came while the image was still loading: no size yet.
-  h.expect(not table.concat(partial.lines, "\n"):find("(40×20)", 1, true), "the partial card has the image size: %s",
-    vim.inspect(partial.lines))
+  -- The partial card came while the image was still loading: no image line
+  -- until linkpeek has fetched it (the daemon's cards do the same).
+  h.eq(partial.lines, { "Slow Image Page", "Fixture Site · " .. card.host(base), "The head is quick; the image is not.",
+    "loading…" }, "the partial card")
   h.eq(done.lines[1], "Slow Image Page", "final title")
   h.eq(done.lines[2], "Fixture Site · " .. card.host(base), "site line")
   h.expect(done.lines[#done.lines]:find("^image: " .. vim.pesc(base) .. "/img%-slow%?ms=1500 %(40×20%)$"),
@@ -194,16 +194,86 @@ h.test("closing a loading preview cancels its fetch; the editor keeps going", fu
   preview.close()
 end)
 
-h.test("K on a URL in Markdown shows the card with the page title", function()
+h.test("K on a URL in Markdown: the plain-text card (hover_images off asks for plaintext first)", function()
   local buf = markdown({ "A link: " .. base .. "/page?title=Hover+Title end" })
   needs_hover()
   local result = hover(buf, 1, 12)
   h.expect(result and result.contents, "no card: %s", vim.inspect(result))
-  h.eq(result.contents.kind, "markdown", "contents kind")
-  h.expect(result.contents.value:find("Hover Title", 1, true), "no title in %s", result.contents.value)
-  h.expect(not result.contents.value:find("![", 1, true), "an image line with hover_images off: %s",
-    result.contents.value)
+  h.eq(result.contents.kind, "plaintext", "contents kind")
+  -- Every part on its own line, no Markdown syntax, no image line.
+  h.eq(vim.split(result.contents.value, "\n", { plain = true }),
+    { "Hover Title", "Fixture Site · " .. card.host(base), "An Open Graph description." }, "the card")
   h.eq(vim.fn.maparg("K", "n", false, true).buffer, 1, "K is mapped in the buffer")
+  -- K shows those lines as they are, in a float without Markdown syntax.
+  local hover_mod = require("linkpeek.hover")
+  local answer
+  hover_mod.on_answer = function(outcome, lines)
+    answer = { outcome = outcome, lines = lines }
+  end
+  vim.cmd("normal K")
+  h.wait_for(5000, "K's answer", function()
+    return answer ~= nil
+  end)
+  hover_mod.on_answer = nil
+  h.eq(answer.outcome, "card", "K's outcome")
+  h.eq(answer.lines, { "Hover Title", "Fixture Site · " .. card.host(base), "An Open Graph description." }, "K's lines")
+  local float
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_config(w).relative ~= "" then
+      float = w
+    end
+  end
+  h.expect(float, "no float")
+  h.eq(vim.api.nvim_buf_get_option(vim.api.nvim_win_get_buf(float), "syntax"), "plaintext", "the float's syntax")
+  vim.api.nvim_win_close(float, true)
+end)
+
+h.test("the capabilities ask for the card's format by hover_images", function()
+  h.eq(protocol.capabilities({ hover_images = false }).textDocument.hover.contentFormat, { "plaintext", "markdown" },
+    "images off")
+  h.eq(protocol.capabilities({ hover_images = true }).textDocument.hover.contentFormat, { "markdown", "plaintext" },
+    "images on")
+end)
+
+-- Text escaped for Markdown is text: an unescaped `](`, `<img`, `<script` or
+-- a fence would be a link, HTML or code.
+local function expect_no_injection(value)
+  h.expect(value:find("Evil", 1, true), "no title in %s", value)
+  h.expect(not ("\n" .. value):find("[^\\]%]%(javascript:"), "a link survived: %s", value)
+  h.expect(not ("\n" .. value):find("[^\\]<img"), "HTML survived: %s", value)
+  h.expect(not ("\n" .. value):find("[^\\]<script"), "HTML survived: %s", value)
+  h.expect(not value:find("\n```", 1, true), "a code fence survived: %s", value)
+end
+
+h.test("K with hover_images on: the Markdown card, bold title, the image as a data: thumbnail", function()
+  client.stop()
+  linkpeek.setup({ binary = bin, allow_private_network = true, hover_timeout = 3.0, hover_images = true })
+  local ok, e = pcall(function()
+    local url = base .. "/page?title=Images+On"
+    local buf = markdown({ url })
+    local result = hover(buf, 1, 3, 8000)
+    h.eq(result.contents.kind, "markdown", "contents kind")
+    local lines = vim.split(result.contents.value, "\n", { plain = true })
+    h.eq(lines[1], "**Images On**", "the title: bold, not a link")
+    h.expect(vim.tbl_contains(lines, "An Open Graph description."), "no summary: %s", result.contents.value)
+    local images = vim.tbl_filter(function(l)
+      return l:find("![", 1, true) ~= nil
+    end, lines)
+    h.eq(#images, 1, "image lines")
+    h.expect(images[1]:find("^!%[[^%]]*%]%(data:image/jpeg;base64,[%w+/=]+%)$"), "image line: %s", images[1])
+    h.expect(not result.contents.value:find(base .. "/img", 1, true), "the page's image URL in the card: %s",
+      result.contents.value)
+    -- A hostile title cannot inject Markdown or HTML into the Markdown card.
+    expect_no_injection(hover(markdown({ base .. "/hostile" }), 1, 3).contents.value)
+  end)
+  client.stop()
+  linkpeek.setup({ binary = bin, allow_private_network = true, hover_timeout = 1.0, open = function(url)
+    table.insert(opened, url)
+  end })
+  client.start()
+  if not ok then
+    error(e, 0)
+  end
 end)
 
 h.test("hover after edits: Neovim's incremental changes, with emoji, CJK and combining marks before the URL", function()
@@ -228,16 +298,18 @@ h.test("hover on plain text answers nothing", function()
   h.eq(hover(buf, 1, 5), nil, "hover result")
 end)
 
-h.test("a hostile title cannot inject Markdown or HTML into the hover card", function()
+h.test("a hostile title in the plain-text card: text as written, one line, no escapes", function()
   local buf = markdown({ base .. "/hostile" })
   needs_hover()
-  local value = hover(buf, 1, 3).contents.value
-  h.expect(value:find("Evil", 1, true), "no title in %s", value)
-  -- Escaped (`\](`, `\<img`) is text; unescaped would be a link or HTML.
-  h.expect(not ("\n" .. value):find("[^\\]%]%(javascript:"), "a link survived: %s", value)
-  h.expect(not ("\n" .. value):find("[^\\]<img"), "HTML survived: %s", value)
-  h.expect(not ("\n" .. value):find("[^\\]<script"), "HTML survived: %s", value)
-  h.expect(not value:find("\n```", 1, true), "a code fence survived: %s", value)
+  local contents = hover(buf, 1, 3).contents
+  h.eq(contents.kind, "plaintext", "contents kind")
+  -- Shown in a float without syntax, nothing in it is interpreted; its
+  -- newlines are flattened, so it cannot make lines of its own.
+  h.eq(vim.split(contents.value, "\n", { plain = true }), {
+    "Evil](javascript:alert(1)) <img src=x onerror=alert(2)> ``` # heading [x]: javascript:alert(3)",
+    card.host(base),
+    "<script>alert(4)</script> **bold** `code` | table |",
+  }, "the card")
 end)
 
 h.test("a slow page's hover answers before the page is done; a later hover has the full card", function()
@@ -456,13 +528,109 @@ h.test("K without a link in a buffer with another language server: that server's
   end
 end)
 
+h.test("the card's host as the daemon shows it: lowercased, the port unless default, no user name", function()
+  local cases = {
+    { "https://Example.COM:443/x", "example.com" },
+    { "http://example.com:80/", "example.com" },
+    { "http://127.0.0.1:8080/p", "127.0.0.1:8080" },
+    { "https://example.com:80/", "example.com:80" },
+    { "https://user:secret@Example.com/x", "example.com" },
+    { "http://[::1]:8080/", "[::1]:8080" },
+    { "http://[::1]/", "[::1]" },
+  }
+  for _, c in ipairs(cases) do
+    h.eq(card.host(c[1]), c[2], c[1])
+  end
+  h.eq(card.host("not a url"), nil, "not a URL")
+end)
+
+h.test("the private-address hint in a card: the daemon's gives way to the plugin's, in either format", function()
+  local hint = "To read loopback and intranet pages, set allow_private_network = true in setup()."
+  h.eq(card.with_private_network_hint({ "127.0.0.1:8", "(blocked: private address (set allowPrivateNetwork to allow))" }, false),
+    { "127.0.0.1:8", "(blocked: private address)", hint }, "plain text")
+  h.eq(card.with_private_network_hint({ "**127.0.0.1:8**", "", "*blocked: private address (set allowPrivateNetwork to allow)*" }, true),
+    { "**127.0.0.1:8**", "", "*blocked: private address*", "", hint }, "Markdown: a paragraph of its own")
+  h.eq(card.with_private_network_hint({ "127.0.0.1:8", "(blocked: private address)" }, false),
+    { "127.0.0.1:8", "(blocked: private address)", hint }, "a daemon without its own hint")
+  h.eq(card.with_private_network_hint({ "Title", "(timed out)" }, false), { "Title", "(timed out)" }, "another failure")
+end)
+
+h.test("progress stages in words: waiting for the server", function()
+  h.eq(card.progress_status({ kind = "report", stage = "waiting", bytes = 0 }), "loading… waiting for the server",
+    "waiting")
+  h.eq(card.progress_status({ kind = "report", stage = "downloading", bytes = 512 }),
+    "loading… downloading the page, 512 bytes", "downloading")
+  h.eq(card.progress_status({ kind = "report", stage = "resolving" }), "loading… looking up the host", "resolving")
+  h.eq(card.progress_status({ kind = "report", stage = "rendering" }), "loading… rendering", "a stage of a newer daemon")
+end)
+
+h.test("an image that was never verified (404) gives no image line", function()
+  markdown({ base .. "/badimage" })
+  local seen = preview_at(1, 3)
+  h.eq(seen[#seen].phase, "done", "phase")
+  h.eq(seen[#seen].lines, { "Bad Image Page", card.host(base) }, "the card")
+  -- The control: the same card with a verified image has the line.
+  h.eq(card.lines("http://a.example/", { title = "T", image = { url = "http://a.example/i.png", bytes = 10 } }, nil, 60),
+    { "T", "a.example", "image: http://a.example/i.png" }, "a verified image")
+end)
+
+h.test("a server that thinks: the float says it is waiting for the server", function()
+  markdown({ base .. "/slow?ms=2500&title=Thinking" })
+  local seen = preview_at(1, 3)
+  local statuses = {}
+  for _, s in ipairs(seen) do
+    table.insert(statuses, s.lines[#s.lines])
+  end
+  h.eq(seen[#seen].phase, "done", "phase")
+  h.expect(vim.tbl_contains(statuses, "loading… waiting for the server"), "statuses: %s", vim.inspect(statuses))
+  preview.close()
+end)
+
+h.test("a site that shows a bot check: the float and K's card say so", function()
+  markdown({ base .. "/challenge?editor=nvim" })
+  local seen = preview_at(1, 3)
+  h.eq(seen[#seen].phase, "error", "phase")
+  h.eq(seen[#seen].lines[#seen[#seen].lines],
+    "linkpeek: Metadata fetch failed: the site answered with a bot check (a challenge page) instead of the page.",
+    "the float's status")
+  preview.close()
+  local buf = markdown({ base .. "/challenge?editor=nvim-k" })
+  h.eq(vim.split(hover(buf, 1, 3).contents.value, "\n", { plain = true }), { card.host(base), "(blocked: bot check)" },
+    "K's card")
+end)
+
+-- In a daemon of its own: the 429 holds the fixture's host for 90 s.
+h.test("a site that asks to slow down: the float says when to try again", function()
+  client.stop()
+  linkpeek.setup({ binary = bin, allow_private_network = true, hover_timeout = 1.0 })
+  local ok, e = pcall(function()
+    markdown({ base .. "/slowdown" })
+    local seen = preview_at(1, 3)
+    h.eq(seen[#seen].phase, "error", "phase")
+    h.eq(seen[#seen].lines[#seen[#seen].lines], "linkpeek: the site is limiting requests; try again in 90 s", "status")
+    preview.close()
+  end)
+  client.stop()
+  linkpeek.setup({ binary = bin, allow_private_network = true, hover_timeout = 1.0, open = function(url)
+    table.insert(opened, url)
+  end })
+  client.start()
+  if not ok then
+    error(e, 0)
+  end
+end)
+
 h.test("failure reasons as sentences", function()
   local function fail(data, message)
     return { code = -32000, message = message or "x", data = vim.tbl_extend("force", { kind = "failed" }, data) }
   end
+  h.eq(card.error_text(fail({ reason = "blockedAddress" },
+    "Metadata fetch failed: refused to connect to 10.0.0.1, a loopback, private or reserved address; the allowPrivateNetwork setting (initializationOptions.allowPrivateNetwork, --allow-private-network) allows it.")),
+    "linkpeek: Metadata fetch failed: refused to connect to 10.0.0.1, a loopback, private or reserved address; to read loopback and intranet pages, set allow_private_network = true in setup()",
+    "blockedAddress: the daemon's hint gives way to the plugin's")
   h.eq(card.error_text(fail({ reason = "blockedAddress" }, "blocked: private address")),
-    "linkpeek: blocked: private address; to read loopback and intranet pages, set allow_private_network = true in setup() (the daemon's allowPrivateNetwork)",
-    "blockedAddress")
+    "linkpeek: blocked: private address; to read loopback and intranet pages, set allow_private_network = true in setup()",
+    "blockedAddress without the daemon's hint")
   h.eq(card.error_text(fail({ reason = "blocked", wall = "consent" },
     "blocked: the site asked for cookie consent before showing the page")),
     "linkpeek: blocked: the site asked for cookie consent before showing the page", "blocked with a message")
@@ -585,8 +753,10 @@ h.test("a daemon that refuses loopback: the preview's failure names the setting"
     local seen = preview_at(1, 3)
     local last = seen[#seen]
     h.eq(last.phase, "error", "phase")
-    h.expect(last.lines[#last.lines]:find("; to read loopback and intranet pages, set allow_private_network = true in setup() (the daemon's allowPrivateNetwork)", 1, true),
+    local status = last.lines[#last.lines]
+    h.expect(status:find("^linkpeek: Metadata fetch failed: refused to connect to 127%.0%.0%.1, a loopback, private or reserved address; to read loopback and intranet pages, set allow_private_network = true in setup%(%)$"),
       "status: %s", vim.inspect(last.lines))
+    h.expect(not status:find(protocol.allow_private_network, 1, true), "the daemon's hint too: %s", status)
     preview.close()
     -- K's card says it too.
     local hover_mod = require("linkpeek.hover")
@@ -601,8 +771,9 @@ h.test("a daemon that refuses loopback: the preview's failure names the setting"
     end)
     hover_mod.on_answer = nil
     h.eq(answer.outcome, "card", "K's outcome")
-    h.eq(answer.lines[#answer.lines], "To read loopback and intranet pages, set `allow_private_network = true` in setup() (the daemon's `allowPrivateNetwork`).",
-      "K's card")
+    -- One hint, naming the plugin's setting: the daemon's gave way to it.
+    h.eq(answer.lines, { card.host(base), "(blocked: private address)",
+      "To read loopback and intranet pages, set allow_private_network = true in setup()." }, "K's card")
   end)
   client.stop()
   linkpeek.setup({ binary = bin, allow_private_network = true, hover_timeout = 1.0 })

@@ -12,9 +12,20 @@ function clean(s) {
   return flat || undefined;
 }
 
+const DEFAULT_PORTS = { http: 80, https: 443 };
+
+/**
+ * The host of `url` as the daemon's cards show it (protocol/README.md,
+ * textDocument/hover): lowercased, with the port unless it is the scheme's
+ * default, never the user name or password before an `@`.
+ */
 function host(url) {
-  const m = typeof url === 'string' && /^[a-z][\w+.-]*:\/\/([^/?#]+)/i.exec(url);
-  return m ? m[1] : undefined;
+  const m = typeof url === 'string' && /^([a-z][\w+.-]*):\/\/([^/?#]+)/i.exec(url);
+  if (!m) return undefined;
+  let authority = m[2].replace(/^.*@/, '').toLowerCase();
+  const port = /^(.*):(\d+)$/.exec(authority);
+  if (port && Number(port[2]) === DEFAULT_PORTS[m[1].toLowerCase()]) authority = port[1];
+  return authority || undefined;
 }
 
 /** Cut at a word boundary near `max` characters. */
@@ -30,6 +41,29 @@ const WALLS = {
   consent: 'the site asked for cookie consent before showing the page',
   login: 'the site asked for a login before showing the page',
 };
+
+/** The extension's hint for a refused private address: its own setting's name. */
+const PRIVATE_NETWORK_HINT = 'to read loopback and intranet pages, turn on the linkpeek.allowPrivateNetwork setting';
+
+/**
+ * The daemon's Markdown hover card with the hint for a refused private
+ * address: the daemon's own hint on the last line (its setting's name)
+ * gives way to the extension's, in a paragraph of its own.
+ */
+function withPrivateNetworkHint(markdown) {
+  const protocol = require('./protocol');
+  const lines = markdown.split('\n');
+  const last = lines[lines.length - 1];
+  if (!last.includes(protocol.cardBlockedAddress)) return markdown;
+  lines[lines.length - 1] = last.replace(protocol.cardBlockedAddressHint, '');
+  return `${lines.join('\n')}\n\nTo read loopback and intranet pages, turn on the \`linkpeek.allowPrivateNetwork\` setting.`;
+}
+
+/** The words for a progress stage: the protocol's stages by what they mean, any other by its name. */
+function stageLabel(stage) {
+  const protocol = require('./protocol');
+  return Object.prototype.hasOwnProperty.call(protocol.stages, stage) ? protocol.stages[stage] : clean(stage);
+}
 
 /** "90 s", "5 min", "2 h": a retry-after delay for people. */
 function duration(seconds) {
@@ -49,9 +83,13 @@ function errorText(err) {
   const data = (err && typeof err.data === 'object' && err.data) || {};
   const message = clean(err && err.message);
   switch (data.reason) {
-    case protocol.reasons.blockedAddress:
-      return `linkpeek: ${message || 'blocked: private address'}; to read loopback and intranet pages, `
-        + `turn on the linkpeek.allowPrivateNetwork setting (the daemon's ${protocol.allowPrivateNetwork})`;
+    case protocol.reasons.blockedAddress: {
+      // The daemon's message ends with its own names for the setting: the
+      // sentence names the extension's instead, once.
+      const cut = message ? message.indexOf(protocol.blockedAddressMessageHint) : -1;
+      const what = cut >= 0 ? message.slice(0, cut) : message;
+      return `linkpeek: ${what || 'blocked: private address'}; ${PRIVATE_NETWORK_HINT}`;
+    }
     case protocol.reasons.blocked:
       return `linkpeek: ${message || `blocked: ${WALLS[data.wall] || 'the site did not show the page'}`}`;
     case protocol.reasons.rateLimited: {
@@ -64,4 +102,4 @@ function errorText(err) {
   }
 }
 
-module.exports = { clean, host, cut, duration, errorText };
+module.exports = { clean, host, cut, duration, errorText, withPrivateNetworkHint, stageLabel };

@@ -67,6 +67,7 @@ class Daemon {
       await client.request(protocol.methods.initialize, {
         processId: process.pid,
         clientInfo: { name: 'linkpeek-vscode' },
+        capabilities: protocol.capabilities,
         initializationOptions: protocol.initOptions(s),
       });
     } catch (err) {

@@ -93,12 +93,8 @@ const hoverProvider = {
     }
     missingSaid = false;
     if (!result) return undefined;
-    let markdown = result.markdown;
-    // A refused private address: say which setting lifts the refusal.
-    if (markdown.split('\n').pop().includes(protocol.cardBlockedAddress)) {
-      markdown += `\n\nTo read loopback and intranet pages, turn on the \`linkpeek.allowPrivateNetwork\` setting (the daemon's \`${protocol.allowPrivateNetwork}\`).`;
-    }
-    const md = new vscode.MarkdownString(markdown);
+    // A refused private address: the hint names the extension's setting.
+    const md = new vscode.MarkdownString(card.withPrivateNetworkHint(result.markdown));
     md.isTrusted = false;
     md.supportHtml = false;
     const r = result.range;
@@ -124,7 +120,7 @@ async function previewLink(arg) {
     }, (progress, token) => preview.stream(daemon, url, {
       timeout: s.timeout,
       onCancel: (fn) => token.onCancellationRequested(fn),
-      report: (r) => progress.report({ message: r.partial ? (card.clean(r.partial.title) || 'loading…') : `${r.stage}…` }),
+      report: (r) => progress.report({ message: r.partial ? (card.clean(r.partial.title) || 'loading…') : `${card.stageLabel(r.stage) || 'loading'}…` }),
     }));
     const title = card.clean(meta.title) || card.host(meta.url || url) || url;
     const summary = card.clean(meta.summary);

@@ -37,8 +37,41 @@ const reasons = Object.freeze({
   rateLimited: 'rateLimited', // HTTP 429/503, with `data.retryAfter` seconds
 });
 
-/** The hover card's last line for a refused address (protocol/README.md, textDocument/hover: the failure words). */
+/**
+ * The hover card's last line for a refused address (protocol/README.md,
+ * textDocument/hover: the failure words), and the daemon's own hint that
+ * follows them there. The extension puts its own setting's name in place of
+ * the daemon's hint, so the card says it once, in the user's terms.
+ */
 const cardBlockedAddress = 'blocked: private address';
+const cardBlockedAddressHint = ' (set allowPrivateNetwork to allow)';
+
+/** How the message of a `blockedAddress` failure ends (protocol/README.md section 5): the daemon's names for the setting. */
+const blockedAddressMessageHint =
+  '; the allowPrivateNetwork setting (initializationOptions.allowPrivateNetwork, --allow-private-network) allows it';
+
+/**
+ * Work-done progress stages (protocol/README.md, `$/progress`), in their
+ * order, with the words the preview shows; a stage not listed (a newer
+ * daemon's) is shown by its name.
+ */
+const stages = Object.freeze({
+  resolving: 'looking up the host',
+  connecting: 'connecting',
+  waiting: 'waiting for the server',
+  downloading: 'downloading the page',
+  parsing: 'reading the page',
+  icon: 'fetching the icon',
+  image: 'fetching the image',
+  transforming: 'making the thumbnail',
+});
+
+/**
+ * The client capabilities the extension announces: hover cards in Markdown
+ * only (VS Code renders Markdown, and draws the card's `data:` thumbnail);
+ * a plain-text card given to a MarkdownString would be read as Markdown.
+ */
+const capabilities = Object.freeze({ textDocument: { hover: { contentFormat: ['markdown'] } } });
 
 /** The initializationOptions key that lifts the private-address refusal. */
 const allowPrivateNetwork = 'allowPrivateNetwork';
@@ -52,7 +85,7 @@ const ranges = Object.freeze({
 /** initializationOptions keys (protocol/README.md, `initialize`). */
 function initOptions(settings) {
   const opts = {};
-  if (settings.allowPrivateNetwork) opts.allowPrivateNetwork = true;
+  if (settings.allowPrivateNetwork) opts[allowPrivateNetwork] = true;
   if (settings.timeout) opts.timeout = settings.timeout;
   if (settings.hoverTimeout !== undefined) opts.hoverTimeout = settings.hoverTimeout;
   opts.hoverImages = settings.hoverImages !== false;
@@ -85,4 +118,4 @@ function entryMetadata(entry) {
   return entry && typeof entry.metadata === 'object' && entry.metadata ? entry.metadata : (entry || {});
 }
 
-module.exports = { methods, errors, reasons, allowPrivateNetwork, cardBlockedAddress, ranges, initOptions, fetchParams, isWorkDone, savedEntries, entryMetadata };
+module.exports = { methods, errors, reasons, allowPrivateNetwork, cardBlockedAddress, cardBlockedAddressHint, blockedAddressMessageHint, stages, capabilities, ranges, initOptions, fetchParams, isWorkDone, savedEntries, entryMetadata };

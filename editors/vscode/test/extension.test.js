@@ -114,19 +114,30 @@ test('the manifest: activated at startup, hovers for files and untitled document
   assert.equal(vscode.workspace.getConfiguration('linkpeek').get('binary'), BIN);
 });
 
-test('hover over a URL in Markdown: the daemon\'s card with the title, site, summary and image', async () => {
+/** The card's image line when it is the documented `data:` thumbnail (one line, no remote URL), else undefined. */
+const DATA_IMAGE = /^!\[[^\]\n]*\]\(data:image\/jpeg;base64,[A-Za-z0-9+/]+={0,2}\)$/;
+
+test('hover over a URL in Markdown: the daemon\'s card, bold title, and the image as a data: thumbnail', async () => {
   const url = `${BASE}/page?title=Hover+Title`;
   const h = await hover(`A link: ${url} end`, 0, 12);
   assert.ok(h, 'no hover');
   const md = h.contents.value;
-  const [first] = md.split('\n');
-  assert.ok(first.startsWith('**') && first.includes('Hover Title'), md);
-  assert.ok(md.includes('Fixture Site · '), md);
-  assert.ok(md.includes('An Open Graph description'), md);
-  assert.ok(md.includes('!['), `no image with hoverImages on: ${md}`);
+  const lines = md.split('\n');
+  // The documented card: the title bold (not a link), site · host, the
+  // summary, then the thumbnail linkpeek fetched; no blank line to spare.
+  assert.deepEqual(lines.slice(0, 6), ['**Hover Title**', '', `Fixture Site · ${card.host(BASE)}`, '', 'An Open Graph description.', ''], md);
+  assert.equal(lines.length, 7, md);
+  assert.match(lines[6], DATA_IMAGE);
+  // No remote URL anywhere in the card: not the page's image, not the page.
+  assert.ok(!/[a-z]+:\/\//i.test(md), `a remote URL in the card: ${md}`);
   assert.equal(h.contents.isTrusted, false);
   assert.equal(h.contents.supportHtml, false);
   assert.deepEqual([h.range.start.line, h.range.start.character, h.range.end.character], [0, 8, 8 + url.length]);
+});
+
+test('the extension asks the daemon for Markdown cards only', () => {
+  const protocol = require('../src/protocol');
+  assert.deepEqual(protocol.capabilities.textDocument.hover.contentFormat, ['markdown']);
 });
 
 test('a file document gets hovers too', async () => {
@@ -223,6 +234,60 @@ test('"linkpeek: Preview Link" streams progress, then the partial title, then th
   assert.equal(recorded.opened.at(-1), url);
 });
 
+test('the card\'s host as the daemon shows it: lowercased, the port unless default, no user name', () => {
+  const cases = [
+    ['https://Example.COM:443/x', 'example.com'],
+    ['http://example.com:80/', 'example.com'],
+    ['http://127.0.0.1:8080/p', '127.0.0.1:8080'],
+    ['https://example.com:80/', 'example.com:80'],
+    ['https://user:secret@Example.com/x', 'example.com'],
+    ['http://[::1]:8080/', '[::1]:8080'],
+    ['http://[::1]/', '[::1]'],
+  ];
+  for (const [url, want] of cases) assert.equal(card.host(url), want, url);
+  assert.equal(card.host('not a url'), undefined);
+});
+
+test('progress stages in words: waiting for the server', () => {
+  assert.equal(card.stageLabel('waiting'), 'waiting for the server');
+  assert.equal(card.stageLabel('downloading'), 'downloading the page');
+  assert.equal(card.stageLabel('resolving'), 'looking up the host');
+  assert.equal(card.stageLabel('rendering'), 'rendering', 'a stage of a newer daemon');
+  assert.equal(card.stageLabel('constructor'), 'constructor', 'not a property of the table');
+});
+
+test('a server that thinks: the preview says it is waiting for the server', async () => {
+  recorded.progress.length = 0;
+  stub.choose(undefined);
+  const meta = await bounded(vscode.commands.executeCommand('linkpeek.preview', `${BASE}/slow?ms=2500&title=Thinking`), 10000, 'preview');
+  assert.equal(meta.title, 'Thinking');
+  const messages = recorded.progress.map((p) => p.message);
+  assert.ok(messages.includes('waiting for the server…'), JSON.stringify(messages));
+});
+
+test('a site that shows a bot check: the preview and the hover say so', async () => {
+  recorded.errors.length = 0;
+  const meta = await bounded(vscode.commands.executeCommand('linkpeek.preview', `${BASE}/challenge?editor=vscode`), 10000, 'preview');
+  assert.equal(meta, undefined);
+  assert.deepEqual(recorded.errors, ['linkpeek: Metadata fetch failed: the site answered with a bot check (a challenge page) instead of the page.']);
+  const h = await hover(`${BASE}/challenge?editor=vscode-hover`, 0, 3);
+  assert.equal(h.contents.value, `**${card.host(BASE)}**\n\n*blocked: bot check*`);
+});
+
+test('a site that asks to slow down: the preview says when to try again (in a daemon of its own)', async () => {
+  // The 429 holds the fixture's host for 90 s in the daemon that saw it:
+  // the settings change starts a fresh one before and after.
+  await changeSettings({ hoverTimeout: 1.1 });
+  recorded.errors.length = 0;
+  try {
+    const meta = await bounded(vscode.commands.executeCommand('linkpeek.preview', `${BASE}/slowdown`), 10000, 'preview');
+    assert.equal(meta, undefined);
+  } finally {
+    await changeSettings({ hoverTimeout: 1.0 });
+  }
+  assert.deepEqual(recorded.errors, ['linkpeek: the site is limiting requests; try again in 90 s']);
+});
+
 test('a preview that fails says why', async () => {
   recorded.errors.length = 0;
   const meta = await bounded(vscode.commands.executeCommand('linkpeek.preview', 'http://127.0.0.1:9/closed'), 10000, 'preview');
@@ -274,13 +339,14 @@ test('a daemon that dies is started again', async () => {
 
 test('a settings change restarts the daemon with the new settings', async () => {
   const url = `${BASE}/page?title=Images+Off`;
-  assert.ok((await hover(url, 0, 3)).contents.value.includes('!['), 'the control: an image with hoverImages on');
+  const on = (await hover(url, 0, 3)).contents.value;
+  assert.match(on.split('\n').at(-1), DATA_IMAGE, 'the control: the thumbnail with hoverImages on');
   const old = await changeSettings({ hoverImages: false });
   const h = await hover(url, 0, 3);
   const now = await api.daemon().get();
   assert.notEqual(now.pid, old.pid, 'the same daemon after the change');
-  assert.ok(h.contents.value.includes('Images Off'), h.contents.value);
-  assert.ok(!h.contents.value.includes('!['), `an image with hoverImages off: ${h.contents.value}`);
+  assert.deepEqual(h.contents.value.split('\n'), ['**Images Off**', '', `Fixture Site · ${card.host(BASE)}`, '', 'An Open Graph description.'],
+    `the card with hoverImages off: ${h.contents.value}`);
   await changeSettings({ hoverImages: undefined });
 });
 
@@ -302,13 +368,21 @@ test('a private address refused by the daemon: the message names the setting', a
     await changeSettings({ allowPrivateNetwork: true });
   }
   assert.equal(recorded.errors.length, 1);
-  assert.match(recorded.errors[0], /; to read loopback and intranet pages, turn on the linkpeek\.allowPrivateNetwork setting \(the daemon's allowPrivateNetwork\)$/);
-  assert.ok(h.contents.value.endsWith("\n\nTo read loopback and intranet pages, turn on the `linkpeek.allowPrivateNetwork` setting (the daemon's `allowPrivateNetwork`)."),
-    h.contents.value);
+  // One hint, naming the extension's setting: the daemon's gave way to it.
+  assert.equal(recorded.errors[0], 'linkpeek: Metadata fetch failed: refused to connect to 127.0.0.1, a loopback, private or reserved address; '
+    + 'to read loopback and intranet pages, turn on the linkpeek.allowPrivateNetwork setting');
+  assert.equal(h.contents.value, `**${card.host(BASE)}**\n\n*blocked: private address*\n\n`
+    + 'To read loopback and intranet pages, turn on the `linkpeek.allowPrivateNetwork` setting.');
 });
 
 test('failure reasons as sentences', () => {
   const fail = (data, message = 'x') => Object.assign(new Error(message), { code: -32000, data: { kind: 'failed', ...data } });
+  assert.equal(card.errorText(fail({ reason: 'blockedAddress' }, 'Metadata fetch failed: refused to connect to 10.0.0.1, a loopback, private or reserved address; '
+    + 'the allowPrivateNetwork setting (initializationOptions.allowPrivateNetwork, --allow-private-network) allows it.')),
+  'linkpeek: Metadata fetch failed: refused to connect to 10.0.0.1, a loopback, private or reserved address; '
+    + 'to read loopback and intranet pages, turn on the linkpeek.allowPrivateNetwork setting');
+  assert.equal(card.errorText(fail({ reason: 'blockedAddress' }, '')),
+    'linkpeek: blocked: private address; to read loopback and intranet pages, turn on the linkpeek.allowPrivateNetwork setting');
   assert.equal(card.errorText(fail({ reason: 'blocked', wall: 'consent' }, 'blocked: the site asked for cookie consent before showing the page')),
     'linkpeek: blocked: the site asked for cookie consent before showing the page');
   assert.equal(card.errorText(fail({ reason: 'blocked', wall: 'challenge' }, '')),

@@ -16,8 +16,25 @@ function M.clean(s)
   return s ~= "" and s or nil
 end
 
+local DEFAULT_PORTS = { http = 80, https = 443 }
+
+-- The host of `url` as the daemon's cards show it (protocol/README.md,
+-- textDocument/hover): lowercased, with the port unless it is the scheme's
+-- default, never the user name or password before an `@`.
 function M.host(url)
-  return type(url) == "string" and url:match("^%a[%w+.-]*://([^/?#]+)") or nil
+  if type(url) ~= "string" then
+    return nil
+  end
+  local scheme, authority = url:match("^(%a[%w+.-]*)://([^/?#]+)")
+  if not authority then
+    return nil
+  end
+  authority = authority:gsub("^.*@", ""):lower()
+  local name, port = authority:match("^(.-):(%d+)$")
+  if port and tonumber(port) == DEFAULT_PORTS[scheme:lower()] then
+    authority = name
+  end
+  return authority ~= "" and authority or nil
 end
 
 -- Cut at a word boundary near `max` bytes, never inside a UTF-8 sequence.
@@ -70,7 +87,11 @@ function M.lines(url, meta, status, width)
   if summary then
     wrap(cut(summary, SUMMARY_MAX), width, out)
   end
-  local media = meta.video or meta.image
+  -- As in the daemon's cards: an image only once linkpeek fetched it and
+  -- its bytes were an image (`image.bytes`, protocol/README.md section 6),
+  -- never one the policy refused, that failed, or a partial result's
+  -- declared one; a video is only named, never loaded, so it always counts.
+  local media = meta.video or (type(meta.image) == "table" and type(meta.image.bytes) == "number" and meta.image)
   if type(media) == "table" and M.clean(media.url) then
     local size = (media.width and media.height) and string.format(" (%d×%d)", media.width, media.height) or ""
     table.insert(out, (meta.video and "video: " or "image: ") .. M.clean(media.url) .. size)
@@ -89,6 +110,31 @@ local WALLS = {
   consent = "the site asked for cookie consent before showing the page",
   login = "the site asked for a login before showing the page",
 }
+
+-- The plugin's hint for a refused private address: its own setting's name.
+M.private_network_hint = "to read loopback and intranet pages, set allow_private_network = true in setup()"
+
+-- A hover card's lines (the daemon's, Markdown or plain text) with the hint
+-- for a refused private address: the daemon's own hint on the last line
+-- (its setting's name) gives way to the plugin's, on a line of its own (a
+-- paragraph of its own in Markdown).
+function M.with_private_network_hint(lines, markdown)
+  local protocol = require("linkpeek.protocol")
+  local last = lines[#lines]
+  if not (last and last:find(protocol.card_blocked_address, 1, true)) then
+    return lines
+  end
+  local at = last:find(protocol.card_blocked_address_hint, 1, true)
+  if at then
+    lines[#lines] = last:sub(1, at - 1) .. last:sub(at + #protocol.card_blocked_address_hint)
+  end
+  local hint = M.private_network_hint:gsub("^%l", string.upper)
+  if markdown then
+    table.insert(lines, "")
+  end
+  table.insert(lines, hint .. ".")
+  return lines
+end
 
 -- "90 s", "5 min", "2 h": a retry-after delay for people.
 function M.duration(seconds)
@@ -110,9 +156,13 @@ function M.error_text(err)
   local data = type(err.data) == "table" and err.data or {}
   local message = M.clean(err.message)
   if data.reason == protocol.reasons.blocked_address then
-    return "linkpeek: " .. (message or "blocked: private address")
-      .. "; to read loopback and intranet pages, set allow_private_network = true in setup() (the daemon's "
-      .. protocol.allow_private_network .. ")"
+    -- The daemon's message ends with its own names for the setting: the
+    -- sentence names the plugin's instead, once.
+    local cut = message and message:find(protocol.blocked_address_message_hint, 1, true)
+    if cut then
+      message = cut > 1 and message:sub(1, cut - 1) or nil
+    end
+    return "linkpeek: " .. (message or "blocked: private address") .. "; " .. M.private_network_hint
   elseif data.reason == protocol.reasons.blocked then
     return "linkpeek: " .. (message or ("blocked: " .. (WALLS[data.wall] or "the site did not show the page")))
   elseif data.reason == protocol.reasons.rate_limited then
@@ -123,9 +173,20 @@ function M.error_text(err)
   return "linkpeek: " .. (message or "the request failed")
 end
 
+-- The words for a progress stage: the protocol's stages by what they mean
+-- ("waiting for the server"), any other by its name.
+function M.stage_label(stage)
+  for _, s in ipairs(require("linkpeek.protocol").stages) do
+    if s[1] == stage then
+      return s[2]
+    end
+  end
+  return M.clean(stage)
+end
+
 -- The status line for a work-done progress value.
 function M.progress_status(value)
-  local stage = M.clean(value.stage or value.message) or "loading"
+  local stage = M.stage_label(value.stage or value.message) or "loading"
   local bytes = tonumber(value.bytes)
   if bytes and bytes > 0 then
     return string.format("loading… %s, %d bytes", stage, bytes)

@@ -90,6 +90,7 @@ function M.start()
     cmd = cmd,
     root_dir = vim.loop.cwd(),
     init_options = protocol.init_options(cfg),
+    capabilities = protocol.capabilities(cfg),
     handlers = { [protocol.methods.progress] = on_progress },
     on_init = function(_, result)
       -- The daemon echoes the settings in effect (cache directory, timeouts).

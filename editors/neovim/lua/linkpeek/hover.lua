@@ -54,24 +54,29 @@ function M.fallback()
   end
 end
 
-local function show(result, cfg)
-  local lines = vim.lsp.util.convert_input_to_markdown_lines(result.contents)
+-- The card's lines: a plain-text card as it is, a Markdown one as Neovim
+-- reads Markdown hovers; no blank lines around it.
+local function card_lines(contents)
+  local plain = type(contents) == "table" and contents.kind == "plaintext" and type(contents.value) == "string"
+  local lines = plain and vim.split(contents.value, "\n", { plain = true })
+    or vim.lsp.util.convert_input_to_markdown_lines(contents)
   while #lines > 0 and vim.trim(lines[#lines]) == "" do
     table.remove(lines)
   end
   while #lines > 0 and vim.trim(lines[1]) == "" do
     table.remove(lines, 1)
   end
+  return lines, plain and "plaintext" or "markdown"
+end
+
+local function show(result, cfg)
+  local lines, syntax = card_lines(result.contents)
   if vim.tbl_isempty(lines) then
     return M.fallback()
   end
-  -- A refused private address: say which setting lifts the refusal.
-  if lines[#lines]:find(protocol.card_blocked_address, 1, true) then
-    table.insert(lines, "")
-    table.insert(lines, "To read loopback and intranet pages, set `allow_private_network = true` in setup() "
-      .. "(the daemon's `" .. protocol.allow_private_network .. "`).")
-  end
-  vim.lsp.util.open_floating_preview(lines, "markdown", { border = cfg.border, focus_id = "linkpeek_hover" })
+  -- A refused private address: the hint names the plugin's setting.
+  lines = require("linkpeek.card").with_private_network_hint(lines, syntax == "markdown")
+  vim.lsp.util.open_floating_preview(lines, syntax, { border = cfg.border, focus_id = "linkpeek_hover" })
   report("card", lines)
 end
 

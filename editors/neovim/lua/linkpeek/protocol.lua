@@ -34,8 +34,30 @@ M.reasons = {
 M.walls = { challenge = "challenge", consent = "consent", login = "login" }
 
 -- The hover card's last line for a refused address (protocol/README.md,
--- textDocument/hover: the card's failure words).
+-- textDocument/hover: the card's failure words), and the daemon's own hint
+-- that follows them there. The plugin puts its own setting's name in place
+-- of the daemon's hint, so the card says it once, in the user's terms.
 M.card_blocked_address = "blocked: private address"
+M.card_blocked_address_hint = " (set allowPrivateNetwork to allow)"
+
+-- How the message of a `blockedAddress` failure ends (protocol/README.md
+-- section 5): the daemon's names for the setting, replaced by the plugin's.
+M.blocked_address_message_hint =
+  "; the allowPrivateNetwork setting (initializationOptions.allowPrivateNetwork, --allow-private-network) allows it"
+
+-- Work-done progress stages (protocol/README.md, `$/progress`), in their
+-- order, with the words the preview shows for each. A stage not listed here
+-- (a newer daemon's) is shown by its name.
+M.stages = {
+  { "resolving", "looking up the host" },
+  { "connecting", "connecting" },
+  { "waiting", "waiting for the server" },
+  { "downloading", "downloading the page" },
+  { "parsing", "reading the page" },
+  { "icon", "fetching the icon" },
+  { "image", "fetching the image" },
+  { "transforming", "making the thumbnail" },
+}
 
 -- The initializationOptions key that lifts the private-address refusal.
 M.allow_private_network = "allowPrivateNetwork"
@@ -47,11 +69,26 @@ M.ranges = {
   hover_timeout = { min = 0, max = 60 }, -- seconds
 }
 
+-- The client capabilities the plugin announces: Neovim's own, with the
+-- hover card's format chosen by `hover_images`. Neovim shows a hover float as
+-- its Markdown source (0.7 conceals little of it), so without images the
+-- plugin asks for plain text first: no syntax at all (protocol/README.md,
+-- textDocument/hover). A plain-text card has no image line, so with
+-- `hover_images` on it asks for Markdown first, which carries the `data:` line.
+function M.capabilities(cfg)
+  local caps = vim.lsp.protocol.make_client_capabilities()
+  caps.textDocument = caps.textDocument or {}
+  caps.textDocument.hover = caps.textDocument.hover or {}
+  caps.textDocument.hover.contentFormat = cfg.hover_images and { "markdown", "plaintext" }
+    or { "plaintext", "markdown" }
+  return caps
+end
+
 -- initializationOptions keys (protocol/README.md, `initialize`).
 -- Always a JSON object, never `[]` (an empty Lua table encodes as an array).
 function M.init_options(cfg)
   local opts = vim.empty_dict()
-  opts.allowPrivateNetwork = cfg.allow_private_network or nil
+  opts[M.allow_private_network] = cfg.allow_private_network or nil
   opts.timeout = cfg.timeout
   opts.hoverTimeout = cfg.hover_timeout
   opts.hoverImages = cfg.hover_images and true or false
