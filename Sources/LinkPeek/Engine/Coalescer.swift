@@ -86,9 +86,7 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// Ends one waiter now with `error`; the work goes on for the others.
-    /// True when the waiter was still waiting (and is now answered with `error`).
-    @discardableResult
-    func leave(waiter id: UInt64, with error: FetchError) -> Bool {
+    func leave(waiter id: UInt64, with error: FetchError) {
         let (waiter, orphan) = state.withLock { state -> (Waiter?, Flight?) in
             guard let key = state.owner.removeValue(forKey: id),
                 let waiter = state.flights[key]?.waiters.removeValue(forKey: id)
@@ -102,7 +100,6 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
         waiter?.continuation.resume(returning: .failure(error))
         orphan?.task.withLock { $0 }?.cancel()
-        return waiter != nil
     }
 
     private func join(key: Key, id: UInt64, waiter: Waiter, work: @escaping Work) {

@@ -123,13 +123,10 @@ public final class LinkPeekEngine: MetadataService {
         let timeout = Self.clampedTimeout(options.timeout ?? settings.timeout)
         let waiter = coalescer.makeWaiterID()
         // Each caller keeps its own deadline, even while sharing a transfer.
-        let timer = Task { [coalescer, logger] in
+        let timer = Task { [coalescer] in
             // Safe: `timeout` is clamped to (0, 3600], so the product fits Int64.
             try await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
-            if coalescer.leave(waiter: waiter, with: .timedOut) {
-                // Its transfer goes on for other callers sharing it, or is cancelled.
-                logger.info("fetch stopped", metadata: ["url": "\(url)", "reason": "timeout after \(timeout) s"])
-            }
+            coalescer.leave(waiter: waiter, with: .timedOut)
         }
         defer { timer.cancel() }
         let flight = FlightKey(page: key, fetchSubresources: options.fetchSubresources)
@@ -137,6 +134,10 @@ public final class LinkPeekEngine: MetadataService {
         let outcome = await coalescer.run(key: flight, waiter: waiter, demand: demand, events: events) { flight in
             await self.loadOnce(
                 url: url, key: key, options: options, revalidating: revalidating, timeout: timeout, flight: flight)
+        }
+        // This caller's deadline, or curl's for the transfer: whichever came first.
+        if case .failure(let error) = outcome, error.kind == .timedOut {
+            logger.info("fetch stopped", metadata: ["url": "\(url)", "reason": "timeout after \(timeout) s"])
         }
         // A shared flight answers each caller as it asked.
         var metadata = try outcome.get()
