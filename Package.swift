@@ -10,6 +10,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The one logging API of the libraries; the executable picks the handler (STYLE.md, Logging).
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // MARK: CCurl
@@ -71,6 +73,16 @@ let package = Package(
             ]
         ),
 
+        // MARK: LogCapture
+        // Test support: a log handler that keeps records, for tests of what is logged.
+        .target(
+            name: "LogCapture",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/LogCapture"
+        ),
+
         // MARK: TextTrimming
         // The one place `String`s are trimmed (and protocol text searched on its bytes), for every target (no dependencies).
         .target(
@@ -100,11 +112,14 @@ let package = Package(
                 "CCurl",
                 "TextTrimming",
                 "Threading",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "CurlTests",
             dependencies: [
+                "LogCapture",
+                .product(name: "Logging", package: "swift-log"),
                 "Curl",
                 "LinkPeekTestSupport",
             ]
@@ -164,11 +179,14 @@ let package = Package(
                 "Redis",
                 "TextTrimming",
                 "Threading",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "LinkPeekTests",
             dependencies: [
+                "LogCapture",
+                .product(name: "Logging", package: "swift-log"),
                 "LinkPeek",
                 "HTMLHead",
                 "Images",
@@ -247,11 +265,14 @@ let package = Package(
                 "LinkPeekProtocol",
                 "JSONRPC",
                 "Threading",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "LinkPeekServerTests",
             dependencies: [
+                "LogCapture",
+                .product(name: "Logging", package: "swift-log"),
                 "LinkPeekServer",
                 "JSONRPC",
                 "LinkPeekTestSupport",
@@ -268,6 +289,7 @@ let package = Package(
                 "JSONRPC",
                 "LinkPeek",
                 "LinkPeekServer",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/LinkPeekTestSupport"
         ),
@@ -284,6 +306,7 @@ let package = Package(
                 "Redis",
                 "TextTrimming",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ],

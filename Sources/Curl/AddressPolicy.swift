@@ -21,6 +21,12 @@ public struct AddressPolicy: Sendable, Equatable {
     public func permits(_ address: IPAddress) -> Bool {
         allowPrivateNetwork || address.isPubliclyRoutable || allowedNetworks.contains { $0.contains(address) }
     }
+
+    /// The rule that refuses `address` (`127.0.0.0/8 loopback`), or nil when it is permitted.
+    public func refusingRule(for address: IPAddress) -> String? {
+        guard !permits(address) else { return nil }
+        return address.blockingRule ?? "not an IP address"
+    }
 }
 
 /// An IPv4 or IPv6 address as bytes in network order.
@@ -34,13 +40,28 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
     public var isPubliclyRoutable: Bool {
         switch self {
         case .v4:
-            return !Self.blockedV4.contains { $0.contains(self) }
+            return !Self.blockedV4.contains { $0.network.contains(self) }
         case .v6(let bytes):
             guard bytes.count == 16 else { return false }
             if let embedded = Self.embeddedV4(bytes) {
                 return IPAddress.v4(embedded).isPubliclyRoutable
             }
-            return !Self.blockedV6.contains { $0.contains(self) }
+            return !Self.blockedV6.contains { $0.network.contains(self) }
+        }
+    }
+
+    /// The blocked range `address` falls in, with its name (`10.0.0.0/8 private`);
+    /// nil for a publicly routable address.
+    public var blockingRule: String? {
+        switch self {
+        case .v4:
+            return Self.blockedV4.first { $0.network.contains(self) }.map { "\($0.network) \($0.name)" }
+        case .v6(let bytes):
+            guard bytes.count == 16 else { return "malformed IPv6 address" }
+            if let embedded = Self.embeddedV4(bytes), let rule = IPAddress.v4(embedded).blockingRule {
+                return "embeds \(IPAddress.v4(embedded)), \(rule)"
+            }
+            return Self.blockedV6.first { $0.network.contains(self) }.map { "\($0.network) \($0.name)" }
         }
     }
 
@@ -71,32 +92,32 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
-    private static let blockedV4: [IPNetwork] = [
-        IPNetwork(v4: 0, 0, 0, 0, prefix: 8),  // "this network", 0.0.0.0
-        IPNetwork(v4: 10, 0, 0, 0, prefix: 8),  // private
-        IPNetwork(v4: 100, 64, 0, 0, prefix: 10),  // CGNAT
-        IPNetwork(v4: 127, 0, 0, 0, prefix: 8),  // loopback
-        IPNetwork(v4: 169, 254, 0, 0, prefix: 16),  // link-local (cloud metadata lives here)
-        IPNetwork(v4: 172, 16, 0, 0, prefix: 12),  // private
-        IPNetwork(v4: 192, 0, 0, 0, prefix: 24),  // IETF protocol assignments
-        IPNetwork(v4: 192, 0, 2, 0, prefix: 24),  // documentation
-        IPNetwork(v4: 192, 88, 99, 0, prefix: 24),  // 6to4 relay anycast
-        IPNetwork(v4: 192, 168, 0, 0, prefix: 16),  // private
-        IPNetwork(v4: 198, 18, 0, 0, prefix: 15),  // benchmarking
-        IPNetwork(v4: 198, 51, 100, 0, prefix: 24),  // documentation
-        IPNetwork(v4: 203, 0, 113, 0, prefix: 24),  // documentation
-        IPNetwork(v4: 224, 0, 0, 0, prefix: 4),  // multicast
-        IPNetwork(v4: 240, 0, 0, 0, prefix: 4),  // reserved, and 255.255.255.255
+    private static let blockedV4: [(network: IPNetwork, name: String)] = [
+        (IPNetwork(v4: 0, 0, 0, 0, prefix: 8), "this network"),  // "this network", 0.0.0.0
+        (IPNetwork(v4: 10, 0, 0, 0, prefix: 8), "private"),
+        (IPNetwork(v4: 100, 64, 0, 0, prefix: 10), "CGNAT"),
+        (IPNetwork(v4: 127, 0, 0, 0, prefix: 8), "loopback"),
+        (IPNetwork(v4: 169, 254, 0, 0, prefix: 16), "link-local"),  // link-local (cloud metadata lives here)
+        (IPNetwork(v4: 172, 16, 0, 0, prefix: 12), "private"),
+        (IPNetwork(v4: 192, 0, 0, 0, prefix: 24), "IETF protocol assignments"),
+        (IPNetwork(v4: 192, 0, 2, 0, prefix: 24), "documentation"),
+        (IPNetwork(v4: 192, 88, 99, 0, prefix: 24), "6to4 relay anycast"),
+        (IPNetwork(v4: 192, 168, 0, 0, prefix: 16), "private"),
+        (IPNetwork(v4: 198, 18, 0, 0, prefix: 15), "benchmarking"),
+        (IPNetwork(v4: 198, 51, 100, 0, prefix: 24), "documentation"),
+        (IPNetwork(v4: 203, 0, 113, 0, prefix: 24), "documentation"),
+        (IPNetwork(v4: 224, 0, 0, 0, prefix: 4), "multicast"),
+        (IPNetwork(v4: 240, 0, 0, 0, prefix: 4), "reserved"),  // reserved, and 255.255.255.255
     ]
 
-    private static let blockedV6: [IPNetwork] = [
-        IPNetwork(v6: [UInt8](repeating: 0, count: 16), prefix: 128),  // ::
-        IPNetwork(v6: [UInt8](repeating: 0, count: 15) + [1], prefix: 128),  // ::1
-        IPNetwork(v6: [0xfe, 0x80] + [UInt8](repeating: 0, count: 14), prefix: 10),  // link-local
-        IPNetwork(v6: [0xfc] + [UInt8](repeating: 0, count: 15), prefix: 7),  // unique-local
-        IPNetwork(v6: [0xfe, 0xc0] + [UInt8](repeating: 0, count: 14), prefix: 10),  // site-local (deprecated)
-        IPNetwork(v6: [0xff] + [UInt8](repeating: 0, count: 15), prefix: 8),  // multicast
-        IPNetwork(v6: [0x01, 0x00] + [UInt8](repeating: 0, count: 14), prefix: 64),  // discard-only
-        IPNetwork(v6: [0x20, 0x01, 0x0d, 0xb8] + [UInt8](repeating: 0, count: 12), prefix: 32),  // documentation
+    private static let blockedV6: [(network: IPNetwork, name: String)] = [
+        (IPNetwork(v6: [UInt8](repeating: 0, count: 16), prefix: 128), "unspecified"),  // ::
+        (IPNetwork(v6: [UInt8](repeating: 0, count: 15) + [1], prefix: 128), "loopback"),  // ::1
+        (IPNetwork(v6: [0xfe, 0x80] + [UInt8](repeating: 0, count: 14), prefix: 10), "link-local"),
+        (IPNetwork(v6: [0xfc] + [UInt8](repeating: 0, count: 15), prefix: 7), "unique-local"),
+        (IPNetwork(v6: [0xfe, 0xc0] + [UInt8](repeating: 0, count: 14), prefix: 10), "site-local"),  // site-local (deprecated)
+        (IPNetwork(v6: [0xff] + [UInt8](repeating: 0, count: 15), prefix: 8), "multicast"),
+        (IPNetwork(v6: [0x01, 0x00] + [UInt8](repeating: 0, count: 14), prefix: 64), "discard-only"),
+        (IPNetwork(v6: [0x20, 0x01, 0x0d, 0xb8] + [UInt8](repeating: 0, count: 12), prefix: 32), "documentation"),
     ]
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Logging
 import Synchronization
 import Threading
 
@@ -46,6 +47,10 @@ enum HopCheck {
             }
         }
         if let refused = addresses.first(where: { !request.policy.permits($0) }) {
+            request.logger.info("address refused", metadata: [
+                "url": "\(url)", "address": "\(refused)", "via": "proxy",
+                "rule": "\(request.policy.refusingRule(for: refused) ?? "")",
+            ])
             return CurlError(
                 kind: .blockedAddress,
                 detail: "refused to send \(host) to the proxy: it resolves to \(refused), a loopback, private or reserved address")

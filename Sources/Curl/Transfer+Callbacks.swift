@@ -1,5 +1,6 @@
 internal import CCurl
 import FoundationEssentials
+import Logging
 
 #if canImport(Glibc)
 import Glibc
@@ -49,7 +50,12 @@ enum TransferCallbacks {
         guard let ip = IPAddress(sockaddr: raw, length: Int(address.pointee.addrlen)),
             transfer.request.policy.permits(ip)
         else {
-            transfer.refusedAddress = IPAddress(sockaddr: raw, length: Int(address.pointee.addrlen)) ?? .v4(0)
+            let refused = IPAddress(sockaddr: raw, length: Int(address.pointee.addrlen)) ?? .v4(0)
+            transfer.refusedAddress = refused
+            transfer.request.logger.info("address refused", metadata: [
+                "url": "\(transfer.hopURL)", "address": "\(refused)",
+                "rule": "\(transfer.request.policy.refusingRule(for: refused) ?? "unparsable socket address")",
+            ])
             return CURL_SOCKET_BAD
         }
         transfer.connecting()

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Logging
 
 /// One transfer's state on its curl thread: the request, the type-erased
 /// consumer, and what the header and body callbacks learned so far.
@@ -105,6 +106,7 @@ final class Transfer: @unchecked Sendable {
         let summary = Summary(
             head: head, redirects: redirects, bytesRead: bytesRead, truncated: truncated,
             stoppedEarly: stoppedEarly)
+        logStop(outcome)
         completion(outcome.map { summary })
     }
 
@@ -113,5 +115,24 @@ final class Transfer: @unchecked Sendable {
         let left = deadline - .now
         let ms = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
         return max(1, Int(ms))
+    }
+}
+
+extension Transfer {
+    /// Says why a transfer ended before its response did: its consumer had
+    /// what it needed (a page's head), the byte cap, the timeout, a cancel.
+    func logStop(_ outcome: Result<Void, CurlError>) {
+        let (level, reason): (Logger.Level, String)
+        switch outcome {
+        case .success where truncated: (level, reason) = (.info, "byte cap of \(request.maxBytes) bytes")
+        case .success where stoppedEarly: (level, reason) = (.debug, "consumer done (head complete)")
+        case .success: return
+        case .failure(let error) where error.kind == .timedOut: (level, reason) = (.info, "timeout: \(error.detail)")
+        case .failure(let error) where error.kind == .cancelled: (level, reason) = (.debug, "cancelled")
+        case .failure: return
+        }
+        request.logger.log(level: level, "transfer stopped", metadata: [
+            "url": "\(hopURL)", "reason": "\(reason)", "bytes": "\(bytesRead)",
+        ])
     }
 }

@@ -1,3 +1,4 @@
+import Logging
 import TextTrimming
 
 /// One HTTP GET, described in plain values so it can cross to the curl thread.
@@ -24,6 +25,8 @@ public struct TransferRequest: Sendable {
     /// Proxies by scheme and the hosts that bypass them. When any proxy is
     /// set, the engine follows redirects itself, checking each hop (`HopCheck`).
     public var proxies = ProxyTable()
+    /// Where the transfer logs its decisions (an address refused, why it stopped).
+    public var logger = TransferRequest.defaultLogger
 
     public init(
         url: String,
@@ -47,6 +50,10 @@ public struct TransferRequest: Sendable {
 }
 
 extension TransferRequest {
+    /// Made once, on first use (after the application bootstrapped its
+    /// logging), not for every request.
+    public static let defaultLogger = Logger(label: "linkpeek.curl")
+
     /// Seconds as whole milliseconds for curl and the deadline, within
     /// [1 ms, 1 day]: callers of this library may pass any `Double`, and
     /// `Int64(1e20 * 1000)` or `Int(Double.nan)` would trap.

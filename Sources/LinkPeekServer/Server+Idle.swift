@@ -1,4 +1,5 @@
 import Threading
+import Logging
 
 /// Memory after a burst: once the daemon has been idle for a moment after
 /// enough work, the request table's storage is dropped and the free heap is

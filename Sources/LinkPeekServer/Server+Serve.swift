@@ -2,6 +2,7 @@ import Dispatch
 import JSONRPC
 import LinkPeek
 import LinkPeekProtocol
+import Logging
 
 #if canImport(Glibc)
 import Glibc
@@ -24,12 +25,13 @@ extension Server {
         service: any MetadataService,
         input: Int32 = STDIN_FILENO,
         output: Int32 = STDOUT_FILENO,
-        logLevel: LogLevel = .info,
+        logger: Logger = Logger(label: "linkpeek.server"),
+        clientLog: ClientLog? = nil,
         handleSignals: Bool = true
     ) async -> Int32 {
         await serve(
             settings: Settings(), makeService: { _ in service },
-            input: input, output: output, logLevel: logLevel, handleSignals: handleSignals)
+            input: input, output: output, logger: logger, clientLog: clientLog, handleSignals: handleSignals)
     }
 
     /// Runs a daemon session; `makeService` builds the engine from the
@@ -43,19 +45,23 @@ extension Server {
     /// are cancelled and answered, output is flushed, exit code 0.
     /// `editorDefaults`: the editor-facing settings the command line gives
     /// (`serve --no-hover-images`), which `initializationOptions` override.
+    /// `logger` is the daemon's own; `clientLog`, when the executable put its
+    /// handler into the logging system, gets the connection for the session
+    /// and sends warnings to the client as `window/logMessage`.
     public static func serve(
         settings: Settings,
         editorDefaults: InitializationOptions? = nil,
         makeService: @escaping @Sendable (Settings) -> any MetadataService,
         input: Int32 = STDIN_FILENO,
         output: Int32 = STDOUT_FILENO,
-        logLevel: LogLevel = .info,
+        logger: Logger = Logger(label: "linkpeek.server"),
+        clientLog: ClientLog? = nil,
         handleSignals: Bool = true
     ) async -> Int32 {
         StandardStreams.ignoreSIGPIPE()
         let output = output == STDOUT_FILENO ? StandardStreams.takeStandardOutput() : output
-        let logger = Logger(level: logLevel)
         let connection = Connection(input: input, output: output)
+        clientLog?.attach(connection)
         let server = Server(connection: connection, settings: settings, logger: logger, makeService: makeService)
         if let editorDefaults { await server.applyEditorDefaults(editorDefaults) }
 
@@ -67,6 +73,8 @@ extension Server {
         let exitCode = await server.run(until: events)
         events.finish()
         await server.cancelAll()
+        // What is logged from here on has no client to read it.
+        clientLog?.detach()
         if await !connection.close(timeout: 5) {
             logger.warning("output not flushed: the client is not reading")
         }

@@ -1,6 +1,7 @@
 import JSONRPC
 import LinkPeek
 import LinkPeekProtocol
+import Logging
 
 /// The dispatcher: reads decoded messages in input order, answers the quick
 /// ones (`initialize`, `cancel`, `shutdown`, `textDocument/documentLink`) at

@@ -23,7 +23,10 @@ struct CacheCommand: AsyncParsableCommand {
         @Flag(name: .long, help: "JSON (the default when stdout is not a terminal).")
         var json = false
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            try logging.bootstrap()
             let stats = cacheOptions.store.stats()
             if json || isatty(STDOUT_FILENO) != 1 {
                 StandardIO.write(CommandOutput.json(stats) + "\n", to: STDOUT_FILENO)
@@ -67,7 +70,10 @@ struct CacheCommand: AsyncParsableCommand {
             if let problem = ParamRanges.checkURL(url, field: "URL") { throw ValidationError(problem + ".") }
         }
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            try logging.bootstrap()
             var settings = Settings()
             cacheOptions.apply(to: &settings)
             let engine = LinkPeekEngine(settings: settings)
@@ -89,7 +95,10 @@ struct CacheCommand: AsyncParsableCommand {
 
         @OptionGroup var cacheOptions: CacheOptions
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            try logging.bootstrap()
             let removed = await cacheOptions.store.clear()
             StandardIO.write("removed \(removed) entries\n", to: STDOUT_FILENO)
         }
@@ -101,7 +110,10 @@ struct CacheCommand: AsyncParsableCommand {
 
         @OptionGroup var cacheOptions: CacheOptions
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            try logging.bootstrap()
             let removed = await cacheOptions.store.prune()
             StandardIO.write("removed \(removed) entries\n", to: STDOUT_FILENO)
         }

@@ -19,7 +19,10 @@ extension CacheCommand {
 
         @OptionGroup var cacheOptions: CacheOptions
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            try logging.bootstrap()
             var settings = Settings()
             cacheOptions.apply(to: &settings)
             let engine = LinkPeekEngine(settings: settings)

@@ -74,7 +74,10 @@ struct Fetch: AsyncParsableCommand {
         }
     }
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() async throws {
+        try logging.bootstrap()
         var settings = network.settings
         settings.maxConcurrency = concurrency
         cacheOptions.apply(to: &settings)

@@ -28,7 +28,10 @@ struct FleetCommand: AsyncParsableCommand {
             if let problem = Settings.fleetProblem(fleet, field: "--fleet") { throw ValidationError(problem + ".") }
         }
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            try logging.bootstrap()
             guard case .success(let endpoint) = RedisEndpoint.parse(fleet, field: "--fleet") else { throw ExitCode(2) }
             let stats: FleetStats
             switch FleetCache(endpoint: endpoint, originRate: Settings().fleetOriginRate).stats() {

@@ -73,7 +73,10 @@ struct ImageCommand: AsyncParsableCommand {
         }
     }
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() async throws {
+        try logging.bootstrap()
         var settings = network.settings
         cacheOptions.apply(to: &settings)
         let engine = LinkPeekEngine(settings: settings)

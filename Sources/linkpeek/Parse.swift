@@ -34,7 +34,10 @@ struct Parse: AsyncParsableCommand {
     /// apart from 1 (a page that gave no preview) and 2 (a usage error).
     static let unreadableInputExitCode: Int32 = 66
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() async throws {
+        try logging.bootstrap()
         let printer = ResultPrinter(pretty: pretty)
         let bytes: [UInt8]
         do {

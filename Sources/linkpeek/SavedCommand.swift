@@ -41,7 +41,10 @@ struct SavedCommand: AsyncParsableCommand {
             if let problem = ParamRanges.checkSavedTitle(title, field: "--title") { throw ValidationError(problem + ".") }
         }
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            try logging.bootstrap()
             var settings = network.settings
             cacheOptions.apply(to: &settings)
             let engine = LinkPeekEngine(settings: settings)
@@ -78,7 +81,10 @@ struct SavedCommand: AsyncParsableCommand {
 
         @OptionGroup var cacheOptions: CacheOptions
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            try logging.bootstrap()
             let links = cacheOptions.store.saved(tag: tag).map(LinkPeekEngine.metadata(of:))
             if json || isatty(STDOUT_FILENO) != 1 {
                 let text = links.map { CommandOutput.json($0) + "\n" }.joined()
@@ -101,7 +107,10 @@ struct SavedCommand: AsyncParsableCommand {
 
         @OptionGroup var cacheOptions: CacheOptions
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            try logging.bootstrap()
             let store = cacheOptions.store
             var missing = 0
             for url in urls {
@@ -128,7 +137,10 @@ struct SavedCommand: AsyncParsableCommand {
 
         @OptionGroup var cacheOptions: CacheOptions
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            try logging.bootstrap()
             let links = cacheOptions.store.saved().map(LinkPeekEngine.metadata(of:))
             switch format {
             case .html: StandardIO.write(BookmarkFile.html(links), to: STDOUT_FILENO)

@@ -8,8 +8,6 @@ import LinkPeekServer
 import Glibc
 #endif
 
-extension LogLevel: ExpressibleByArgument {}
-
 /// `linkpeek serve` (or `linkpeek --stdio`): the JSON-RPC 2.0 daemon on
 /// stdin/stdout. The protocol is specified in `protocol/README.md`.
 struct Serve: AsyncParsableCommand {
@@ -24,7 +22,7 @@ struct Serve: AsyncParsableCommand {
 
             With --fleet (or initializationOptions.fleet), daemons on many hosts share a Redis cache level, one origin fetch per URL and one rate per host (--fleet-origin-rate); Redis failing never fails a request. `linkpeek fleet stats` shows the fleet's use.
 
-            The flags set defaults; initializationOptions in `initialize` override them. Logs go to stderr only. See protocol/README.md for the full contract.
+            The flags set defaults; initializationOptions in `initialize` override them. Logs go to stderr (or --log-file) only; warnings and errors also go to the client as window/logMessage. See protocol/README.md for the full contract.
             """)
 
     @OptionGroup var network: NetworkOptions
@@ -40,8 +38,7 @@ struct Serve: AsyncParsableCommand {
     var acceptLanguage: String?
     @OptionGroup var fleetOptions: FleetOptions
 
-    @Option(name: .long, help: "Log level on stderr: \(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var logLevel: LogLevel = .warning
+    @OptionGroup var logging: LoggingOptions
 
     @Flag(name: .customLong("no-hover-images"), help: ArgumentHelp(
         "Hover cards without the image's thumbnail (initializationOptions.hoverImages false), for clients that show Markdown as text."))
@@ -57,6 +54,8 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let clientLog = ClientLog(level: logging.logLevel)
+        try logging.bootstrap(clientLog: clientLog)
         var settings = network.settings
         settings.maxConcurrency = maxConcurrency
         cacheOptions.apply(to: &settings)
@@ -66,7 +65,7 @@ struct Serve: AsyncParsableCommand {
         let editorDefaults = noHoverImages ? InitializationOptions(hoverImages: false) : nil
         let code = await Server.serve(
             settings: settings, editorDefaults: editorDefaults, makeService: { LinkPeekEngine(settings: $0) },
-            logLevel: logLevel)
+            clientLog: clientLog)
         Glibc.exit(code)
     }
 }

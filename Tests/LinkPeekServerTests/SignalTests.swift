@@ -1,6 +1,7 @@
 import Foundation
 import LinkPeekServer
 import LinkPeekTestSupport
+import Logging
 import Testing
 
 /// SIGTERM ends a session like end of input. In-process, so it runs alone:
@@ -11,7 +12,7 @@ import Testing
         let (inputPipe, outputPipe) = (try TestPipe(), try TestPipe())
         let (input, toServer, fromServer, output) = (inputPipe.read, inputPipe.write, outputPipe.read, outputPipe.write)
         let session = Task.detached {
-            await Server.serve(service: FakeService(), input: input, output: output, logLevel: .error, handleSignals: true)
+            await Server.serve(service: FakeService(), input: input, output: output, logger: quietLogger, handleSignals: true)
         }
         let request = Array(#"{"jsonrpc":"2.0","id":1,"method":"fetch","params":{"url":"https://slow/"}}"#.utf8) + [0x0A]
         _ = request.withUnsafeBytes { write(toServer, $0.baseAddress, $0.count) }

@@ -2,6 +2,7 @@ import Foundation
 import JSONRPC
 import LinkPeek
 import LinkPeekServer
+import Logging
 import Synchronization
 
 public struct TimeoutError: Error, CustomStringConvertible {
@@ -31,14 +32,20 @@ public final class TestClient: Sendable {
     let unparsable = Mutex<[String]>([])
     let readerStarted = Mutex(false)
 
-    public init(service: any MetadataService = FakeService(), framing: Framing = .ndjson, startReading: Bool = true) throws {
+    /// `clientLog`: the server's own logger forwards to it (else it is quiet).
+    public init(
+        service: any MetadataService = FakeService(), framing: Framing = .ndjson, startReading: Bool = true,
+        clientLog: ClientLog? = nil
+    ) throws {
         let (toServerPipe, fromServerPipe) = (try TestPipe(), try TestPipe())
         toServer = (toServerPipe.read, toServerPipe.write)
         fromServer = (fromServerPipe.read, fromServerPipe.write)
         self.framing = framing
         let (input, output) = (toServer.read, fromServer.write)
         session = Task.detached {
-            await Server.serve(service: service, input: input, output: output, logLevel: .error, handleSignals: false)
+            let logger = clientLog.map { log in Logger(label: "linkpeek.server") { log.handler(label: $0) } } ?? quietLogger
+            return await Server.serve(
+                service: service, input: input, output: output, logger: logger, clientLog: clientLog, handleSignals: false)
         }
         if startReading { self.startReading() }
     }

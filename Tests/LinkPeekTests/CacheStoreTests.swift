@@ -1,4 +1,5 @@
 import Foundation
+import LogCapture
 import Synchronization
 import Testing
 
@@ -10,11 +11,8 @@ import Testing
 /// which can write one with Python's sqlite3.
 final class CacheStoreTests {
     let directory: String
-    let messages = Messages()
-
-    final class Messages: Sendable {
-        let list = Mutex<[String]>([])
-    }
+    /// The store's warnings.
+    let messages = LogCapture()
 
     init() throws {
         directory = NSTemporaryDirectory() + "linkpeek-store-\(UInt64.random(in: 0...UInt64.max))"
@@ -26,10 +24,9 @@ final class CacheStoreTests {
     }
 
     func makeStore(sizeLimit: Int = CacheStore.defaultSizeLimit, in directory: String? = nil) -> CacheStore {
-        let messages = self.messages
-        return CacheStore(directory: directory ?? self.directory, sizeLimit: sizeLimit) { message in
-            messages.list.withLock { $0.append(message) }
-        }
+        CacheStore(
+            directory: directory ?? self.directory, sizeLimit: sizeLimit,
+            logger: messages.logger(label: "linkpeek.cache", level: .warning))
     }
 
     func preview(_ title: String, padding: Int = 0) -> CacheEntry {
@@ -55,7 +52,7 @@ final class CacheStoreTests {
         #expect(reopened.entry("https://example.com/final")?.key == "https://example.com/a")
         #expect(reopened.entry("https://example.com/none") == nil)
         #expect(!reopened.isInMemory)
-        #expect(messages.list.withLock { $0 }.isEmpty)
+        #expect(messages.list.isEmpty)
     }
 
     @Test func failuresRoundTrip() async throws {
@@ -98,7 +95,7 @@ final class CacheStoreTests {
         #expect(store.entry("a") != nil)
         #expect(!store.isInMemory)
         #expect(movedAside().count == 1)
-        #expect(messages.list.withLock { $0 }.count == 1)
+        #expect(messages.list.count == 1)
     }
 
     @Test func aZeroLengthFileIsAnEmptyDatabase() async throws {
@@ -119,7 +116,7 @@ final class CacheStoreTests {
         #expect(store.entry("a") != nil)
         #expect(await store.save(url: "a", key: "a", tags: ["t"], body: nil, at: Date()))
         #expect(store.saved().map(\.url) == ["a"])
-        #expect(messages.list.withLock { $0 }.count == 1)
+        #expect(messages.list.count == 1)
     }
 
     @Test func aDirectoryThatCannotBeMadeKeepsTheCacheInMemory() async throws {
@@ -128,7 +125,7 @@ final class CacheStoreTests {
         let store = makeStore(in: file + "/cache")
         #expect(store.isInMemory)
         #expect(await store.put(preview("a"), key: "a", originalURL: "a", now: Date()))
-        #expect(messages.list.withLock { $0 }.count == 1)
+        #expect(messages.list.count == 1)
     }
 
     @Test func evictionStaysUnderTheLimitAndKeepsSavedLinks() async throws {

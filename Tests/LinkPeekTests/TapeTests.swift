@@ -1,4 +1,5 @@
 import FoundationEssentials
+import LogCapture
 import Testing
 
 @testable import LinkPeek
@@ -18,13 +19,32 @@ struct TapeTests {
         let entry = Tape.Entry(
             url: "https://a.test/", finalURL: "https://a.test/b", status: 200, headers: ["content-type": "text/html"],
             redirects: [Tape.Redirect(url: "https://a.test/", status: 301)], body: "", bytesRead: 3, truncated: false)
-        tape.record(entry, body: [1, 2, 3])
+        let log = LogCapture()
+        tape.record(entry, body: [1, 2, 3], logger: log.logger(label: "tape"))
+        #expect(log.all.isEmpty)
         let replay = try Tape.forReplay(at: path)
         let (found, body) = try #require(replay.lookup("https://a.test/"))
         #expect(body == [1, 2, 3])
         #expect(found.finalURL == "https://a.test/b" && found.redirects.count == 1)
         #expect(found.body == "bodies/" + Tape.fileName(for: "https://a.test/"))
         #expect(replay.lookup("https://other.test/") == nil)
+    }
+
+    @Test func aBodyThatCannotBeWrittenIsAWarning() throws {
+        let path = FileManager.default.temporaryDirectory.appending(path: "tape-\(UInt64.random(in: 0...UInt64.max))").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let tape = try Tape.forRecording(at: path)
+        // The tape's directory is gone (a file in its place): the fetch goes on, the log says why.
+        try FileManager.default.removeItem(atPath: path)
+        try Data("not a directory".utf8).write(to: URL(filePath: path))
+        let entry = Tape.Entry(
+            url: "https://a.test/", finalURL: "https://a.test/", status: 200, headers: [:],
+            redirects: [], body: "", bytesRead: 1, truncated: false)
+        let log = LogCapture()
+        tape.record(entry, body: [1], logger: log.logger(label: "tape"))
+        let warnings = log.all.filter { $0.level == .warning }
+        #expect(warnings.map(\.message) == ["cannot record a body on the tape", "cannot write the tape's index"])
+        #expect(warnings.first?.metadata["url"] == "https://a.test/")
     }
 
     @Test func clockParsesISO8601Only() {

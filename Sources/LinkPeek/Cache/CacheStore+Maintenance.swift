@@ -4,6 +4,7 @@ import SQLite
 
 #if canImport(Glibc)
 import Glibc
+import Logging
 #endif
 
 extension CacheStore {
@@ -131,6 +132,12 @@ extension CacheStore {
             return removed
         }
         checkpoint()
+        if let removed, removed > 0 {
+            logger.info("cache entries dropped", metadata: [
+                "count": "\(removed)", "reason": "expired images, then the least recently used over 80% of the size limit",
+                "size limit": "\(sizeLimit)",
+            ])
+        }
         return removed ?? 0
     }
 

@@ -3,6 +3,7 @@ import SQLite
 
 #if canImport(Glibc)
 import Glibc
+import Logging
 #endif
 
 extension CacheStore {
@@ -169,8 +170,16 @@ extension CacheStore {
         let stamp = Date().formatted(.iso8601).replacing(":", with: "")
         let target = path + ".corrupt-" + stamp
         let files = FileManager.default
-        try? files.moveItem(atPath: path, toPath: target)
-        for suffix in ["-wal", "-shm"] { try? files.removeItem(atPath: path + suffix) }
+        do { try files.moveItem(atPath: path, toPath: target) } catch {
+            logger.warning("cannot move the unusable cache file aside", metadata: [
+                "path": "\(path)", "target": "\(target)", "error": "\(error)",
+            ])
+        }
+        for suffix in ["-wal", "-shm"] where files.fileExists(atPath: path + suffix) {
+            do { try files.removeItem(atPath: path + suffix) } catch {
+                logger.warning("cannot remove the unusable cache's \(suffix) file", metadata: ["path": "\(path)", "error": "\(error)"])
+            }
+        }
         say("\(path) is unusable (\(why)); moved it aside as \(target) and started a new cache.", topic: "corrupt")
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import FoundationEssentials
+import Logging
 import SQLite
 import Synchronization
 
@@ -20,7 +21,7 @@ import Glibc
 /// (`cache.sqlite.corrupt-<UTC time>`) and a new one made; a directory that
 /// cannot be written, a read-only or full disk leaves the cache in memory
 /// (an in-memory database, so saved links still work for this process).
-/// Each such event is said once on stderr.
+/// Each such event is logged once, at `warning`.
 ///
 /// Reads block the caller briefly (a WAL read never waits for a writer);
 /// writes are `async` and run on one serial queue per store, never on the
@@ -30,7 +31,8 @@ public final class CacheStore: Sendable {
     public let directory: String?
     /// Bytes the database may take before the least recently used entries go.
     public let sizeLimit: Int
-    let report: @Sendable (String) -> Void
+    /// Where problems (once each, at `warning`) and dropped entries (at `debug`) are logged.
+    let logger: Logger
     let state = Mutex(State())
     private let opening = Mutex(())
     let writes = DispatchQueue(label: "linkpeek.cache.writes")
@@ -56,28 +58,22 @@ public final class CacheStore: Sendable {
     public static let defaultSizeLimit = 256 * 1024 * 1024
     public static let fileName = "cache.sqlite"
 
-    /// - Parameter report: receives each problem once, as a sentence (default: stderr).
     public init(
         directory: String?, sizeLimit: Int = CacheStore.defaultSizeLimit,
-        report: @escaping @Sendable (String) -> Void = CacheStore.writeToStandardError
+        logger: Logger = Logger(label: "linkpeek.cache")
     ) {
         self.directory = directory
         self.sizeLimit = max(1024 * 1024, sizeLimit)
-        self.report = report
+        self.logger = logger
     }
 
     /// The database file's path, when the store has one.
     public var path: String? { directory.map { $0 + "/" + Self.fileName } }
 
-    public static let writeToStandardError: @Sendable (String) -> Void = { message in
-        let line = "linkpeek [warning] cache: \(message)\n"
-        _ = line.utf8CString.withUnsafeBufferPointer { Glibc.write(2, $0.baseAddress, $0.count - 1) }
-    }
-
     /// Says `message` once per store (`topic` groups messages that repeat).
     func say(_ message: String, topic: String) {
         let first = state.withLock { $0.said.insert(topic).inserted }
-        if first { report(message) }
+        if first { logger.warning("\(message)") }
     }
 
     /// The database, opened (or made) on first use; nil when there is none at all.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Logging
 
 /// What `getCached` finds: a preview's JSON, or a cached failure.
 public enum CachedOutcome: Sendable, Equatable {
@@ -35,7 +36,7 @@ public final class PreviewCache: Sendable {
     func lookup(_ key: CacheKey, url: String, now: Date) -> CacheEntry? {
         let name = key.description
         var local = memory.entry(for: name)
-        if local == nil, keepsPreviews, let entry = store.entry(name)?.cacheEntry {
+        if local == nil, keepsPreviews, let row = store.entry(name), let entry = decoded(row, key: name) {
             memory.store(entry, for: name)
             local = entry
         }
@@ -53,6 +54,15 @@ public final class PreviewCache: Sendable {
         guard keepsPreviews else { return }
         let store = store
         Task.detached { await store.put(entry, key: key.description, originalURL: url, aliases: [], now: now) }
+    }
+
+    /// A row's entry; a row that does not decode counts as a miss, said at `info`.
+    private func decoded(_ row: StoredEntry, key: String) -> CacheEntry? {
+        guard let entry = row.cacheEntry else {
+            store.logger.info("cache entry unreadable; treated as a miss", metadata: ["key": "\(key)"])
+            return nil
+        }
+        return entry
     }
 
     /// `getCached`: what is stored for `key`, as served to a client that
@@ -73,7 +83,7 @@ public final class PreviewCache: Sendable {
             if !row.isFailure, !row.mustRevalidate, row.expiresAt > now.timeIntervalSince1970, row.originalURL == url {
                 return .preview(row.body)
             }
-            entry = row.cacheEntry
+            entry = decoded(row, key: name)
         }
         if entry == nil, let fleet, let shared = fleet.entry(for: name, counting: freshOnly ? .hits : .hitsAndMisses) {
             if freshOnly, !shared.isFresh(at: now) { return nil }

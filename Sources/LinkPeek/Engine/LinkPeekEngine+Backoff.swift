@@ -1,5 +1,6 @@
 import Curl
 import FoundationEssentials
+import Logging
 
 /// Politeness to hosts: a 429 or 503 with `Retry-After` holds its host
 /// (`HostBackoff`), and fetches to a held host fail at once without touching
@@ -10,6 +11,9 @@ extension LinkPeekEngine {
     /// for an image fetch (the sentence says so).
     func checkBackoff(url: String, ignoring: Bool, image: Bool = false) throws(FetchError) {
         guard !ignoring, let host = HostBackoff.key(for: url), let seconds = backoff.remaining(host) else { return }
+        logger.debug("not asked: host held for Retry-After", metadata: [
+            "url": "\(url)", "host": "\(host)", "seconds left": "\(seconds)",
+        ])
         throw .rateLimited(host: Self.hostName(url) ?? host, seconds: seconds, status: nil, image: image)
     }
 
@@ -22,6 +26,9 @@ extension LinkPeekEngine {
             let host = HostBackoff.key(for: head.url)
         else { return }
         backoff.hold(host, seconds: seconds)
+        logger.info("host held for Retry-After", metadata: [
+            "url": "\(head.url)", "host": "\(host)", "status": "\(head.status)", "seconds": "\(seconds)",
+        ])
         throw .rateLimited(host: Self.hostName(head.url) ?? host, seconds: seconds, status: head.status, image: image)
     }
 

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Logging
 
 extension LinkPeekEngine {
     /// What the cache policy makes of what is cached.
@@ -57,7 +58,11 @@ extension LinkPeekEngine {
         background.reportsPartialResults = false
         background.timeout = nil
         Task.detached {
-            _ = try? await self.fetch(url: url, options: background) { _ in }
+            do throws(FetchError) { _ = try await self.fetch(url: url, options: background) { _ in } } catch {
+                self.logger.info("background refresh failed; the stale preview stays", metadata: [
+                    "url": "\(url)", "error": "\(error.message)",
+                ])
+            }
             _ = self.refreshing.withLock { $0.remove(name) }
         }
     }
@@ -70,7 +75,10 @@ extension LinkPeekEngine {
         switch outcome {
         case .success(let metadata):
             let freshness = freshness ?? Freshness()
-            if freshness.noStore { return await cache.remove(key) }
+            if freshness.noStore {
+                logger.debug("cache entry dropped", metadata: ["url": "\(url)", "reason": "Cache-Control: no-store"])
+                return await cache.remove(key)
+            }
             let entry = CacheEntry(
                 value: .metadata(metadata), expiresAt: now.addingTimeInterval(freshness.lifetime),
                 mustRevalidate: freshness.noCache, etag: freshness.etag, lastModified: freshness.lastModified)

@@ -1,5 +1,6 @@
 import Curl
 import FoundationEssentials
+import Logging
 
 extension LinkPeekEngine {
     /// Fetches the chosen icon and image side by side and fills in their
@@ -57,11 +58,20 @@ extension LinkPeekEngine {
             return (resource, false)
         }
         let request = transferRequest(url: url, timeout: timeout, maxBytes: settings.maxSubresourceBytes)
-        let fetched = try? await perform(request, consumer: MediaConsumer(keepAll: includeData))
+        let fetched: TransferResult<MediaConsumer.Output>
+        do throws(FetchError) { fetched = try await perform(request, consumer: MediaConsumer(keepAll: includeData)) } catch {
+            logger.debug("subresource not verified", metadata: ["url": "\(url)", "error": "\(error.message)"])
+            return (resource, false)
+        }
         // A 429 or 503 with Retry-After holds the host for the next fetches too.
-        if let head = fetched?.head { _ = try? noteRateLimit(head) }
-        guard let result = fetched, (200..<300).contains(result.output.status), !result.output.bytes.isEmpty
-        else { return (resource, false) }
+        if let head = fetched.head { _ = try? noteRateLimit(head) }
+        guard (200..<300).contains(fetched.output.status), !fetched.output.bytes.isEmpty else {
+            logger.debug("subresource not verified", metadata: [
+                "url": "\(url)", "status": "\(fetched.output.status)", "bytes": "\(fetched.output.bytes.count)",
+            ])
+            return (resource, false)
+        }
+        let result = fetched
 
         let output = result.output
         // Bytes that are no image (an error page served with 200) verify nothing.

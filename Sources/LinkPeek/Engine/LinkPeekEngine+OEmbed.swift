@@ -1,4 +1,5 @@
 import Curl
+import Logging
 
 /// oEmbed and walls in the load path: a URL the bundled provider list
 /// knows is previewed from its endpoint without the page (when the answer
@@ -43,18 +44,25 @@ extension LinkPeekEngine {
                 headers: headers, conditional: conditional, hops: hops, events: events)
         } catch {
             // The provider described the URL: its answer beats a failed page.
-            if let listedAnswer, error.kind == .failed { return .answer(listedAnswer, url: url) }
+            if let listedAnswer, error.kind == .failed {
+                logFallback(url: url, endpoint: listed, reason: "the page failed: \(error.message)")
+                return .answer(listedAnswer, url: url)
+            }
             throw error
         }
         switch page {
         case .notModified:
             return PreviewLoad(page: page)
         case .wall(let wall, let discovery):
-            if let listedAnswer { return .answer(listedAnswer, url: url) }
+            if let listedAnswer {
+                logFallback(url: url, endpoint: listed, reason: "the page is a \(wall.cardPhrase)")
+                return .answer(listedAnswer, url: url)
+            }
             // The provider list was asked already; the wall's own discovery is the last chance.
             if settings.oembed, let discovery, discovery != listed,
                 let answer = await oEmbed(discovery, deadline: deadline, headers: language)
             {
+                logFallback(url: url, endpoint: discovery, reason: "the page is a \(wall.cardPhrase); the wall named the endpoint")
                 return .answer(answer, url: url)
             }
             throw .blocked(wall)
@@ -79,11 +87,32 @@ extension LinkPeekEngine {
         let request = transferRequest(
             url: endpoint, timeout: budget, maxBytes: OEmbedResponse.maximumBytes + 1,
             headers: headers + ["Accept: application/json"])
-        guard let result = try? await perform(request, consumer: OEmbedConsumer()),
-            let status = result.head?.status, (200..<300).contains(status),
+        let result: TransferResult<OEmbedConsumer.Output>
+        do { result = try await perform(request, consumer: OEmbedConsumer()) } catch {
+            logger.debug("oEmbed request failed", metadata: ["endpoint": "\(endpoint)", "error": "\(error.message)"])
+            return nil
+        }
+        guard let status = result.head?.status, (200..<300).contains(status),
             !result.output.oversized, !result.truncated
-        else { return nil }
-        return OEmbedResponse.parse(result.output.bytes)
+        else {
+            logger.debug("oEmbed answer not used", metadata: [
+                "endpoint": "\(endpoint)", "status": "\(result.head?.status ?? 0)",
+                "reason": "\(result.output.oversized || result.truncated ? "too large" : "not a 2xx status")",
+            ])
+            return nil
+        }
+        guard let answer = OEmbedResponse.parse(result.output.bytes) else {
+            logger.debug("oEmbed answer not used", metadata: ["endpoint": "\(endpoint)", "reason": "not oEmbed JSON"])
+            return nil
+        }
+        return answer
+    }
+
+    /// An oEmbed answer stands in for the page.
+    private func logFallback(url: String, endpoint: String?, reason: String) {
+        logger.info("oEmbed fallback taken", metadata: [
+            "url": "\(url)", "endpoint": "\(endpoint ?? "")", "reason": "\(reason)",
+        ])
     }
 
     /// The longest an oEmbed request may take, whatever the fetch's timeout.
@@ -96,6 +125,13 @@ extension LinkPeekEngine {
 
     /// The oEmbed endpoint a wall's response names, only when it was served
     /// at the URL asked for (a redirect's target describes the wall, not the page).
+    func walled<Output>(_ wall: Wall, _ head: ResponseHead, _ result: TransferResult<Output>) -> PageLoad {
+        logger.info("wall detected", metadata: [
+            "url": "\(head.url)", "status": "\(head.status)", "wall": "\(wall.rawValue)", "reason": "\(wall.sentence)",
+        ])
+        return .wall(wall, discovery: wallDiscovery(head, result))
+    }
+
     func wallDiscovery<Output>(_ head: ResponseHead, _ result: TransferResult<Output>) -> String? {
         guard settings.oembed, result.redirects.isEmpty else { return nil }
         return OEmbedDiscovery.endpoint(in: nil, linkHeader: head["link"], pageURL: head.url)

@@ -78,7 +78,7 @@ extension LinkPeekEngine {
             status: head.status, fields: head.fields, originalURL: url,
             hops: result.redirects.dropFirst().map(\.url) + [head.url], evidence: result.output.wallEvidence)
         guard (200..<300).contains(head.status) else {
-            if let found = WallDetector.detect(wall) { return .wall(found, discovery: wallDiscovery(head, result)) }
+            if let found = WallDetector.detect(wall) { return walled(found, head, result) }
             throw .httpStatus(head.status)
         }
 
@@ -109,7 +109,7 @@ extension LinkPeekEngine {
         metadata.truncated = result.truncated ? true : nil
         wall.title = metadata.title
         wall.declaresPreview = result.output.document.map(WallDetector.declaresPreview) ?? false
-        if let found = WallDetector.detect(wall) { return .wall(found, discovery: wallDiscovery(head, result)) }
+        if let found = WallDetector.detect(wall) { return walled(found, head, result) }
         let discovery = settings.oembed && result.output.body == .html
             ? OEmbedDiscovery.endpoint(in: result.output.document, linkHeader: head["link"], pageURL: head.url) : nil
         return .page(metadata, fields: head.fields, discovery: discovery)

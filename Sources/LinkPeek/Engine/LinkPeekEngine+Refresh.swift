@@ -1,4 +1,5 @@
 import Curl
+import Logging
 
 /// Meta refresh redirects (`MetaRefresh`): a page that only sends the reader
 /// on is followed like an HTTP redirect — through the address policy (each
@@ -28,6 +29,9 @@ extension LinkPeekEngine {
             let detail = "Maximum (\(settings.maxRedirects)) redirects followed; the last was a meta refresh to \(target)"
             throw .failed(.tooManyRedirects, "too many redirects (\(detail)).")
         }
+        logger.info("meta refresh followed", metadata: [
+            "from": "\(head.url)", "to": "\(target)", "hop": "\(next.earlier.count)",
+        ])
         // Validators belong to the page first asked for, not to where it sends the reader.
         let forwarded = headers.filter { !$0.lowercased().hasPrefix("if-") }
         return try await loadPage(

@@ -1,5 +1,6 @@
 import Curl
 import FoundationEssentials
+import Logging
 
 /// Record and replay (`Tape`): every GET the engine makes — page, redirects,
 /// icon, image — goes through `perform`, which serves it from the replay
@@ -33,7 +34,7 @@ extension LinkPeekEngine {
                 url: request.url, finalURL: head.url, status: head.status, headers: head.fields,
                 redirects: result.redirects.map { Tape.Redirect(url: $0.url, status: $0.status) },
                 body: "", bytesRead: result.bytesRead, truncated: result.truncated)
-            recordTape.record(entry, body: capture.bytes)
+            recordTape.record(entry, body: capture.bytes, logger: logger)
         }
         return result
     }

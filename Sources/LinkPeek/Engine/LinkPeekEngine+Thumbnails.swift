@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Logging
 
 extension LinkPeekEngine {
     /// `metadata` with a thumbnail on its icon and image when `options` asks
@@ -24,8 +25,13 @@ extension LinkPeekEngine {
     private func thumbnail(
         of url: String, transform: ImageTransform, timeout: Double?, allowNetwork: Bool
     ) async -> MediaThumbnail? {
-        guard let image = try? await media(url: url, transform: transform, timeout: timeout, allowNetwork: allowNetwork)
-        else { return nil }
+        let image: MediaImage
+        do throws(FetchError) {
+            image = try await media(url: url, transform: transform, timeout: timeout, allowNetwork: allowNetwork)
+        } catch {
+            logger.debug("no thumbnail", metadata: ["url": "\(url)", "error": "\(error.message)"])
+            return nil
+        }
         return MediaThumbnail(
             type: image.type, width: image.width, height: image.height, bytes: image.bytes.count,
             data: Data(image.bytes).base64EncodedString())

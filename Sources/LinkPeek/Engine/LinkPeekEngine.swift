@@ -2,6 +2,7 @@ import Curl
 import FoundationEssentials
 import Synchronization
 import TextTrimming
+import Logging
 
 /// The real `MetadataService`: fetches pages with the transfer engine,
 /// extracts metadata, fetches the icon and image, and caches the outcome
@@ -29,20 +30,27 @@ public final class LinkPeekEngine: MetadataService {
     let usage = UsageCounter()
     /// Hosts that asked to be left alone (429/503 with `Retry-After`).
     public let backoff = HostBackoff()
+    /// Where the engine, its transfers and the cache it makes log their
+    /// decisions. The application routes it (`LoggingSystem.bootstrap`).
+    public let logger: Logger
 
     /// - Parameter store: the second cache level; by default the one the
     ///   settings name (`cacheDir`, `cacheEnabled`, `cacheSizeLimit`),
     ///   opened on first use.
-    public init(settings: Settings, cache: any MetadataCache = MemoryCache(), store: CacheStore? = nil) {
+    public init(
+        settings: Settings, cache: any MetadataCache = MemoryCache(), store: CacheStore? = nil,
+        logger: Logger = Logger(label: "linkpeek")
+    ) {
         self.settings = settings
+        self.logger = logger
         // Recording and replaying keep the cache in memory: a tape must hold
         // what the network said (not a hit from an earlier run), and a replay
         // must answer from the tape alone.
         let persistent = settings.cacheEnabled && settings.record == nil && settings.replay == nil
         let directory = persistent ? CacheLocation.directory(configured: settings.cacheDir) : nil
-        let cacheStore = store ?? CacheStore(directory: directory, sizeLimit: settings.cacheSizeLimit)
+        let cacheStore = store ?? CacheStore(directory: directory, sizeLimit: settings.cacheSizeLimit, logger: logger)
         // A tape is one process's record of the network: no fleet then either.
-        let fleet = settings.record == nil && settings.replay == nil ? FleetCache(settings: settings) : nil
+        let fleet = settings.record == nil && settings.replay == nil ? FleetCache(settings: settings, logger: logger) : nil
         self.cache = PreviewCache(memory: cache, store: cacheStore, fleet: fleet)
         images = ImageCache(store: StoredImageStore(store: cacheStore))
         policy = AddressPolicy(
@@ -52,8 +60,8 @@ public final class LinkPeekEngine: MetadataService {
         caFile = settings.effectiveCAFile
         caPath = settings.effectiveCAPath
         proxies = settings.proxyTable
-        recordTape = settings.record.flatMap { try? Tape.forRecording(at: $0) }
-        replayTape = settings.replay.flatMap { try? Tape.forReplay(at: $0) }
+        recordTape = settings.record.flatMap { Self.openTape(at: $0, logger: logger, Tape.forRecording) }
+        replayTape = settings.replay.flatMap { Self.openTape(at: $0, logger: logger, Tape.forReplay) }
         clock = settings.clock.flatMap(Settings.parseClock)
         transfers = TransferEngine(
             limits: .init(total: settings.maxConcurrency, perHost: settings.perHostConcurrency))
@@ -61,6 +69,14 @@ public final class LinkPeekEngine: MetadataService {
 
     /// Stops the transfer thread; fetches still running fail.
     public func shutdown() { transfers.shutdown() }
+
+    /// A tape that cannot be opened is a warning: the run goes on without it.
+    private static func openTape(at path: String, logger: Logger, _ open: (String) throws -> Tape) -> Tape? {
+        do { return try open(path) } catch {
+            logger.warning("cannot open the tape; going on without it", metadata: ["path": "\(path)", "error": "\(error)"])
+            return nil
+        }
+    }
 
     /// Now, as cache freshness sees it (`Settings.clockOffset`).
     func now() -> Date { Date().addingTimeInterval(settings.clockOffset) }
@@ -118,6 +134,10 @@ public final class LinkPeekEngine: MetadataService {
         let outcome = await coalescer.run(key: flight, waiter: waiter, demand: demand, events: events) { flight in
             await self.loadOnce(
                 url: url, key: key, options: options, revalidating: revalidating, timeout: timeout, flight: flight)
+        }
+        // This caller's deadline, or curl's for the transfer: whichever came first.
+        if case .failure(let error) = outcome, error.kind == .timedOut {
+            logger.info("fetch stopped", metadata: ["url": "\(url)", "reason": "timeout after \(timeout) s"])
         }
         // A shared flight answers each caller as it asked.
         var metadata = try outcome.get()
@@ -195,6 +215,7 @@ public final class LinkPeekEngine: MetadataService {
         request.caFile = caFile
         request.caPath = caPath
         request.proxies = proxies
+        request.logger = logger
         return request
     }
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Synchronization
+import Logging
 
 /// Recorded responses for test harnesses (`--record DIR`, `--replay DIR`):
 /// what VCR or vcrpy give a test suite. A readable layout a harness can
@@ -72,19 +73,21 @@ final class Tape: Sendable {
     }
 
     /// Saves one response: its body file, then the whole index (sorted, so
-    /// the same session always writes the same bytes). Errors are ignored:
-    /// recording must never fail a fetch.
-    func record(_ entry: Entry, body: [UInt8]) {
+    /// the same session always writes the same bytes). Errors are logged,
+    /// not thrown: recording must never fail a fetch.
+    func record(_ entry: Entry, body: [UInt8], logger: Logger) {
         var entry = entry
         entry.body = "bodies/" + Self.fileName(for: entry.url)
-        try? Data(body).write(to: directory.appending(path: entry.body), options: .atomic)
+        do { try Data(body).write(to: directory.appending(path: entry.body), options: .atomic) } catch {
+            logger.warning("cannot record a body on the tape", metadata: ["url": "\(entry.url)", "error": "\(error)"])
+        }
         entries.withLock { entries in
             entries[entry.url] = entry
             let index = Index(entries: entries.values.sorted { $0.url < $1.url })
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            if let data = try? encoder.encode(index) {
-                try? data.write(to: directory.appending(path: "index.json"), options: .atomic)
+            do { try encoder.encode(index).write(to: directory.appending(path: "index.json"), options: .atomic) } catch {
+                logger.warning("cannot write the tape's index", metadata: ["error": "\(error)"])
             }
         }
     }

@@ -1,5 +1,6 @@
 import JSONRPC
 import LinkPeekProtocol
+import Logging
 
 /// `textDocument/didOpen`, `didChange`, `didClose`: notifications, so a bad
 /// one cannot be answered; it is logged (naming the field) and dropped.
@@ -47,6 +48,6 @@ extension Server {
 
     /// Bounds reached are warnings: the client's hovers in that document now answer `null`.
     private func log(_ notes: [String]) {
-        for note in notes { logger.warning(note) }
+        for note in notes { logger.warning("\(note)") }
     }
 }

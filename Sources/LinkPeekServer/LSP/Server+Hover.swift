@@ -1,6 +1,7 @@
 import JSONRPC
 import LinkPeek
 import LinkPeekProtocol
+import Logging
 
 extension Server {
     /// `textDocument/hover`: the card of the URL under the cursor, within the
@@ -59,12 +60,32 @@ extension Server {
             // `staleWhileRevalidate` policy, which serves from the cache
             // without waiting for the network).
             let options = FetchOptions(cachePolicy: .staleWhileRevalidate, reportsPartialResults: false)
-            let served = try? await service.fetch(url: url, options: options, events: { _ in })
-            return await Self.card(of: served ?? cached, service: service, images: images)
+            var served = cached
+            do throws(FetchError) {
+                served = try await service.fetch(url: url, options: options, events: { _ in })
+            } catch {
+                logger.info("hover showed a stale preview: the refresh failed", metadata: [
+                    "url": "\(url)", "reason": "\(error.reason?.rawValue ?? error.kind.rawValue)", "error": "\(error.message)",
+                ])
+            }
+            return await Self.card(of: served, service: service, images: images)
         }
         let flight = previewFlight(for: url)
         await flight.wait(atMost: lsp.hoverBudget, listener: events)
-        var card = Self.card(url: url, flight.snapshot)
+        let snapshot = flight.snapshot
+        switch snapshot.outcome {
+        case .failure(let error)?:
+            logger.warning("hover failed", metadata: [
+                "url": "\(url)", "reason": "\(error.reason?.rawValue ?? error.kind.rawValue)", "error": "\(error.message)",
+            ])
+        case nil:
+            logger.debug("hover answered before the fetch finished", metadata: [
+                "url": "\(url)", "budget": "\(lsp.hoverBudget)",
+            ])
+        case .success?:
+            break
+        }
+        var card = Self.card(url: url, snapshot)
         if images { card.image = flight.cardImage }
         return card
     }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Logging
 import Redis
 import Synchronization
 
@@ -54,11 +55,12 @@ public final class FleetCache: Sendable {
     }
 
     /// The cache for `settings.fleet`; nil without one (or with one that does not parse, refused at the edge).
-    public convenience init?(settings: Settings) {
+    /// `logger`: where each problem with Redis is said, once, at `warning`.
+    public convenience init?(settings: Settings, logger: Logger) {
         guard let url = settings.fleet, case .success(let endpoint) = RedisEndpoint.parse(url, field: "fleet") else {
             return nil
         }
-        self.init(endpoint: endpoint, originRate: settings.fleetOriginRate)
+        self.init(endpoint: endpoint, originRate: settings.fleetOriginRate) { logger.warning("fleet: \($0)") }
     }
 
     /// Each problem with Redis as one line on stderr.
