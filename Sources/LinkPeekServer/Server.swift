@@ -147,7 +147,7 @@ public actor Server {
         case DidChangeTextDocumentParams.method: didChange(params)
         case DidCloseTextDocumentParams.method: didClose(params)
         case WorkDoneProgressCancelParams.method:
-            if case .success(let params) = decodeParams(WorkDoneProgressCancelParams.self, from: params),
+            if case .success(let params) = decodeRequest(WorkDoneProgressCancelParams.self, from: params),
                 let id = progressTokens[params.token] {
                 cancelRequest(id)
             }
