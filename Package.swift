@@ -59,9 +59,12 @@ let package = Package(
         .target(
             name: "TextTrimming"
         ),
-        // The one JSON string escaper, for the daemon's messages and the CLI's lines (no dependencies).
+        // MARK: JSON
+        // The one JSON of the daemon, the library and the CLI: `JSONValue`,
+        // its parser, its writer, the wire encoder configuration, and the
+        // decoder that reads params from the parsed tree (no dependencies).
         .target(
-            name: "JSONText"
+            name: "JSON"
         ),
 
         // MARK: Threading
@@ -127,7 +130,7 @@ let package = Package(
             name: "LinkPeek",
             dependencies: [
                 "Curl",
-                "JSONText",
+                "JSON",
                 "HTMLHead",
                 "Images",
                 "SQLite",
@@ -140,6 +143,7 @@ let package = Package(
             dependencies: [
                 "LinkPeek",
                 "HTMLHead",
+                "JSON",
                 "Images",
                 "TextTrimming",
             ]
@@ -188,7 +192,7 @@ let package = Package(
             name: "JSONRPC",
             dependencies: [
                 "CCrashGuard",
-                "JSONText",
+                "JSON",
                 "Threading",
             ]
         ),
@@ -224,6 +228,7 @@ let package = Package(
             dependencies: [
                 "CBuildInfo",
                 "Curl",
+                "JSON",
                 "LinkPeek",
                 "LinkPeekProtocol",
                 "LinkPeekServer",

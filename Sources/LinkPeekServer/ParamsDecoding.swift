@@ -29,8 +29,9 @@ extension Server {
     }
 }
 
-/// Params into their Codable type. Absent or `null` params read as `{}`, so
-/// a missing required field is reported by name.
+/// Params into their Codable type, read straight from the parsed tree
+/// (`JSONValueDecoder`). Absent or `null` params read as `{}`, so a missing
+/// required field is reported by name.
 private func decodeParams<T: Decodable>(_ type: T.Type, from params: JSONValue?) -> Result<T, ResponseError> {
     let value = params ?? .object([:])
     guard case .object = value else {

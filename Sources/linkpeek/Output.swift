@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 import LinkPeek
 
 #if canImport(Glibc)
@@ -20,9 +21,7 @@ final class ResultPrinter {
         self.pretty = pretty
         self.format = format
         self.textStyle = textStyle
-        encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            : [.sortedKeys, .withoutEscapingSlashes]
+        encoder = .wire(pretty: pretty)
     }
 
     /// The error line: `{"originalURL": …, "error": {kind, reason, message, status?, wall?}}`.

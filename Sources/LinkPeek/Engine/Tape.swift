@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 import Synchronization
 
 /// Recorded responses for test harnesses (`--record DIR`, `--replay DIR`):
@@ -81,9 +82,7 @@ final class Tape: Sendable {
         entries.withLock { entries in
             entries[entry.url] = entry
             let index = Index(entries: entries.values.sorted { $0.url < $1.url })
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            if let data = try? encoder.encode(index) {
+            if let data = try? JSONEncoder.wire(pretty: true).encode(index) {
                 try? data.write(to: directory.appending(path: "index.json"), options: .atomic)
             }
         }
