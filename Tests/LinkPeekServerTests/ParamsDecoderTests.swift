@@ -87,6 +87,24 @@ import Testing
         }
     }
 
+    /// Integer fields (results and `render`'s `metadata` have them): whole
+    /// numbers in range read, `1.5`, `1e20` and `null` fail as `JSONDecoder` fails.
+    struct Counts: Decodable, Equatable {
+        var count: Int
+        var small: UInt8?
+        var list: [Int]?
+        var nested: [String: Int]?
+    }
+
+    @Test func integersReadAndFailAsJSONDecoderReadsThem() throws {
+        for sample in Self.samples + [255, 256, -1, .double(3.0), .number("1e2"), .number("2.5")] {
+            try compare(Counts.self, ["count": sample])
+            try compare(Counts.self, ["count": 1, "small": sample])
+            try compare(Counts.self, ["count": 1, "list": [1, sample]])
+            try compare(Counts.self, ["count": 1, "nested": ["a": sample]])
+        }
+    }
+
     @Test func seededTreesAgree() throws {
         var random = SeededGenerator(seed: SeededGenerator.seed(default: 21))
         let keys = ["url", "urls", "timeout", "thumbnail", "width", "height", "format", "textDocument", "uri", "version",
