@@ -8,8 +8,10 @@ import LinkPeekProtocol
 /// exactly once (a late result after a cancel is dropped).
 ///
 /// Contributor note: to add a method, add its params type to
-/// `LinkPeekProtocol` (one file, with `method`), a case in `handle(request:)`,
-/// a tier-2 test in `LinkPeekServerTests`, and its section in `protocol/`.
+/// `LinkPeekProtocol` (one file, with `method` and its rules, conforming to
+/// `RequestParams`), a case in `handle(request:)` whose handler reads the
+/// params with `requestParams` (the one decoding path), a tier-2 test in
+/// `LinkPeekServerTests`, and its section in `protocol/`.
 public actor Server {
     public static let name = "linkpeek"
 
