@@ -94,9 +94,12 @@ let package = Package(
                 "TextTrimming",
             ]
         ),
-        // The one JSON string escaper, for the daemon's messages and the CLI's lines (no dependencies).
+        // MARK: JSON
+        // The one JSON of the daemon, the library and the CLI: `JSONValue`,
+        // its parser, its writer, the wire encoder configuration, and the
+        // decoder that reads params from the parsed tree (no dependencies).
         .target(
-            name: "JSONText"
+            name: "JSON"
         ),
 
         // MARK: Threading
@@ -172,7 +175,7 @@ let package = Package(
             name: "LinkPeek",
             dependencies: [
                 "Curl",
-                "JSONText",
+                "JSON",
                 "HTMLHead",
                 "Images",
                 "SQLite",
@@ -189,6 +192,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 "LinkPeek",
                 "HTMLHead",
+                "JSON",
                 "Images",
                 "Redis",
                 "LinkPeekTestSupport",
@@ -245,7 +249,7 @@ let package = Package(
             name: "JSONRPC",
             dependencies: [
                 "CCrashGuard",
-                "JSONText",
+                "JSON",
                 "Threading",
             ]
         ),
@@ -300,6 +304,7 @@ let package = Package(
             dependencies: [
                 "CBuildInfo",
                 "Curl",
+                "JSON",
                 "LinkPeek",
                 "LinkPeekProtocol",
                 "LinkPeekServer",

@@ -1,7 +1,8 @@
 // Contributor note (LinkPeekProtocol): plain Codable types, one file per
 // message with its `method` and a `///` summary, no dependencies. A new
-// message needs its type here, its schema in `protocol/schema/`, its
-// section in `protocol/README.md`, and a case in the server's dispatch.
+// message needs its type here (listed in `RequestParams.swift`), its schema
+// in `protocol/schema/`, its section in `protocol/README.md`, and a case in
+// the server's dispatch.
 
 /// `fetch` (request): fetch the link preview of one URL → `LinkMetadata`.
 /// One fetch is one provider, which can start only once.

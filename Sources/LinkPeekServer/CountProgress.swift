@@ -64,7 +64,6 @@ final class CountProgress: Sendable {
     }
 
     private func send(_ token: ProgressToken, _ value: WorkDoneProgress, priority: SendPriority) {
-        guard let params = try? RawJSON(encoding: ProgressParams(token: token, value: value)) else { return }
-        connection.send(.notification(method: "$/progress", params: .raw(params)), priority: priority)
+        connection.sendProgress(token, value, priority: priority)
     }
 }

@@ -95,12 +95,11 @@ final class ProgressReporter: Sendable {
     }
 
     private func partial(_ metadata: LinkMetadata) {
-        guard let token = partialResultToken, let value = try? RawJSON(encoding: metadata) else { return }
+        guard let token = partialResultToken else { return }
         state.withLock { state in
             guard !state.closed, !state.partialSent else { return }
             state.partialSent = true
-            let params: JSONValue = ["token": JSONValue(token), "value": .raw(value)]
-            connection.send(.notification(method: "$/progress", params: params), priority: .droppable)
+            connection.sendProgress(token, metadata, priority: .droppable)
         }
     }
 
@@ -119,16 +118,6 @@ final class ProgressReporter: Sendable {
     }
 
     private func send(_ token: ProgressToken, _ value: WorkDoneProgress, priority: SendPriority) {
-        guard let params = try? RawJSON(encoding: ProgressParams(token: token, value: value)) else { return }
-        connection.send(.notification(method: "$/progress", params: .raw(params)), priority: priority)
-    }
-}
-
-extension JSONValue {
-    init(_ token: IntegerOrString) {
-        switch token {
-        case .integer(let value): self = .int(value)
-        case .string(let value): self = .string(value)
-        }
+        connection.sendProgress(token, value, priority: priority)
     }
 }

@@ -28,10 +28,17 @@ extension ResponseError {
             case .providerReused: .providerReused
             case .unknown: .fetchUnknown
             }
-        let data = FetchErrorData(
+        self.init(code: code, message: error.message, data: try? JSONValue(encoding: FetchErrorData(error)))
+    }
+}
+
+extension FetchErrorData {
+    /// The one spelling of a fetch failure as JSON: the daemon's error
+    /// `data`, and with the message beside it the CLI's error line.
+    public init(_ error: FetchError) {
+        self.init(
             kind: error.kind.rawValue, reason: error.reason?.rawValue, status: error.status,
             fromCache: error.fromCache ? true : nil, stale: error.stale ? true : nil,
             wall: error.wall?.rawValue, retryAfter: error.retryAfter)
-        self.init(code: code, message: error.message, data: try? JSONValue(encoding: data))
     }
 }

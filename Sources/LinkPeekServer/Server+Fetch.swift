@@ -6,11 +6,7 @@ extension Server {
     /// Starts one provider: checks params and the one-shot rule, then runs
     /// the fetch in its own task, reporting progress on the tokens given.
     func fetch(_ id: RequestID, _ rawParams: JSONValue?, _ responder: Responder) {
-        let params: FetchParams
-        switch decodeCheckedParams(FetchParams.self, from: rawParams) {
-        case .success(let decoded): params = decoded
-        case .failure(let error): return responder.respond(.error(id, error))
-        }
+        guard let params = requestParams(FetchParams.self, rawParams, id, responder) else { return }
         if let conflict = tokenConflict(workDone: params.workDoneToken, partialResult: params.partialResultToken) {
             return responder.respond(.error(id, conflict))
         }

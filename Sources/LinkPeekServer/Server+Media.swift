@@ -8,11 +8,7 @@ extension Server {
     /// cancels; progress on `workDoneToken` as for `fetch`. There is no
     /// provider id: it is not a fetch.
     func getMedia(_ id: RequestID, _ rawParams: JSONValue?, _ responder: Responder) {
-        let params: GetMediaParams
-        switch decodeCheckedParams(GetMediaParams.self, from: rawParams) {
-        case .success(let decoded): params = decoded
-        case .failure(let error): return responder.respond(.error(id, error))
-        }
+        guard let params = requestParams(GetMediaParams.self, rawParams, id, responder) else { return }
         if let conflict = tokenConflict(workDone: params.workDoneToken, partialResult: nil) {
             return responder.respond(.error(id, conflict))
         }

@@ -6,11 +6,7 @@ extension Server {
     /// `prefetch`: one provider (so `cancel {providerId}` works as for
     /// `fetch`) that warms many URLs at background priority.
     func prefetch(_ id: RequestID, _ rawParams: JSONValue?, _ responder: Responder) {
-        let params: PrefetchParams
-        switch decodeCheckedParams(PrefetchParams.self, from: rawParams) {
-        case .success(let decoded): params = decoded
-        case .failure(let error): return responder.respond(.error(id, error))
-        }
+        guard let params = requestParams(PrefetchParams.self, rawParams, id, responder) else { return }
         guard let provider = startProvider(params.providerId, for: id, responder) else { return }
         let progress = CountProgress(
             connection: connection, title: "Prefetching \(params.urls.count) links", token: params.workDoneToken)

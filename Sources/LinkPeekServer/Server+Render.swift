@@ -7,17 +7,8 @@ extension Server {
     /// hover and the CLI. With `url`, the preview comes from the cache or a
     /// fetch (a failure gives a card that says why); with `metadata`, as given.
     func render(_ id: RequestID, _ rawParams: JSONValue?, _ responder: Responder) {
-        let params: RenderParams
-        let given: LinkMetadata?
-        switch decodeParams(RenderParams.self, from: rawParams).flatMap({ params in
-            decodeParams(RenderMetadata.self, from: rawParams).map { (params, $0.metadata) }
-        }) {
-        case .success(let decoded): (params, given) = decoded
-        case .failure(let error): return responder.respond(.error(id, error))
-        }
-        if let problem = params.validationError() {
-            return responder.respond(.error(id, .invalidParams(problem)))
-        }
+        guard let request = requestParams(RenderRequest.self, rawParams, id, responder) else { return }
+        let (params, given) = (request.params, request.metadata)
         guard (params.url == nil) != (given == nil) else {
             return responder.respond(.error(id, .invalidParams("give exactly one of url and metadata")))
         }
@@ -57,8 +48,23 @@ extension Server {
     }
 }
 
-/// The `metadata` member of `render`'s params, read here because
-/// `LinkPeekProtocol` does not know `LinkMetadata`.
-private struct RenderMetadata: Decodable {
+/// `render`'s params with their `metadata` member, read here because
+/// `LinkPeekProtocol` does not know `LinkMetadata`: the protocol's fields
+/// first, then `metadata`, then the protocol's rules.
+private struct RenderRequest: RequestParams {
+    static var method: String { RenderParams.method }
+
+    var params: RenderParams
     var metadata: LinkMetadata?
+
+    private enum CodingKeys: String, CodingKey {
+        case metadata
+    }
+
+    init(from decoder: any Decoder) throws {
+        params = try RenderParams(from: decoder)
+        metadata = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(LinkMetadata.self, forKey: .metadata)
+    }
+
+    func validationError() -> String? { params.validationError() }
 }

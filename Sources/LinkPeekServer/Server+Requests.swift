@@ -14,14 +14,8 @@ extension Server {
         guard case .running(initialized: false) = lifecycle else {
             return responder.respond(.error(id, .invalidRequest("initialize may only be sent once")))
         }
-        let params: InitializeParams
-        switch decodeParams(InitializeParams.self, from: rawParams) {
-        case .success(let decoded): params = decoded
-        case .failure(let error): return responder.respond(.error(id, error))
-        }
-        if let problem = params.validationError() ?? params.initializationOptions?.networkProblem() {
-            return responder.respond(.error(id, .invalidParams(problem)))
-        }
+        guard let params = requestParams(InitializeParams.self, rawParams, id, responder,
+            also: { $0.initializationOptions?.networkProblem() }) else { return }
         if let options = params.initializationOptions {
             settings.apply(options)
             lsp.apply(options)
@@ -39,24 +33,13 @@ extension Server {
     }
 
     func cancel(_ id: RequestID, _ params: JSONValue?, _ responder: Responder) {
-        switch decodeParams(CancelParams.self, from: params) {
-        case .failure(let error):
-            responder.respond(.error(id, error))
-        case .success(let params):
-            let cancelled = providers.running[params.providerId].map { cancelRequest($0) } ?? false
-            responder.respond(.response(id: id, result: encodeResult(CancelResult(cancelled: cancelled))))
-        }
+        guard let params = requestParams(CancelParams.self, params, id, responder) else { return }
+        let cancelled = providers.running[params.providerId].map { cancelRequest($0) } ?? false
+        responder.respond(.response(id: id, result: encodeResult(CancelResult(cancelled: cancelled))))
     }
 
     func getCached(_ id: RequestID, _ rawParams: JSONValue?, _ responder: Responder) {
-        let params: GetCachedParams
-        switch decodeParams(GetCachedParams.self, from: rawParams) {
-        case .success(let decoded): params = decoded
-        case .failure(let error): return responder.respond(.error(id, error))
-        }
-        if let problem = params.validationError() {
-            return responder.respond(.error(id, .invalidParams(problem)))
-        }
+        guard let params = requestParams(GetCachedParams.self, rawParams, id, responder) else { return }
         let service = currentService()
         // In the table first: the task below may complete the request before it returns.
         requests[id] = InFlight(task: nil, provider: nil, reporter: nil, responder: responder)
@@ -149,14 +132,13 @@ func encodeResult(_ value: some Encodable) -> Result<JSONValue, ResponseError> {
 }
 
 extension InitializationOptions {
-    /// What the daemon checks beyond the protocol types: the syntax of
-    /// network settings, which the domain owns.
+    /// What the daemon checks beyond the protocol types: the network
+    /// settings, by the check the CLI's flags share (`Settings.networkProblem`).
     func networkProblem() -> String? {
-        Settings.resolveProblem(resolve ?? []) { "initializationOptions.resolve[\($0)]" }
-            ?? Settings.pathProblem(caFile, directory: false, field: "initializationOptions.caFile")
-            ?? Settings.pathProblem(caPath, directory: true, field: "initializationOptions.caPath")
-            ?? Settings.proxyProblem(proxy, field: "initializationOptions.proxy")
-            ?? Settings.tapeProblem(record: record, replay: replay, clock: clock) { "initializationOptions.\($0)" }
+        Settings.networkProblem(
+            resolve: resolve ?? [], caFile: caFile, caPath: caPath, proxy: proxy,
+            record: record, replay: replay, clock: clock
+        ) { "initializationOptions.\($0.member)" }
             ?? Settings.fleetProblem(fleet, field: "initializationOptions.fleet")
             ?? Settings.fleetRateProblem(fleetOriginRate, field: "initializationOptions.fleetOriginRate")
     }

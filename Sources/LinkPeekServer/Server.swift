@@ -12,8 +12,10 @@ import Logging
 /// exactly once (a late result after a cancel is dropped).
 ///
 /// Contributor note: to add a method, add its params type to
-/// `LinkPeekProtocol` (one file, with `method`), a case in `handle(request:)`,
-/// a tier-2 test in `LinkPeekServerTests`, and its section in `protocol/`.
+/// `LinkPeekProtocol` (one file, with `method` and its rules, conforming to
+/// `RequestParams`), a case in `handle(request:)` whose handler reads the
+/// params with `requestParams` (the one decoding path), a tier-2 test in
+/// `LinkPeekServerTests`, and its section in `protocol/`.
 public actor Server {
     public static let name = "linkpeek"
 
@@ -151,7 +153,7 @@ public actor Server {
         case DidChangeTextDocumentParams.method: didChange(params)
         case DidCloseTextDocumentParams.method: didClose(params)
         case WorkDoneProgressCancelParams.method:
-            if case .success(let params) = decodeParams(WorkDoneProgressCancelParams.self, from: params),
+            if case .success(let params) = decodeRequest(WorkDoneProgressCancelParams.self, from: params),
                 let id = progressTokens[params.token] {
                 cancelRequest(id)
             }

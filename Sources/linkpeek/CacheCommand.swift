@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import JSON
 import LinkPeek
 import LinkPeekProtocol
 
@@ -123,9 +124,6 @@ struct CacheCommand: AsyncParsableCommand {
 /// JSON for the cache and saved commands' output (keys sorted, slashes plain).
 enum CommandOutput {
     static func json(_ value: some Encodable, pretty: Bool = false) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            : [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        (try? JSONEncoder.wire(pretty: pretty).encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import JSON
 import LinkPeek
 import LinkPeekProtocol
 import LinkPeekServer
@@ -102,9 +103,7 @@ struct ImageCommand: AsyncParsableCommand {
                 throw ExitCode(1)
             }
         } else if base64 {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let json = (try? encoder.encode(GetMediaResult(image))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            let json = (try? JSONEncoder.wire.encode(GetMediaResult(image))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
             StandardIO.write(json + "\n", to: STDOUT_FILENO)
         } else {
             StandardIO.write(bytes: image.bytes, to: STDOUT_FILENO)

@@ -70,11 +70,9 @@ struct NetworkOptions: ParsableArguments {
     var noOEmbed = false
 
     func validate() throws {
-        if let problem = Settings.resolveProblem(resolve, field: { _ in "--resolve" })
-            ?? Settings.pathProblem(caFile, directory: false, field: "--cacert")
-            ?? Settings.pathProblem(caPath, directory: true, field: "--capath")
-            ?? Settings.proxyProblem(proxy, field: "--proxy")
-            ?? Settings.tapeProblem(record: record, replay: replay, clock: clock) { "--\($0)" }
+        if let problem = Settings.networkProblem(
+            resolve: resolve, caFile: caFile, caPath: caPath, proxy: proxy, record: record, replay: replay, clock: clock,
+            name: Self.flag)
         {
             throw ValidationError(problem + ".")
         }
@@ -83,6 +81,19 @@ struct NetworkOptions: ParsableArguments {
         }
         if let problem = ParamRanges.timeout.check(timeout, field: "--timeout") { throw ValidationError(problem + ".") }
         guard !userAgent.contains(where: \.isNewline) else { throw ValidationError("--user-agent must be one line.") }
+    }
+
+    /// The flag that sets a network setting, as `validate()` names it.
+    private static func flag(_ setting: NetworkSetting) -> String {
+        switch setting {
+        case .resolve: "--resolve"
+        case .caFile: "--cacert"
+        case .caPath: "--capath"
+        case .proxy: "--proxy"
+        case .record: "--record"
+        case .replay: "--replay"
+        case .clock: "--clock"
+        }
     }
 
     /// Settings with these flags applied.

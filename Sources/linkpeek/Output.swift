@@ -1,5 +1,8 @@
 import FoundationEssentials
+import JSON
 import LinkPeek
+import LinkPeekProtocol
+import LinkPeekServer
 
 #if canImport(Glibc)
 import Glibc
@@ -20,22 +23,25 @@ final class ResultPrinter {
         self.pretty = pretty
         self.format = format
         self.textStyle = textStyle
-        encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            : [.sortedKeys, .withoutEscapingSlashes]
+        encoder = .wire(pretty: pretty)
     }
 
-    /// The error line: `{"originalURL": …, "error": {kind, reason, message, status?, wall?}}`.
+    /// The error line: `{"originalURL": …, "error": {message, …FetchErrorData}}`
+    /// (the daemon's error `data`, with the message beside it).
     struct Failure: Encodable {
         struct Body: Encodable {
-            var kind: String
-            var reason: String?
+            var data: FetchErrorData
             var message: String
-            var status: Int?
-            var fromCache: Bool?
-            var stale: Bool?
-            var wall: String?
-            var retryAfter: Int?
+
+            private enum CodingKeys: String, CodingKey {
+                case message
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                try data.encode(to: encoder)
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(message, forKey: .message)
+            }
         }
         var originalURL: String
         var error: Body
@@ -48,10 +54,7 @@ final class ResultPrinter {
         case .success(let metadata):
             bytes = encode(metadata)
         case .failure(let error):
-            let body = Failure.Body(
-                kind: error.kind.rawValue, reason: error.reason?.rawValue, message: error.message,
-                status: error.status, fromCache: error.fromCache ? true : nil, stale: error.stale ? true : nil,
-                wall: error.wall?.rawValue, retryAfter: error.retryAfter)
+            let body = Failure.Body(data: FetchErrorData(error), message: error.message)
             bytes = encode(Failure(originalURL: url, error: body))
         }
         return bytes ?? Array("{\"originalURL\":null}".utf8)

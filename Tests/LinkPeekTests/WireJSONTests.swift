@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 import Testing
 
 @testable import LinkPeek

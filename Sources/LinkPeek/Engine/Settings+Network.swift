@@ -5,13 +5,47 @@ import FoundationEssentials
 import Glibc
 #endif
 
-/// The checks and defaults of the network settings (name overrides, CA
-/// certificates, proxies), shared by the
-/// CLI's `validate()` and the daemon's `initialize`.
+/// A network setting, as a problem names it: the CLI by its flag
+/// (`--cacert`), the daemon by its `initializationOptions` member.
+public enum NetworkSetting: Sendable, Equatable {
+    /// The `index`th `resolve` entry.
+    case resolve(index: Int)
+    case caFile, caPath, proxy, record, replay, clock
+
+    /// The `initializationOptions` member that holds it (`resolve[2]`, `caFile`).
+    public var member: String {
+        switch self {
+        case .resolve(let index): "resolve[\(index)]"
+        case .caFile: "caFile"
+        case .caPath: "caPath"
+        case .proxy: "proxy"
+        case .record: "record"
+        case .replay: "replay"
+        case .clock: "clock"
+        }
+    }
+}
+
+/// The checks and defaults of the network settings, shared by the CLI's
+/// `validate()` and the daemon's `initialize`.
 extension Settings {
+    /// The one check of the network settings, for the CLI's flags and the
+    /// daemon's `initializationOptions`: the first problem, as a sentence
+    /// naming the setting by `name`; nil when there is none.
+    public static func networkProblem(
+        resolve: [String], caFile: String?, caPath: String?, proxy: String?,
+        record: String?, replay: String?, clock: String?, name: (NetworkSetting) -> String
+    ) -> String? {
+        resolveProblem(resolve) { name(.resolve(index: $0)) }
+            ?? pathProblem(caFile, directory: false, field: name(.caFile))
+            ?? pathProblem(caPath, directory: true, field: name(.caPath))
+            ?? proxyProblem(proxy, field: name(.proxy))
+            ?? tapeProblem(record: record, replay: replay, clock: clock, name: name)
+    }
+
     /// The first `resolve` entry that is not `HOST:PORT:ADDR`, as a sentence
     /// naming `field` (`--resolve`, `initializationOptions.resolve[2]`).
-    public static func resolveProblem(_ entries: [String], field: (Int) -> String) -> String? {
+    static func resolveProblem(_ entries: [String], field: (Int) -> String) -> String? {
         for (index, entry) in entries.enumerated() {
             if case .failure(let problem) = NameOverride.parse(entry, field: field(index)) { return problem.message }
         }
@@ -20,7 +54,7 @@ extension Settings {
 
     /// A sentence naming `field` when `path` is not an existing file
     /// (`directory` false) or directory (true).
-    public static func pathProblem(_ path: String?, directory: Bool, field: String) -> String? {
+    static func pathProblem(_ path: String?, directory: Bool, field: String) -> String? {
         guard let path else { return nil }
         var isDirectory: Bool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory == directory else {
@@ -53,7 +87,7 @@ extension Settings {
     }
 
     /// nil when `proxy` is a usable proxy URL (or "" for none), else a sentence naming `field`.
-    public static func proxyProblem(_ proxy: String?, field: String) -> String? {
+    static func proxyProblem(_ proxy: String?, field: String) -> String? {
         proxy.flatMap { ProxyTable.problem($0, field: field) }
     }
 
@@ -64,16 +98,16 @@ extension Settings {
 
     /// The first problem with the record/replay settings, naming the field by `name`.
     public static func tapeProblem(
-        record: String?, replay: String?, clock: String?, name: (String) -> String
+        record: String?, replay: String?, clock: String?, name: (NetworkSetting) -> String
     ) -> String? {
         if let clock, parseClock(clock) == nil {
-            return "\(name("clock")) must be an ISO 8601 time such as 2026-01-01T00:00:00Z"
+            return "\(name(.clock)) must be an ISO 8601 time such as 2026-01-01T00:00:00Z"
         }
         if let replay, !FileManager.default.fileExists(atPath: replay + "/index.json") {
-            return "\(name("replay")) must name a directory recorded with \(name("record")) (no index.json in \(replay))"
+            return "\(name(.replay)) must name a directory recorded with \(name(.record)) (no index.json in \(replay))"
         }
         if let record, record == replay {
-            return "\(name("record")) and \(name("replay")) must not name the same directory"
+            return "\(name(.record)) and \(name(.replay)) must not name the same directory"
         }
         return nil
     }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 import Synchronization
 import Logging
 
@@ -84,9 +85,7 @@ final class Tape: Sendable {
         entries.withLock { entries in
             entries[entry.url] = entry
             let index = Index(entries: entries.values.sorted { $0.url < $1.url })
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            do { try encoder.encode(index).write(to: directory.appending(path: "index.json"), options: .atomic) } catch {
+            do { try JSONEncoder.wire(pretty: true).encode(index).write(to: directory.appending(path: "index.json"), options: .atomic) } catch {
                 logger.warning("cannot write the tape's index", metadata: ["error": "\(error)"])
             }
         }

@@ -6,11 +6,7 @@ extension Server {
     /// `textDocument/documentLink`: every URL of an open document, `null`
     /// for one that is not open (or too large to scan).
     func documentLinks(_ id: RequestID, _ rawParams: JSONValue?, _ responder: Responder) {
-        let params: DocumentLinkParams
-        switch decodeParams(DocumentLinkParams.self, from: rawParams) {
-        case .success(let decoded): params = decoded
-        case .failure(let error): return responder.respond(.error(id, error))
-        }
+        guard let params = requestParams(DocumentLinkParams.self, rawParams, id, responder) else { return }
         guard let document = documents[params.textDocument.uri] else {
             return responder.respond(.result(id, .null))
         }
@@ -21,15 +17,7 @@ extension Server {
     /// `documentLink/resolve`: the link back, with `tooltip` set to the
     /// cached title of its `target` when there is one. Never fetches.
     func resolveDocumentLink(_ id: RequestID, _ rawParams: JSONValue?, _ responder: Responder) {
-        let target: String
-        switch decodeParams(DocumentLinkResolveParams.self, from: rawParams) {
-        case .success(let params):
-            if let problem = params.validationError() {
-                return responder.respond(.error(id, .invalidParams(problem)))
-            }
-            target = params.target
-        case .failure(let error): return responder.respond(.error(id, error))
-        }
+        guard let target = requestParams(DocumentLinkResolveParams.self, rawParams, id, responder)?.target else { return }
         // Every other field of the link goes back as it came.
         guard case .object(var link)? = rawParams else { return responder.respond(.error(id, .invalidParams("params must be an object"))) }
         let service = currentService()

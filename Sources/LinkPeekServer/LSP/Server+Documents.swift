@@ -19,9 +19,6 @@ extension Server {
 
     func didChange(_ rawParams: JSONValue?) {
         guard let params = decodeNotification(DidChangeTextDocumentParams.self, rawParams) else { return }
-        if let problem = params.validationError() {
-            return logger.warning("\(DidChangeTextDocumentParams.method): \(problem)")
-        }
         let uri = params.textDocument.uri
         for change in params.contentChanges {
             let range = change.range.map { range in
@@ -37,8 +34,9 @@ extension Server {
         documents.close(uri: params.textDocument.uri)
     }
 
-    private func decodeNotification<T: Decodable>(_ type: T.Type, _ rawParams: JSONValue?) -> T? {
-        switch decodeParams(type, from: rawParams) {
+    /// `decodeRequest` for a notification: the params, or nil once the problem is logged.
+    private func decodeNotification<T: RequestParams>(_ type: T.Type, _ rawParams: JSONValue?) -> T? {
+        switch decodeRequest(type, from: rawParams) {
         case .success(let params): return params
         case .failure(let error):
             logger.warning("ignored a notification with bad params: \(error.message)")

@@ -8,14 +8,7 @@ extension Server {
     /// hover budget; `null` when there is no URL there (or the document is
     /// not open).
     func hover(_ id: RequestID, _ rawParams: JSONValue?, _ responder: Responder) {
-        let params: HoverParams
-        switch decodeParams(HoverParams.self, from: rawParams) {
-        case .success(let decoded): params = decoded
-        case .failure(let error): return responder.respond(.error(id, error))
-        }
-        if let problem = params.validationError() {
-            return responder.respond(.error(id, .invalidParams(problem)))
-        }
+        guard let params = requestParams(HoverParams.self, rawParams, id, responder) else { return }
         if let conflict = tokenConflict(workDone: params.workDoneToken, partialResult: nil) {
             return responder.respond(.error(id, conflict))
         }

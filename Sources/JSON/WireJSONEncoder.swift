@@ -24,15 +24,18 @@ struct WireJSONEncoder: Encoder {
     }
 
     static func written(_ string: String) -> WireJSONNode.Value {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(string.utf8.count + 2)
-        WireJSONNode.write(string: string, to: &bytes)
-        return .written(bytes)
+        var writer = JSONWriter(capacity: string.utf8.count + 2)
+        writer.write(string: string)
+        return .written(writer.bytes)
     }
 
-    static func written(_ integer: Int) -> WireJSONNode.Value { .written(Array(String(integer).utf8)) }
+    static func written(_ integer: some BinaryInteger) -> WireJSONNode.Value {
+        WireJSONNode.written { $0.write(integer: integer) }
+    }
 
-    static func written(_ bool: Bool) -> WireJSONNode.Value { .written(Array((bool ? "true" : "false").utf8)) }
+    static func written(_ bool: Bool) -> WireJSONNode.Value { WireJSONNode.written { $0.write(bool: bool) } }
+
+    static var null: WireJSONNode.Value { WireJSONNode.written { $0.writeNull() } }
 
     /// Writes `value` into `node`: the plain scalars directly, anything else through its own `encode(to:)`.
     static func encode(_ value: some Encodable, into node: WireJSONNode, codingPath: [any CodingKey]) throws {
@@ -42,7 +45,7 @@ struct WireJSONEncoder: Encoder {
         case let bool as Bool:
             node.value = written(bool)
         case let integer as any BinaryInteger:
-            node.value = .written(Array(String(describing: integer).utf8))
+            node.value = written(integer)
         case is Double, is Float, is Date, is Data, is URL, is Decimal:
             throw WireJSON.Unsupported()
         default:

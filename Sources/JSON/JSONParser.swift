@@ -1,6 +1,7 @@
-/// A strict RFC 8259 parser from UTF-8 bytes to `JSONValue`: every message
-/// is parsed once, here, on the reader thread (it replaced `JSONDecoder`,
-/// which took about a third of the daemon's time on pipelined `getCached`).
+/// The one JSON parser: strict RFC 8259, from UTF-8 bytes to `JSONValue`.
+/// Every message is parsed once, here, on the reader thread (it replaced
+/// `JSONDecoder`, which took about a third of the daemon's time on pipelined
+/// `getCached`); params are then read from the tree by `JSONValueDecoder`.
 ///
 /// What it accepts is the JSON grammar, with these decisions where the
 /// grammar allows what a Swift value cannot hold (protocol/README.md,
@@ -10,16 +11,16 @@
 /// its literal text when it is not a plain integer that fits `Int`, so that
 /// it is echoed exactly. Nesting deeper than `maximumDepth` is refused
 /// (the parser recurses, and no message needs it).
-struct JSONParser {
+public struct JSONParser {
     /// Why a body is not a message.
-    enum Failure: Error, Equatable {
+    public enum Failure: Error, Equatable {
         /// Not JSON by the grammar; the byte offset where it went wrong.
         case syntax(offset: Int)
         /// Arrays and objects nested deeper than `maximumDepth`.
         case tooDeep
     }
 
-    static let maximumDepth = 512
+    public static let maximumDepth = 512
 
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
@@ -28,7 +29,12 @@ struct JSONParser {
     private var tooDeep = false
 
     /// The value `body` holds, or why it holds none.
-    static func parse(_ body: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, Failure> {
+    public static func parse(_ body: [UInt8]) -> Result<JSONValue, Failure> {
+        body.withUnsafeBufferPointer(parse)
+    }
+
+    /// The value `body` holds, or why it holds none.
+    public static func parse(_ body: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, Failure> {
         var parser = JSONParser(bytes: body)
         let value = parser.value()
         if parser.tooDeep { return .failure(.tooDeep) }

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// One JSON value already encoded as UTF-8 bytes, written verbatim into the
 /// message that carries it (the way serde_json's `RawValue` is).
 ///
@@ -19,20 +17,14 @@ public struct RawJSON: Sendable, Hashable {
         self.bytes = bytes
     }
 
-    /// `value` encoded as the wire writes everything: keys sorted, slashes
-    /// unescaped, absent optionals omitted.
+    /// `value` encoded as the wire writes everything (`WireJSON.bytes`):
+    /// keys sorted, slashes unescaped, absent optionals omitted.
     public init(encoding value: some Encodable) throws {
-        bytes = Array(try RawJSON.encoder.encode(value))
+        bytes = try WireJSON.bytes(of: value)
     }
 
-    /// The bytes parsed, for the rare reader that needs the tree.
-    public func parsed() throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
-    }
-
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
+    /// The bytes parsed (by `JSONParser`, as every message is), for the rare reader that needs the tree.
+    public func parsed() throws(JSONParser.Failure) -> JSONValue {
+        try JSONParser.parse(bytes).get()
     }
 }

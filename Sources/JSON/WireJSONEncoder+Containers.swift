@@ -10,13 +10,13 @@ extension WireJSONEncoder {
             let child = WireJSONNode()
             if case .object(var members) = node.value {
                 node.value = .empty  // keeps `members` uniquely referenced while it grows
-                members.append((name, child))
+                members.append((key: name, value: child))
                 node.value = .object(members)
             }
             return child
         }
 
-        mutating func encodeNil(forKey key: Key) throws { add(key).value = .written(Array("null".utf8)) }
+        mutating func encodeNil(forKey key: Key) throws { add(key).value = WireJSONEncoder.null }
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
             try WireJSONEncoder.encode(value, into: add(key), codingPath: codingPath)
@@ -75,7 +75,7 @@ extension WireJSONEncoder {
             return child
         }
 
-        mutating func encodeNil() throws { add().value = .written(Array("null".utf8)) }
+        mutating func encodeNil() throws { add().value = WireJSONEncoder.null }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
             try WireJSONEncoder.encode(value, into: add(), codingPath: codingPath)
@@ -100,7 +100,7 @@ extension WireJSONEncoder {
         let node: WireJSONNode
         let codingPath: [any CodingKey]
 
-        mutating func encodeNil() throws { node.value = .written(Array("null".utf8)) }
+        mutating func encodeNil() throws { node.value = WireJSONEncoder.null }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
             try WireJSONEncoder.encode(value, into: node, codingPath: codingPath)
