@@ -12,7 +12,7 @@ struct Fetch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Fetch link previews: one JSON object per URL per line (or a card each), in input order.",
         discussion: """
-            A failure is an object {"originalURL": …, "error": {"kind", "reason", "message", "status"?, "fromCache"?, "retryAfter"?}}; in a card format, a card that says why. A site that answers 429 or 503 with Retry-After fails "rateLimited" with "retryAfter" (seconds, at most 600).
+            A failure is an object {"originalURL": …, "error": {"kind", "reason", "message", "status"?, "fromCache"?, "wall"?, "retryAfter"?}}; in a card format, a card that says why. A bot check, cookie-consent or sign-in page instead of the page fails "blocked" with "wall" (challenge, consent or login) unless oEmbed stands in. A site that answers 429 or 503 with Retry-After fails "rateLimited" with "retryAfter" (seconds, at most 600).
 
             A page that only redirects with <meta http-equiv="refresh"> (5 s or less, no title of its own) is followed like a redirect and listed in "redirects" with "status": "refresh".
             Previews are cached on disk (shared with `linkpeek serve`); see --cache-policy and `linkpeek cache`.
