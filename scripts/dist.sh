@@ -113,6 +113,7 @@ Maintainer: linkpeek authors <linkpeek@localhost>
 Installed-Size: $size
 Depends: $needs
 Recommends: libvips42
+Suggests: libhiredis0.14
 Section: utils
 Priority: optional
 Description: link previews for Linux: a daemon, an LSP server and a CLI
@@ -120,7 +121,8 @@ Description: link previews for Linux: a daemon, an LSP server and a CLI
  image and video, cached on disk. It runs as a JSON-RPC/LSP daemon for
  editors (plugins for Neovim, Emacs and VS Code are in
  /usr/share/linkpeek/editors) and as a one-shot command for scripts.
- libvips (recommended) is needed only for images (linkpeek image, getMedia).
+ libvips (recommended) is needed only for images (linkpeek image, getMedia);
+ hiredis (suggested) only for fleet mode (--fleet: a cache shared over Redis).
 CONTROL
     find "$stage" -type d -exec chmod 0755 {} +
     find "$stage/usr" -type f -exec chmod 0644 {} +

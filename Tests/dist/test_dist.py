@@ -125,7 +125,7 @@ def test_man_page_documents_every_subcommand(binary):
 
 def test_deb_depends_on_exactly_the_libraries_it_links(binary):
     deb = only("linkpeek_*.deb")
-    fields = run("dpkg-deb", "-f", str(deb), "Depends", "Recommends", "Package", "Architecture").stdout
+    fields = run("dpkg-deb", "-f", str(deb), "Depends", "Recommends", "Suggests", "Package", "Architecture").stdout
     control = dict(line.split(": ", 1) for line in fields.splitlines())
     assert control["Package"] == "linkpeek"
     assert control["Architecture"] == run("dpkg", "--print-architecture").stdout.strip()
@@ -137,6 +137,8 @@ def test_deb_depends_on_exactly_the_libraries_it_links(binary):
     # libcurl4: opened on first use, but no fetch works without it.
     assert depends == linked | {"libcurl4"}, f"Depends {sorted(depends)} != linked {sorted(linked)} + libcurl4"
     assert control["Recommends"] == "libvips42"
+    # hiredis: opened only with --fleet.
+    assert control["Suggests"] == "libhiredis0.14"
 
 
 def test_deb_puts_files_in_debian_places():
