@@ -64,6 +64,7 @@ let package = Package(
             name: "Redis",
             dependencies: [
                 "CHiredis",
+                "TextTrimming",
             ]
         ),
         .testTarget(
@@ -97,9 +98,12 @@ let package = Package(
         // MARK: JSON
         // The one JSON of the daemon, the library and the CLI: `JSONValue`,
         // its parser, its writer, the wire encoder configuration, and the
-        // decoder that reads params from the parsed tree (no dependencies).
+        // decoder that reads params from the parsed tree (only TextTrimming's byte helpers).
         .target(
-            name: "JSON"
+            name: "JSON",
+            dependencies: [
+                "TextTrimming",
+            ]
         ),
 
         // MARK: Threading

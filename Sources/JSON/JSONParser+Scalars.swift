@@ -1,3 +1,5 @@
+import TextTrimming
+
 extension JSONParser {
     /// A string starting at the opening quote. Runs without escapes are
     /// copied whole (the input is already valid UTF-8).
@@ -67,13 +69,7 @@ extension JSONParser {
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
+            guard let digit = ASCIIByte.hexValue(byte) else { return nil }
             value = value << 4 | UInt32(digit)
             index += 1
         }

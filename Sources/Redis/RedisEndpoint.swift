@@ -1,3 +1,5 @@
+import TextTrimming
+
 /// Where a Redis server is: `redis://[user:password@]host:port[/db]`, parsed
 /// and checked at the edge (the CLI's `--fleet`, `initializationOptions.fleet`).
 ///
@@ -94,19 +96,10 @@ public struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
         var iterator = Array(text.utf8).makeIterator()
         while let byte = iterator.next() {
             guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+            guard let high = iterator.next().flatMap(ASCIIByte.hexValue), let low = iterator.next().flatMap(ASCIIByte.hexValue) else { return nil }
             bytes.append(high << 4 | low)
         }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
 

@@ -2,6 +2,18 @@
 /// tokens, markers and keywords that hot paths compare as bytes. Only A–Z
 /// fold; every other byte (digits, punctuation, UTF-8 sequences) is itself.
 public enum ASCIIByte {
+    /// The value of an ASCII hexadecimal digit (`0`–`9`, `a`–`f`, `A`–`F`),
+    /// nil for any other byte: percent-encoding and JSON `\u` escapes.
+    @inlinable
+    public static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     /// `byte` with an ASCII capital letter made small.
     @inlinable
     public static func lowercased(_ byte: UInt8) -> UInt8 {

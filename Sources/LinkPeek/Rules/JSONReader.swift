@@ -1,3 +1,5 @@
+import TextTrimming
+
 /// A direct reader of strict JSON (RFC 8259) into the values `AnyJSON`
 /// gives: `[String: Any]`, `[Any]`, `String`, `Double`, `Bool`, `AnyJSON.null`.
 ///
@@ -214,13 +216,7 @@ struct JSONReader {
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw GiveUp()
-            }
+            guard let digit = ASCIIByte.hexValue(byte) else { throw GiveUp() }
             value = value << 4 | UInt32(digit)
             index += 1
         }
