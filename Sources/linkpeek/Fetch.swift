@@ -82,6 +82,8 @@ struct Fetch: AsyncParsableCommand {
         settings.maxConcurrency = concurrency
         cacheOptions.apply(to: &settings)
         fleetOptions.apply(to: &settings)
+        // A batch answers as it goes and writes its cache entries together (`shutdown` writes the last).
+        settings.cacheWritesBehind = true
         let engine = LinkPeekEngine(settings: settings)
         let options = FetchOptions(
             timeout: network.timeout, cachePolicy: cachePolicy, fetchSubresources: !noSubresources,
