@@ -122,6 +122,36 @@ extension CacheStoreTests {
         #expect(title(other.entry("a")) == "a")
     }
 
+    @Test func aBlobStoredBehindIsReadAtOnceAndWrittenByFlush() async throws {
+        // Any store, not only one that writes puts behind: the image cache's blobs always are.
+        let store = makeStore()
+        let other = makeStore()
+        let now = Date()
+        store.storeBlobBehind([1, 2, 3], for: "image:x", expiresAt: now.addingTimeInterval(60), now: now)
+        store.storeBlobBehind([9], for: "image:gone", expiresAt: now.addingTimeInterval(-1), now: now)
+        #expect(store.blob("image:x", now: now) == [1, 2, 3])
+        #expect(store.blob("image:gone", now: now) == nil)
+        store.flush()
+        #expect(other.blob("image:x", now: now) == [1, 2, 3])
+        #expect(other.blob("image:gone", now: now) == nil)
+    }
+
+    @Test func anEngineWritesTheImageCachesBlobsWhenItShutsDown() async throws {
+        var settings = Settings()
+        settings.cacheDir = directory
+        let engine = LinkPeekEngine(settings: settings)
+        let now = Date()
+        // Held back: the write queue is busy with a long write of its own until the engine shuts down.
+        let gate = DispatchSemaphore(value: 0)
+        engine.cache.store.writes.async { gate.wait() }
+        engine.cache.store.storeBlobBehind([7, 7], for: "image:y", expiresAt: now.addingTimeInterval(60), now: now)
+        let other = makeStore()
+        #expect(other.blob("image:y", now: now) == nil)
+        engine.shutdown()
+        #expect(other.blob("image:y", now: now) == [7, 7])
+        gate.signal()
+    }
+
     @Test func aStoreThatDoesNotWriteBehindAnswersWhatIsOnDisk() async throws {
         let store = makeStore()
         let other = makeStore()

@@ -48,9 +48,10 @@ extension CacheStore {
                         }
                     }
                     try Self.insert(taken.puts, into: db)
+                    for blob in taken.blobs { try Self.insert(blob, into: db) }
                     return try body(db)
                 }
-                return (result, taken.puts.count)
+                return (result, taken.puts.count + taken.blobs.count)
             }
             if rows > 0 { notePruneCheck(count: rows) }
             return result

@@ -94,15 +94,15 @@ extension CacheStore {
     func endLoad() {
         let flush = state.withLock { state -> Bool in
             state.loads = max(0, state.loads - 1)
-            return state.loads == 0 && !state.queuedPuts.isEmpty
+            return state.loads == 0 && state.hasQueuedWrites
         }
         if flush { writes.async { self.flush() } }
     }
 
-    /// Writes every queued `put` now, on the caller's thread: before a
-    /// process exits, and before reads that must see them.
+    /// Writes every queued `put` and blob now, on the caller's thread:
+    /// before a process exits, and before reads that must see them.
     public func flush() {
-        guard state.withLock({ !$0.queuedPuts.isEmpty }) else { return }
+        guard state.withLock(\.hasQueuedWrites) else { return }
         _ = write { _ in true }
     }
 

@@ -54,6 +54,8 @@ public final class CacheStore: Sendable {
         /// `put`s written behind (see `put`), oldest first; by key and alias, the newest's place.
         var queuedPuts: [PendingPut] = []
         var queuedPlaces: [String: Int] = [:]
+        /// Blobs written behind (`storeBlobBehind`), by key.
+        var queuedBlobs: [String: PendingBlob] = [:]
         var queuedBytes = 0
         /// Whether a timer will write the queue (within `writeBehindLimits.delay`).
         var flushTimerSet = false
@@ -141,6 +143,14 @@ extension CacheStore.State {
         return queueGeneration
     }
 
+    /// Queues a blob write; the newest for a key wins.
+    mutating func queue(_ blob: CacheStore.PendingBlob) {
+        queuedBytes += blob.bytes.count - (queuedBlobs[blob.key]?.bytes.count ?? 0)
+        queuedBlobs[blob.key] = blob
+    }
+
+    var hasQueuedWrites: Bool { !queuedPuts.isEmpty || !queuedBlobs.isEmpty }
+
     /// The queued row stored under `key` or one of its aliases.
     func queuedEntry(_ key: String) -> StoredEntry? {
         queuedPlaces[key].map { queuedPuts[$0].row }
@@ -148,16 +158,19 @@ extension CacheStore.State {
 
     /// What the next write transaction writes first: the used times, the queued rows.
     /// A new queue starts (the next generation).
-    mutating func takeWrites() -> (touched: [String: Double], puts: [CacheStore.PendingPut], generation: Int) {
+    mutating func takeWrites() -> (
+        touched: [String: Double], puts: [CacheStore.PendingPut], blobs: [CacheStore.PendingBlob], generation: Int
+    ) {
         defer {
             touched = [:]
             queuedPuts = []
             queuedPlaces = [:]
+            queuedBlobs = [:]
             queuedBytes = 0
             flushTimerSet = false
             queueGeneration += 1
         }
-        return (touched, queuedPuts, queueGeneration)
+        return (touched, queuedPuts, Array(queuedBlobs.values), queueGeneration)
     }
 
     /// Notes that the queue of `generation` was not written.
