@@ -301,6 +301,25 @@ def test_cli_fetch_uses_the_same_cache_and_cache_commands(run_cli, fetch, server
     assert bad.returncode == 2 and "--cache-size must be an integer from 1 to 1048576 (MiB)" in bad.stderr
 
 
+def test_a_cli_batch_stores_every_preview_before_it_exits(run_cli, server, tmp_path):
+    """`fetch --stdin` writes its previews behind, many in one transaction,
+    and the process writes the last of them before it exits: another
+    process finds every one."""
+    cache = str(tmp_path / "batch")
+    u = uniq()
+    urls = [server.url(f"/page?title=b{i}&u={u}") for i in range(120)]
+    # A slow first page keeps the burst going while the others end.
+    slow = server.url(f"/slow?ms=400&title=slow&u={u}")
+    res = run_cli("fetch", "--stdin", "--allow-private-network", "--no-subresources", "--concurrency", "16",
+                  "--cache-dir", cache, stdin="\n".join([slow, *urls]) + "\n")
+    assert res.returncode == 0 and len(res.objects) == 121, res.describe()
+    stats = run_cli("cache", "stats", "--json", "--cache-dir", cache)
+    assert stats.one["entries"] == 121, stats.describe()
+    for i in (0, 59, 119):
+        got = run_cli("cache", "get", "--cache-dir", cache, urls[i])
+        assert got.returncode == 0 and got.one["title"] == f"b{i}", got.describe()
+
+
 # ------------------------------------------------------------------ broken files, processes
 
 

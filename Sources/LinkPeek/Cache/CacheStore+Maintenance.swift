@@ -9,6 +9,7 @@ import Logging
 
 extension CacheStore {
     public func stats() -> CacheStats {
+        if writesBehind { flush() }  // count the rows written behind too
         let counts = read { db -> (Int, Int, Int, Int, Int, Double?, Double?) in
             let entries = try db.integer("SELECT COUNT(*) FROM entry WHERE isFailure = 0")
             let failures = try db.integer("SELECT COUNT(*) FROM entry WHERE isFailure = 1")

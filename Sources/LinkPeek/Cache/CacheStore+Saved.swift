@@ -40,7 +40,8 @@ extension CacheStore {
 
     /// Saved links, newest first, optionally only those with `tag`.
     public func saved(tag: String? = nil, limit: Int = Int(Int32.max), offset: Int = 0) -> [SavedRecord] {
-        read { db -> [SavedRecord] in
+        if writesBehind { flush() }  // a queued `put` refreshes saved bodies
+        return read { db -> [SavedRecord] in
             let filter = tag == nil ? "" : "WHERE url IN (SELECT url FROM savedTag WHERE tag = ?)"
             let values: [SQLValue] = (tag.map { [.text($0)] } ?? []) + [.integer(limit), .integer(offset)]
             let rows = try db.rows(

@@ -48,7 +48,9 @@ public final class LinkPeekEngine: MetadataService {
         // must answer from the tape alone.
         let persistent = settings.cacheEnabled && settings.record == nil && settings.replay == nil
         let directory = persistent ? CacheLocation.directory(configured: settings.cacheDir) : nil
-        let cacheStore = store ?? CacheStore(directory: directory, sizeLimit: settings.cacheSizeLimit, logger: logger)
+        let cacheStore = store ?? CacheStore(
+            directory: directory, sizeLimit: settings.cacheSizeLimit, writesBehind: settings.cacheWritesBehind,
+            logger: logger)
         // A tape is one process's record of the network: no fleet then either.
         let fleet = settings.record == nil && settings.replay == nil ? FleetCache(settings: settings, logger: logger) : nil
         self.cache = PreviewCache(memory: cache, store: cacheStore, fleet: fleet)
@@ -67,8 +69,14 @@ public final class LinkPeekEngine: MetadataService {
             limits: .init(total: settings.maxConcurrency, perHost: settings.perHostConcurrency))
     }
 
-    /// Stops the transfer thread; fetches still running fail.
-    public func shutdown() { transfers.shutdown() }
+    /// Stops the transfer thread (fetches still running fail) and writes
+    /// what the cache still holds back (`CacheStore.flush`).
+    public func shutdown() {
+        transfers.shutdown()
+        flush()
+    }
+
+    public func flush() { cache.store.flush() }
 
     /// A tape that cannot be opened is a warning: the run goes on without it.
     private static func openTape(at path: String, logger: Logger, _ open: (String) throws -> Tape) -> Tape? {

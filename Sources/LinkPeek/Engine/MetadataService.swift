@@ -68,9 +68,15 @@ public protocol MetadataService: Sendable {
     func media(
         url: String, transform: ImageTransform, timeout: Double?, events: @escaping @Sendable (ProviderEvent) -> Void
     ) async throws(FetchError) -> MediaImage
+
+    /// Writes what the service holds back (the cache's write-behind
+    /// queue) before the process ends; blocks briefly.
+    func flush()
 }
 
 extension MetadataService {
+    public func flush() {}
+
     nonisolated(nonsending) public func cachedOutcome(url: String, acceptLanguage: String?) async -> CachedOutcome? {
         await cachedJSON(url: url).map(CachedOutcome.preview)
     }

@@ -31,11 +31,8 @@ final class StoredImageStore: ImageStore {
     func store(_ blob: ImageBlob, for key: String) {
         memory.store(blob, for: key)
         guard persistent, let bytes = Self.encode(blob) else { return }
-        let store = self.store
-        // Written behind the answer: a failed write only costs a later remake.
-        Task.detached(priority: .background) {
-            await store.storeBlob(bytes, for: Self.prefix + key, expiresAt: blob.expiresAt)
-        }
+        // Written behind the answer (and before the process ends): a failed write only costs a later remake.
+        store.storeBlobBehind(bytes, for: Self.prefix + key, expiresAt: blob.expiresAt)
     }
 
     /// Blob keys of this feature (`CacheStore`'s blobs are shared).

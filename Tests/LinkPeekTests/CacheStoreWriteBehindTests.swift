@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+
+@testable import LinkPeek
+
+/// Writes behind (`CacheStore.put` on a store that `writesBehind`, as
+/// `linkpeek fetch` makes): what is queued, what writes it, and that a
+/// store that does not write behind answers only what is on disk. "Another
+/// process" is a second store on the same directory.
+extension CacheStoreTests {
+    func writingBehind(rows: Int = 256, delay: DispatchTimeInterval = .seconds(3600)) -> CacheStore {
+        CacheStore(
+            directory: directory, sizeLimit: CacheStore.defaultSizeLimit, writesBehind: true,
+            limits: .init(rows: rows, bytes: 4 << 20, delay: delay),
+            logger: messages.logger(label: "linkpeek.cache", level: .warning))
+    }
+
+    /// Waits (up to 10 s) until `other` reads `key`; whether it did.
+    func eventuallyReads(_ key: String, in other: CacheStore) async throws -> Bool {
+        for _ in 0..<200 {
+            if other.entry(key) != nil { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    func title(_ row: StoredEntry?) -> String? {
+        guard case .metadata(let metadata)? = row?.cacheEntry?.value else { return nil }
+        return metadata.title
+    }
+
+    @Test func aPutInABurstIsQueuedAndWrittenWhenTheBurstEnds() async throws {
+        let store = writingBehind()
+        let other = makeStore()
+        store.beginLoad()
+        store.beginLoad()
+        #expect(await store.put(preview("a"), key: "a", originalURL: "a", aliases: ["a2"], now: Date()))
+        #expect(other.entry("a") == nil)
+        // The queue answers for the key and its alias in this process.
+        #expect(title(store.entry("a")) == "a")
+        #expect(store.entry("a2")?.key == "a")
+        store.endLoad()
+        #expect(other.entry("a") == nil)
+        store.endLoad()
+        #expect(try await eventuallyReads("a", in: other))
+        #expect(other.entry("a2")?.key == "a")
+    }
+
+    @Test func flushWritesTheQueueAtOnce() async throws {
+        let store = writingBehind()
+        let other = makeStore()
+        store.beginLoad()
+        store.beginLoad()
+        #expect(await store.put(preview("a"), key: "a", originalURL: "a", now: Date()))
+        #expect(await store.put(preview("b"), key: "b", originalURL: "b", now: Date()))
+        #expect(other.entry("a") == nil)
+        store.flush()
+        #expect(title(other.entry("a")) == "a")
+        #expect(title(other.entry("b")) == "b")
+    }
+
+    @Test func thePutThatFillsTheQueueWritesIt() async throws {
+        let store = writingBehind(rows: 3)
+        let other = makeStore()
+        store.beginLoad()
+        store.beginLoad()
+        for name in ["a", "b"] {
+            #expect(await store.put(preview(name), key: name, originalURL: name, now: Date()))
+        }
+        #expect(other.entry("a") == nil && other.entry("b") == nil)
+        #expect(await store.put(preview("c"), key: "c", originalURL: "c", now: Date()))
+        #expect(["a", "b", "c"].map { title(other.entry($0)) } == ["a", "b", "c"])
+    }
+
+    @Test func theDelayWritesTheQueueWhileTheBurstGoesOn() async throws {
+        let store = writingBehind(delay: .milliseconds(50))
+        let other = makeStore()
+        store.beginLoad()
+        store.beginLoad()
+        #expect(await store.put(preview("a"), key: "a", originalURL: "a", now: Date()))
+        #expect(try await eventuallyReads("a", in: other))
+    }
+
+    @Test func aLaterWriteKeepsTheOrder() async throws {
+        let store = writingBehind()
+        let other = makeStore()
+        store.beginLoad()
+        store.beginLoad()
+        #expect(await store.put(preview("old"), key: "a", originalURL: "a", now: Date()))
+        #expect(await store.put(preview("b"), key: "b", originalURL: "b", now: Date()))
+        // The removal writes the queue first, in its transaction: "a" is gone, "b" is there.
+        await store.remove("a")
+        #expect(other.entry("a") == nil && store.entry("a") == nil)
+        #expect(title(other.entry("b")) == "b")
+        #expect(await store.put(preview("new"), key: "a", originalURL: "a", now: Date()))
+        store.flush()
+        #expect(title(other.entry("a")) == "new")
+    }
+
+    @Test func savedLinksShowAQueuedRefresh() async throws {
+        let store = writingBehind()
+        #expect(await store.save(url: "u", key: "k", tags: nil, body: preview("before").storedBody, at: Date()))
+        store.beginLoad()
+        store.beginLoad()
+        #expect(await store.put(preview("after"), key: "k", originalURL: "u", now: Date()))
+        let body = try #require(store.saved().first?.body)
+        #expect(String(decoding: body, as: UTF8.self).contains("\"title\":\"after\""))
+    }
+
+    @Test func anEngineWritesWhatItHeldBackWhenItShutsDown() async throws {
+        var settings = Settings()
+        settings.cacheDir = directory
+        settings.cacheWritesBehind = true
+        let engine = LinkPeekEngine(settings: settings)
+        let store = engine.cache.store
+        store.beginLoad()
+        store.beginLoad()
+        #expect(await store.put(preview("a"), key: "a", originalURL: "a", now: Date()))
+        let other = makeStore()
+        #expect(other.entry("a") == nil)
+        engine.shutdown()
+        #expect(title(other.entry("a")) == "a")
+    }
+
+    @Test func aBlobStoredBehindIsReadAtOnceAndWrittenByFlush() async throws {
+        // Any store, not only one that writes puts behind: the image cache's blobs always are.
+        let store = makeStore()
+        let other = makeStore()
+        let now = Date()
+        store.storeBlobBehind([1, 2, 3], for: "image:x", expiresAt: now.addingTimeInterval(60), now: now)
+        store.storeBlobBehind([9], for: "image:gone", expiresAt: now.addingTimeInterval(-1), now: now)
+        #expect(store.blob("image:x", now: now) == [1, 2, 3])
+        #expect(store.blob("image:gone", now: now) == nil)
+        store.flush()
+        #expect(other.blob("image:x", now: now) == [1, 2, 3])
+        #expect(other.blob("image:gone", now: now) == nil)
+    }
+
+    @Test func anEngineWritesTheImageCachesBlobsWhenItShutsDown() async throws {
+        var settings = Settings()
+        settings.cacheDir = directory
+        let engine = LinkPeekEngine(settings: settings)
+        let now = Date()
+        // Held back: the write queue is busy with a long write of its own until the engine shuts down.
+        let gate = DispatchSemaphore(value: 0)
+        engine.cache.store.writes.async { gate.wait() }
+        engine.cache.store.storeBlobBehind([7, 7], for: "image:y", expiresAt: now.addingTimeInterval(60), now: now)
+        let other = makeStore()
+        #expect(other.blob("image:y", now: now) == nil)
+        engine.shutdown()
+        #expect(other.blob("image:y", now: now) == [7, 7])
+        gate.signal()
+    }
+
+    @Test func aStoreThatDoesNotWriteBehindAnswersWhatIsOnDisk() async throws {
+        let store = makeStore()
+        let other = makeStore()
+        store.beginLoad()
+        store.beginLoad()
+        #expect(await store.put(preview("a"), key: "a", originalURL: "a", now: Date()))
+        #expect(title(other.entry("a")) == "a")
+    }
+}
