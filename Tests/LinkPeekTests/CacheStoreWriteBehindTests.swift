@@ -15,6 +15,18 @@ extension CacheStoreTests {
             logger: messages.logger(label: "linkpeek.cache", level: .warning))
     }
 
+    /// `store` with two loads running: a burst, in which a store that writes behind queues.
+    func inABurst(_ store: CacheStore) -> CacheStore {
+        store.beginLoad()
+        store.beginLoad()
+        return store
+    }
+
+    /// Stores a preview titled `title` under `key`; whether `put` said it was stored.
+    func put(_ title: String, key: String, in store: CacheStore, aliases: [String] = []) async -> Bool {
+        await store.put(preview(title), key: key, originalURL: key, aliases: aliases, now: Date())
+    }
+
     /// Waits (up to 10 s) until `other` reads `key`; whether it did.
     func eventuallyReads(_ key: String, in other: CacheStore) async throws -> Bool {
         for _ in 0..<200 {
@@ -30,11 +42,9 @@ extension CacheStoreTests {
     }
 
     @Test func aPutInABurstIsQueuedAndWrittenWhenTheBurstEnds() async throws {
-        let store = writingBehind()
+        let store = inABurst(writingBehind())
         let other = makeStore()
-        store.beginLoad()
-        store.beginLoad()
-        #expect(await store.put(preview("a"), key: "a", originalURL: "a", aliases: ["a2"], now: Date()))
+        #expect(await put("a", key: "a", in: store, aliases: ["a2"]))
         #expect(other.entry("a") == nil)
         // The queue answers for the key and its alias in this process.
         #expect(title(store.entry("a")) == "a")
@@ -47,12 +57,10 @@ extension CacheStoreTests {
     }
 
     @Test func flushWritesTheQueueAtOnce() async throws {
-        let store = writingBehind()
+        let store = inABurst(writingBehind())
         let other = makeStore()
-        store.beginLoad()
-        store.beginLoad()
-        #expect(await store.put(preview("a"), key: "a", originalURL: "a", now: Date()))
-        #expect(await store.put(preview("b"), key: "b", originalURL: "b", now: Date()))
+        #expect(await put("a", key: "a", in: store))
+        #expect(await put("b", key: "b", in: store))
         #expect(other.entry("a") == nil)
         store.flush()
         #expect(title(other.entry("a")) == "a")
@@ -60,39 +68,33 @@ extension CacheStoreTests {
     }
 
     @Test func thePutThatFillsTheQueueWritesIt() async throws {
-        let store = writingBehind(rows: 3)
+        let store = inABurst(writingBehind(rows: 3))
         let other = makeStore()
-        store.beginLoad()
-        store.beginLoad()
         for name in ["a", "b"] {
-            #expect(await store.put(preview(name), key: name, originalURL: name, now: Date()))
+            #expect(await put(name, key: name, in: store))
         }
         #expect(other.entry("a") == nil && other.entry("b") == nil)
-        #expect(await store.put(preview("c"), key: "c", originalURL: "c", now: Date()))
+        #expect(await put("c", key: "c", in: store))
         #expect(["a", "b", "c"].map { title(other.entry($0)) } == ["a", "b", "c"])
     }
 
     @Test func theDelayWritesTheQueueWhileTheBurstGoesOn() async throws {
-        let store = writingBehind(delay: .milliseconds(50))
+        let store = inABurst(writingBehind(delay: .milliseconds(50)))
         let other = makeStore()
-        store.beginLoad()
-        store.beginLoad()
-        #expect(await store.put(preview("a"), key: "a", originalURL: "a", now: Date()))
+        #expect(await put("a", key: "a", in: store))
         #expect(try await eventuallyReads("a", in: other))
     }
 
     @Test func aLaterWriteKeepsTheOrder() async throws {
-        let store = writingBehind()
+        let store = inABurst(writingBehind())
         let other = makeStore()
-        store.beginLoad()
-        store.beginLoad()
-        #expect(await store.put(preview("old"), key: "a", originalURL: "a", now: Date()))
-        #expect(await store.put(preview("b"), key: "b", originalURL: "b", now: Date()))
+        #expect(await put("old", key: "a", in: store))
+        #expect(await put("b", key: "b", in: store))
         // The removal writes the queue first, in its transaction: "a" is gone, "b" is there.
         await store.remove("a")
         #expect(other.entry("a") == nil && store.entry("a") == nil)
         #expect(title(other.entry("b")) == "b")
-        #expect(await store.put(preview("new"), key: "a", originalURL: "a", now: Date()))
+        #expect(await put("new", key: "a", in: store))
         store.flush()
         #expect(title(other.entry("a")) == "new")
     }
@@ -100,9 +102,7 @@ extension CacheStoreTests {
     @Test func savedLinksShowAQueuedRefresh() async throws {
         let store = writingBehind()
         #expect(await store.save(url: "u", key: "k", tags: nil, body: preview("before").storedBody, at: Date()))
-        store.beginLoad()
-        store.beginLoad()
-        #expect(await store.put(preview("after"), key: "k", originalURL: "u", now: Date()))
+        #expect(await inABurst(store).put(preview("after"), key: "k", originalURL: "u", now: Date()))
         let body = try #require(store.saved().first?.body)
         #expect(String(decoding: body, as: UTF8.self).contains("\"title\":\"after\""))
     }
@@ -112,10 +112,8 @@ extension CacheStoreTests {
         settings.cacheDir = directory
         settings.cacheWritesBehind = true
         let engine = LinkPeekEngine(settings: settings)
-        let store = engine.cache.store
-        store.beginLoad()
-        store.beginLoad()
-        #expect(await store.put(preview("a"), key: "a", originalURL: "a", now: Date()))
+        let store = inABurst(engine.cache.store)
+        #expect(await put("a", key: "a", in: store))
         let other = makeStore()
         #expect(other.entry("a") == nil)
         engine.shutdown()
@@ -153,11 +151,9 @@ extension CacheStoreTests {
     }
 
     @Test func aStoreThatDoesNotWriteBehindAnswersWhatIsOnDisk() async throws {
-        let store = makeStore()
+        let store = inABurst(makeStore())
         let other = makeStore()
-        store.beginLoad()
-        store.beginLoad()
-        #expect(await store.put(preview("a"), key: "a", originalURL: "a", now: Date()))
+        #expect(await put("a", key: "a", in: store))
         #expect(title(other.entry("a")) == "a")
     }
 }
