@@ -85,7 +85,7 @@ struct SavedCommand: AsyncParsableCommand {
 
         func run() async throws {
             try logging.bootstrap()
-            let links = cacheOptions.store.saved(tag: tag).map(LinkPeekEngine.metadata(of:))
+            let links = await cacheOptions.store.savedLinks(tag: tag)
             if json || isatty(STDOUT_FILENO) != 1 {
                 let text = links.map { CommandOutput.json($0) + "\n" }.joined()
                 StandardIO.write(text, to: STDOUT_FILENO)
@@ -141,7 +141,7 @@ struct SavedCommand: AsyncParsableCommand {
 
         func run() async throws {
             try logging.bootstrap()
-            let links = cacheOptions.store.saved().map(LinkPeekEngine.metadata(of:))
+            let links = await cacheOptions.store.savedLinks()
             switch format {
             case .html: StandardIO.write(BookmarkFile.html(links), to: STDOUT_FILENO)
             case .jsonl: StandardIO.write(links.map { CommandOutput.json($0) + "\n" }.joined(), to: STDOUT_FILENO)

@@ -56,13 +56,22 @@ public final class PreviewCache: Sendable {
         Task.detached { await store.put(entry, key: key.description, originalURL: url, aliases: [], now: now) }
     }
 
-    /// A row's entry; a row that does not decode counts as a miss, said at `info`.
+    /// A row's entry. A row that does not decode counts as a miss, said at
+    /// `info` with the damage, and is dropped (in the background, like a
+    /// write) so that it is not read and refused again: the next fetch of the
+    /// URL stores a good one.
     private func decoded(_ row: StoredEntry, key: String) -> CacheEntry? {
-        guard let entry = row.cacheEntry else {
-            store.logger.info("cache entry unreadable; treated as a miss", metadata: ["key": "\(key)"])
+        do throws(StoredDamage) {
+            return try row.decodedEntry()
+        } catch {
+            store.logger.info("cache entry unreadable; dropped", metadata: [
+                "key": "\(key)", "error": "\(error)",
+            ])
+            let store = store
+            let stored = row.key
+            Task.detached { await store.remove(stored) }
             return nil
         }
-        return entry
     }
 
     /// `getCached`: what is stored for `key`, as served to a client that
