@@ -304,6 +304,20 @@ def test_a_hover_that_fails_says_why_in_the_clients_log(make_client, site):
     assert f"url={url}" in m["params"]["message"] and "reason=blocked" in m["params"]["message"], m
 
 
+def test_a_prefetched_thumbnail_not_made_says_why_at_debug(make_client, site):
+    c = make_client(private=False, args=[*site.args, "--log-level", "debug"])
+    url = site.url("/page")
+    result = c.prefetch([url], thumbnail={"width": 30})
+    assert (result["total"], result["succeeded"]) == (1, 1), result
+    # The page declares no image: the preview is warm, the image's thumbnail is not made, and the log says why.
+    deadline = time.monotonic() + 10
+    while not records("\n".join(c.stderr_tail), "no prefetched thumbnail") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    lines = [line for line in records("\n".join(c.stderr_tail), "no prefetched thumbnail") if "kind=image" in line]
+    assert len(lines) == 1 and lines[0].startswith("linkpeek debug: "), list(c.stderr_tail)
+    assert f"url={url}" in lines[0] and "error=" in lines[0], lines[0]
+
+
 def test_a_cancelled_transfer_says_so_at_debug(make_client, site):
     c = make_client(private=False, args=[*site.args, "--log-level", "debug"])
     pending = c.fetch_async(site.url("/never"), provider_id="p1", timeout=30, fetch_subresources=False)
