@@ -46,6 +46,24 @@ final class DamagedStoreTests {
         #expect(try await eventually { store.entry(key.description) == nil })
     }
 
+    @Test func aFreshRowServedAsItsBytesThatDoesNotDecodeIsDroppedByTheEngine() async throws {
+        // Fresh and asked for as stored: `served` hands out the row's bytes undecoded; `cached` decodes them.
+        let url = "https://example.com/served"
+        let key = try #require(CacheKey(rawURL: url))
+        let damaged = CacheEntry(
+            value: .metadata(LinkMetadata(originalURL: url)), expiresAt: Date().addingTimeInterval(3600),
+            mustRevalidate: false, etag: nil, lastModified: nil, servedJSON: Array(#"{"originalURL":7}"#.utf8))
+        #expect(await store.put(damaged, key: key.description, originalURL: url, now: Date()))
+        let engine = LinkPeekEngine(settings: Settings(), store: store, logger: log.logger(label: "linkpeek", level: .info))
+        #expect(await engine.cached(url: url) == nil)
+        let said = log.records("cache entry unreadable; dropped")
+        #expect(said.map(\.level) == [.info])
+        #expect(said.first?.metadata["key"] == key.description)
+        #expect(said.first?.metadata["error"] == "originalURL of the wrong type")
+        #expect(store.entry(key.description) == nil)
+        #expect(await engine.cachedJSON(url: url) == nil)
+    }
+
     @Test func anImageBlobThatDoesNotDecodeIsAMissSaidAtInfoAndDropped() async throws {
         let images = StoredImageStore(store: store)
         #expect(await store.storeBlob(Array("not an image\n".utf8), for: StoredImageStore.prefix + "source k",

@@ -74,6 +74,14 @@ public final class PreviewCache: Sendable {
         }
     }
 
+    /// Drops the stored row that `key` finds (through an alias too): one
+    /// that was served as its bytes and then did not decode. The memory and
+    /// fleet levels keep theirs: they hold entries of their own.
+    func dropStored(_ key: CacheKey) async {
+        guard keepsPreviews, let row = store.entry(key.description) else { return }
+        await store.remove(row.key)
+    }
+
     /// `getCached`: what is stored for `key`, as served to a client that
     /// asked with `url`. The common case — fresh, asked as it was stored —
     /// is the stored bytes, neither decoded nor encoded again.
