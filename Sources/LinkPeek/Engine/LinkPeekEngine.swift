@@ -56,7 +56,15 @@ public final class LinkPeekEngine: MetadataService {
         policy = AddressPolicy(
             allowPrivateNetwork: settings.allowPrivateNetwork,
             allowedNetworks: settings.allowedNetworks.compactMap(IPNetwork.init))
-        nameOverrides = settings.resolve.compactMap { try? NameOverride.parse($0, field: "resolve").get().curlEntry }
+        // The CLI and the daemon refuse a bad entry first (`Settings.networkProblem`); a library caller is told here.
+        nameOverrides = settings.resolve.compactMap { entry in
+            switch NameOverride.parse(entry, field: "resolve") {
+            case .success(let override): return override.curlEntry
+            case .failure(let problem):
+                logger.warning("resolve entry ignored", metadata: ["entry": "\(entry)", "problem": "\(problem.message)"])
+                return nil
+            }
+        }
         caFile = settings.effectiveCAFile
         caPath = settings.effectiveCAPath
         proxies = settings.proxyTable
