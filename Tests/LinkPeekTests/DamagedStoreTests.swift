@@ -64,6 +64,24 @@ final class DamagedStoreTests {
         #expect(await engine.cachedJSON(url: url) == nil)
     }
 
+    @Test func aFreshRowThatIsNotJSONIsNeverServedAsItsBytes() async throws {
+        // Fresh and asked for as stored, the row would go to the client undecoded: damaged bytes must not.
+        let url = "https://example.com/truncated"
+        let key = try #require(CacheKey(rawURL: url))
+        let damaged = CacheEntry(
+            value: .metadata(LinkMetadata(originalURL: url)), expiresAt: Date().addingTimeInterval(3600),
+            mustRevalidate: false, etag: nil, lastModified: nil, servedJSON: Array(#"{"bytesRead":42,"exp"#.utf8))
+        #expect(await store.put(damaged, key: key.description, originalURL: url, now: Date()))
+        let cache = PreviewCache(store: store)
+        #expect(cache.served(key, url: url, now: Date(), freshOnly: true) == nil)
+        #expect(cache.served(key, url: url, now: Date()) == nil)
+        let said = log.records("cache entry unreadable; dropped")
+        #expect(said.first.map { [$0.level] } == [.info])
+        #expect(said.first?.metadata["key"] == key.description)
+        #expect(said.first?.metadata["error"] == "not JSON")
+        #expect(try await eventually { store.entry(key.description) == nil })
+    }
+
     @Test func anImageBlobThatDoesNotDecodeIsAMissSaidAtInfoAndDropped() async throws {
         let images = StoredImageStore(store: store)
         #expect(await store.storeBlob(Array("not an image\n".utf8), for: StoredImageStore.prefix + "source k",

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 import Logging
 
 /// What `getCached` finds: a preview's JSON, or a cached failure.
@@ -97,7 +98,12 @@ public final class PreviewCache: Sendable {
             if freshOnly, row.isFailure || row.mustRevalidate || row.expiresAt <= now.timeIntervalSince1970 {
                 return nil
             }
-            if !row.isFailure, !row.mustRevalidate, row.expiresAt > now.timeIntervalSince1970, row.originalURL == url {
+            // Served as stored, not decoded; but only bytes that are one JSON
+            // object go on the wire as they are. Others (a damaged row) are
+            // decoded below, which says so and drops the row.
+            if !row.isFailure, !row.mustRevalidate, row.expiresAt > now.timeIntervalSince1970, row.originalURL == url,
+                case .success(.object) = JSONParser.parse(row.body)
+            {
                 return .preview(row.body)
             }
             entry = decoded(row, key: name)
