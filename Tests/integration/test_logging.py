@@ -15,7 +15,7 @@ import urllib.parse
 
 import pytest
 
-from background_server import BackgroundServer
+from background_server import BackgroundServer, respond
 
 LOOPBACK = ["--allow-network", "127.0.0.1/32"]
 PAGE = b"<!DOCTYPE html><html><head><title>A page</title></head><body>" + b"<p>text</p>" * 20000 + b"</body></html>"
@@ -35,17 +35,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(404, b"<title>not found</title>")
         route(self)
 
-    def send(self, status, body: bytes, ctype="text/html; charset=utf-8", headers=()):
-        self.send_response(status)
-        self.send_header("Content-Type", ctype)
-        for name, value in headers:
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        try:
-            self.wfile.write(body)
-        except OSError:
-            pass
+    send = respond
 
 
 class Server(http.server.ThreadingHTTPServer):
