@@ -77,7 +77,7 @@ extension CacheStore {
                     await dropSavedBody(url: record.url, body: body)
                 }
             }
-            metadata.savedAt = LinkPeekEngine.iso8601(Date(timeIntervalSince1970: record.savedAt))
+            metadata.savedAt = Date(timeIntervalSince1970: record.savedAt).formatted(.iso8601)
             metadata.tags = record.tags
             metadata.stale = nil
             links.append(metadata)
