@@ -37,7 +37,7 @@ extension CacheStoreTests {
     }
 
     func title(_ row: StoredEntry?) -> String? {
-        guard case .metadata(let metadata)? = row?.cacheEntry?.value else { return nil }
+        guard let row, case .metadata(let metadata) = (try? row.decodedEntry())?.value else { return nil }
         return metadata.title
     }
 

@@ -360,6 +360,35 @@ def test_a_database_from_a_future_schema_is_moved_aside_not_downgraded(daemon, s
     assert [line for line in lp.stderr_tail if "newer linkpeek" in line]
 
 
+def test_a_damaged_entry_is_never_sent_as_is_and_is_dropped(daemon, server, tmp_path):
+    cache = tmp_path / "damaged"
+    url = server.url(f"/page?title=whole&u={uniq()}")
+    first = daemon(cache_dir=cache)
+    assert first.fetch(url, fetch_subresources=False)["title"] == "whole"
+    first.close()
+    import sqlite3
+    db = sqlite3.connect(cache / "cache.sqlite")
+    assert db.execute("UPDATE entry SET body = substr(body, 1, 20)").rowcount == 1
+    db.commit()
+    db.close()
+    lp = daemon(cache_dir=cache, args=("--log-level", "info"))
+    # Fresh and asked for as stored, the row would be answered as its bytes: not when they are not JSON.
+    assert lp.get_cached(url) is None
+    # Dropped behind the answer (bounded wait), so the fetch below finds nothing to refuse again.
+    deadline = time.monotonic() + 5
+    while sqlite3.connect(cache / "cache.sqlite").execute("SELECT count(*) FROM entry").fetchone()[0] and \
+            time.monotonic() < deadline:
+        time.sleep(0.05)
+    again = lp.fetch(url, fetch_subresources=False)
+    assert again["title"] == "whole" and not again.get("fromCache"), again
+    lp.close()
+    said = [line for line in lp.stderr_tail if line.startswith("linkpeek info: cache entry unreadable; dropped")]
+    assert len(said) == 1 and "error=not JSON" in said[0], list(lp.stderr_tail)
+    # The fetch stored a whole entry in its place.
+    body = sqlite3.connect(cache / "cache.sqlite").execute("SELECT body FROM entry").fetchall()
+    assert len(body) == 1 and json.loads(body[0][0])["title"] == "whole"
+
+
 def test_kill_9_during_writes_leaves_only_whole_entries(linkpeek_bin, daemon, server, tmp_path):
     cache = tmp_path / "killed"
     u = uniq()

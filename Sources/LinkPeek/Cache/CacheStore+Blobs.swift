@@ -70,4 +70,11 @@ extension CacheStore {
             return written == true
         }
     }
+
+    /// Forgets the blob under `key` (one its owner found damaged).
+    public func removeBlob(_ key: String) async {
+        await onWriteQueue {
+            _ = self.write { db in try db.run("DELETE FROM blob WHERE key = ?", [.text(key)]) }
+        }
+    }
 }
