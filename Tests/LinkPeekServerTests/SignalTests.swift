@@ -17,7 +17,9 @@ import Testing
         }
         let request = Array(#"{"jsonrpc":"2.0","id":1,"method":"fetch","params":{"url":"https://slow/"}}"#.utf8) + [0x0A]
         _ = request.withUnsafeBytes { write(toServer, $0.baseAddress, $0.count) }
-        try await Task.sleep(for: .milliseconds(200))
+        // The signal comes once the fetch runs (so it is cancelled and answered), within 10 s.
+        for _ in 0..<1000 where service.fetchCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(service.fetchCount == 1)
         kill(getpid(), SIGTERM)
         let code = try await withThrowingTaskGroup(of: Int32?.self) { group in
             group.addTask { await session.value }
