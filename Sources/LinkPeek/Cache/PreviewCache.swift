@@ -102,7 +102,7 @@ public final class PreviewCache: Sendable {
             // object go on the wire as they are. Others (a damaged row) are
             // decoded below, which says so and drops the row.
             if !row.isFailure, !row.mustRevalidate, row.expiresAt > now.timeIntervalSince1970, row.originalURL == url,
-                case .success(.object) = JSONParser.parse(row.body)
+                JSONObjectCheck.isObject(row.body)
             {
                 return .preview(row.body)
             }
