@@ -1,11 +1,18 @@
 import FoundationEssentials
+import JSON
 import TextTrimming
 
 /// The schema.org nodes of a page's `application/ld+json` blocks, flattened:
 /// top-level arrays, `@graph` arrays and `mainEntity` objects all become
 /// nodes in document order. A block that does not parse is skipped.
+///
+/// Blocks are read by the one JSON parser (`JSONParser`), with its
+/// decisions where the grammar allows what a value cannot hold: a repeated
+/// key keeps its last value, an unpaired surrogate escape reads as U+FFFD, a
+/// number past `Double`'s range as the largest finite double, and nesting
+/// past `JSONParser.maximumDepth` is refused (the block is skipped).
 struct JSONLDGraph {
-    typealias Node = [String: Any]
+    typealias Node = [String: JSONValue]
 
     private(set) var nodes: [Node] = []
 
@@ -15,20 +22,25 @@ struct JSONLDGraph {
         }
     }
 
-    private mutating func flatten(_ value: Any) {
-        if let array = value as? [Any] {
-            array.forEach { flatten($0) }
-        } else if let node = value as? Node {
+    /// Nodes of `value` in document order. Recursion follows the parsed
+    /// tree, whose depth the parser bounds.
+    private mutating func flatten(_ value: JSONValue) {
+        switch value {
+        case .array(let elements):
+            elements.forEach { flatten($0) }
+        case .object(let node):
             nodes.append(node)
             if let graph = node["@graph"] { flatten(graph) }
-            if let main = node["mainEntity"] as? Node { flatten(main) }
+            if let main = node["mainEntity"], case .object = main { flatten(main) }
+        default:
+            break
         }
     }
 
     /// Parses one block leniently. Pages wrap JSON-LD in HTML comments or
     /// CDATA and leave raw newlines inside strings, which strict JSON rejects;
     /// those are repaired. Anything else that fails is dropped, not fatal.
-    static func parse(_ script: String) -> Any? {
+    static func parse(_ script: String) -> JSONValue? {
         var text = script.trimmedWhitespace
         // Only the ends are unwrapped: the same marks inside a string are content.
         var changed = true
@@ -45,12 +57,23 @@ struct JSONLDGraph {
         }
         if text.hasSuffix(";") { text.removeLast() }
         guard !text.isEmpty else { return nil }
-        if let value = try? AnyJSON.parse(text) { return value }
+        if let value = document(text) { return value }
         // Control characters are invalid inside JSON strings but harmless as spaces.
         let repaired = String(String.UnicodeScalarView(text.unicodeScalars.map {
             $0.value < 0x20 ? " " : $0
         }))
-        return try? AnyJSON.parse(repaired)
+        return document(repaired)
+    }
+
+    /// The value of `text` when it is one JSON object or array: a bare
+    /// string, number or literal is no JSON-LD document.
+    static func document(_ text: String) -> JSONValue? {
+        var text = text
+        guard case .success(let value) = text.withUTF8(JSONParser.parse) else { return nil }
+        switch value {
+        case .object, .array: return value
+        default: return nil
+        }
     }
 
     /// Types that describe the site, people or page furniture rather than the
@@ -71,9 +94,11 @@ struct JSONLDGraph {
     ]
 
     static func types(of node: Node) -> [String] {
-        if let type = node["@type"] as? String { return [type.lowercased()] }
-        if let types = node["@type"] as? [Any] { return types.compactMap { ($0 as? String)?.lowercased() } }
-        return []
+        switch node["@type"] {
+        case .string(let type): [type.lowercased()]
+        case .array(let types): types.compactMap { $0.stringValue?.lowercased() }
+        default: []
+        }
     }
 
     /// Nodes describing the page's content, best first: articles, videos and
@@ -93,7 +118,7 @@ struct JSONLDGraph {
     /// The first non-empty text under `key` in `nodes`.
     static func text(_ key: String, in nodes: [Node]) -> String? {
         for node in nodes {
-            if let text = TextCleaner.clean(node[key] as? String) { return text }
+            if let text = TextCleaner.clean(node[key]?.stringValue) { return text }
         }
         return nil
     }
@@ -101,30 +126,71 @@ struct JSONLDGraph {
     /// The full node for a reference (`{"@id": …}` alone), as Yoast-style
     /// graphs write authors, publishers and images; other nodes as they are.
     func dereference(_ node: Node) -> Node {
-        guard let id = node["@id"] as? String, node.count <= 2 else { return node }
-        return nodes.first { ($0["@id"] as? String) == id && $0.count > node.count } ?? node
+        guard let id = node["@id"]?.stringValue, node.count <= 2 else { return node }
+        return nodes.first { $0["@id"]?.stringValue == id && $0.count > node.count } ?? node
     }
 
+    /// References one walk of `names` or `urls` follows at most. A graph
+    /// may refer to itself (`{"@id": "x", "name": {"@id": "x"}}`) or fan
+    /// out (`"name": [{"@id": "y"}, {"@id": "y"}]` at every level), and a
+    /// walk that followed every reference would never end, or take
+    /// exponential time; real graphs follow one or two.
+    static let referencesFollowed = 32
+
     /// Names from a string, an object with `name`, or an array of either.
-    func names(_ value: Any?) -> [String] {
-        if let string = value as? String { return TextCleaner.clean(string).map { [$0] } ?? [] }
-        if let node = value as? Node { return names(dereference(node)["name"]) }
-        if let array = value as? [Any] { return array.flatMap { names($0) } }
-        return []
+    func names(_ value: JSONValue?) -> [String] {
+        var budget = JSONLDGraph.referencesFollowed
+        return names(value, budget: &budget)
     }
 
     /// URLs from a string, an object with `url`/`contentUrl`, or an array of either.
-    func urls(_ value: Any?) -> [String] {
-        if let string = value as? String { return [string] }
-        if let node = value as? Node {
-            let node = dereference(node)
+    func urls(_ value: JSONValue?) -> [String] {
+        var budget = JSONLDGraph.referencesFollowed
+        return urls(value, budget: &budget)
+    }
+
+    /// `dereference` while `budget` lasts: each reference followed spends one.
+    private func follow(_ node: Node, budget: inout Int) -> Node {
+        guard budget > 0 else { return node }
+        let target = dereference(node)
+        if target.count != node.count { budget -= 1 }
+        return target
+    }
+
+    /// Recursion follows the parsed tree, whose depth the parser bounds, and
+    /// at most `budget` references out of it.
+    private func names(_ value: JSONValue?, budget: inout Int) -> [String] {
+        switch value {
+        case .string(let string):
+            return TextCleaner.clean(string).map { [$0] } ?? []
+        case .object(let node):
+            return names(follow(node, budget: &budget)["name"], budget: &budget)
+        case .array(let elements):
+            var found: [String] = []
+            for element in elements { found += names(element, budget: &budget) }
+            return found
+        default:
+            return []
+        }
+    }
+
+    private func urls(_ value: JSONValue?, budget: inout Int) -> [String] {
+        switch value {
+        case .string(let string):
+            return [string]
+        case .object(let node):
+            let node = follow(node, budget: &budget)
             for key in ["url", "contentUrl"] {
-                let found = urls(node[key])
+                let found = urls(node[key], budget: &budget)
                 if !found.isEmpty { return found }
             }
             return []
+        case .array(let elements):
+            var found: [String] = []
+            for element in elements { found += urls(element, budget: &budget) }
+            return found
+        default:
+            return []
         }
-        if let array = value as? [Any] { return array.flatMap { urls($0) } }
-        return []
     }
 }

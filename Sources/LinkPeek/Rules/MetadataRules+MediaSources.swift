@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 import TextTrimming
 
 extension MetadataRules {
@@ -42,7 +43,7 @@ extension MetadataRules {
         }
         let jsonOrder = MediaCandidate.afterThePage
         for node in page.jsonLD.nodes(ofType: ["videoobject"]) {
-            let type = (node["encodingFormat"] as? String).flatMap { $0.contains("/") ? $0.lowercased() : nil }
+            let type = node["encodingFormat"]?.stringValue.flatMap { $0.contains("/") ? $0.lowercased() : nil }
             candidates += plainMedia(page.jsonLD.urls(node["contentUrl"]), source: "json-ld:VideoObject.contentUrl",
                                      order: jsonOrder, type: type, resolver: page.resolver)
         }
@@ -80,12 +81,12 @@ extension MetadataRules {
     /// a web address of an audio file by its extension
     /// (`"audio": [{"@id": "https://cdn.example/ep1.mp3?src=feed"}]`): the
     /// identifier is the file itself.
-    static func jsonLDAudioURLs(_ value: Any?, in graph: JSONLDGraph) -> [String] {
+    static func jsonLDAudioURLs(_ value: JSONValue?, in graph: JSONLDGraph) -> [String] {
         let found = graph.urls(value)
         guard found.isEmpty else { return found }
-        let items: [Any] = (value as? [Any]) ?? (value.map { [$0] } ?? [])
+        let items: [JSONValue] = value?.arrayValue ?? (value.map { [$0] } ?? [])
         return items.compactMap { item in
-            guard let node = item as? JSONLDGraph.Node, let id = node["@id"] as? String,
+            guard let node = item.objectValue, let id = node["@id"]?.stringValue,
                   graph.dereference(node).count == node.count,
                   id.lowercased().hasPrefix("http"), mediaFileKind(id) == .audio else { return nil }
             return id

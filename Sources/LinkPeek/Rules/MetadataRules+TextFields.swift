@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 import TextTrimming
 
 /// The text fields. Each rule lists its sources best first: Open Graph,
@@ -129,7 +130,7 @@ extension MetadataRules {
         }
         for key in ["datePublished", "uploadDate", "dateCreated"] {
             for node in page.jsonLD.contentNodes {
-                if let date = dateText(node[key] as? String) { return Picked(value: date, source: "json-ld:\(key)") }
+                if let date = dateText(node[key]?.stringValue) { return Picked(value: date, source: "json-ld:\(key)") }
             }
         }
         if let date = page.bestPlacedProperty(named: "datepublished", { dateText($0.value) }) {
