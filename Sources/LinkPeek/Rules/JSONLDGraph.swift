@@ -16,10 +16,18 @@ struct JSONLDGraph {
 
     private(set) var nodes: [Node] = []
 
+    /// Nodes describing the page's content, best first: articles, videos and
+    /// other creative works, then the web page node, never organisations,
+    /// people, sites or breadcrumbs. Sorted out once: a dozen rules read them.
+    private(set) var contentNodes: [Node] = []
+
     init(scripts: [String]) {
         for script in scripts {
             if let value = JSONLDGraph.parse(script) { flatten(value) }
         }
+        let content = nodes.filter { !JSONLDGraph.types(of: $0).contains(where: JSONLDGraph.nonContentTypes.contains) }
+        let isContainer = { (node: Node) in JSONLDGraph.types(of: node).contains(where: JSONLDGraph.containerTypes.contains) }
+        contentNodes = content.filter { !isContainer($0) } + content.filter(isContainer)
     }
 
     /// Nodes of `value` in document order. Recursion follows the parsed
@@ -99,15 +107,6 @@ struct JSONLDGraph {
         case .array(let types): types.compactMap { $0.stringValue?.lowercased() }
         default: []
         }
-    }
-
-    /// Nodes describing the page's content, best first: articles, videos and
-    /// other creative works, then the web page node, never organisations,
-    /// people, sites or breadcrumbs.
-    var contentNodes: [Node] {
-        let content = nodes.filter { !JSONLDGraph.types(of: $0).contains(where: JSONLDGraph.nonContentTypes.contains) }
-        let isContainer = { (node: Node) in JSONLDGraph.types(of: node).contains(where: JSONLDGraph.containerTypes.contains) }
-        return content.filter { !isContainer($0) } + content.filter(isContainer)
     }
 
     /// Nodes of one of `types` (lowercased), in document order.
