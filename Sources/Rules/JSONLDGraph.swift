@@ -14,6 +14,7 @@ import TextTrimming
 struct JSONLDGraph {
     typealias Node = [String: JSONValue]
 
+    /// The nodes, in document order; at most `maximumNodes`.
     private(set) var nodes: [Node] = []
 
     /// Nodes describing the page's content, best first: articles, videos and
@@ -21,9 +22,27 @@ struct JSONLDGraph {
     /// people, sites or breadcrumbs. Sorted out once: a dozen rules read them.
     private(set) var contentNodes: [Node] = []
 
+    /// For each `@id`, the first node with more than one member and the
+    /// first with more than two: what a reference of one or two members
+    /// stands for (`dereference`), found at once rather than by a search of
+    /// every node for every reference.
+    private(set) var fullerNodes: [String: (overOne: Node?, overTwo: Node?)] = [:]
+
+    /// Nodes kept from a page's blocks at most, the first in document order.
+    /// The rules walk every node once or twice each (the open corpus's most
+    /// is 35 on a page); 2 MiB of `[{},{},…]` would be 700,000.
+    static let maximumNodes = 1_000
+
     init(scripts: [String]) {
-        for script in scripts {
+        for script in scripts where nodes.count < JSONLDGraph.maximumNodes {
             if let value = JSONLDGraph.parse(script) { flatten(value) }
+        }
+        for node in nodes {
+            guard let id = node["@id"]?.stringValue, node.count > 1 else { continue }
+            var fuller = fullerNodes[id] ?? (nil, nil)
+            if fuller.overOne == nil { fuller.overOne = node }
+            if fuller.overTwo == nil, node.count > 2 { fuller.overTwo = node }
+            fullerNodes[id] = fuller
         }
         let content = nodes.filter { !JSONLDGraph.types(of: $0).contains(where: JSONLDGraph.nonContentTypes.contains) }
         let isContainer = { (node: Node) in JSONLDGraph.types(of: node).contains(where: JSONLDGraph.containerTypes.contains) }
@@ -37,6 +56,7 @@ struct JSONLDGraph {
         case .array(let elements):
             elements.forEach { flatten($0) }
         case .object(let node):
+            guard nodes.count < JSONLDGraph.maximumNodes else { return }
             nodes.append(node)
             if let graph = node["@graph"] { flatten(graph) }
             if let main = node["mainEntity"], case .object = main { flatten(main) }
@@ -120,76 +140,5 @@ struct JSONLDGraph {
             if let text = TextCleaner.clean(node[key]?.stringValue) { return text }
         }
         return nil
-    }
-
-    /// The full node for a reference (`{"@id": …}` alone), as Yoast-style
-    /// graphs write authors, publishers and images; other nodes as they are.
-    func dereference(_ node: Node) -> Node {
-        guard let id = node["@id"]?.stringValue, node.count <= 2 else { return node }
-        return nodes.first { $0["@id"]?.stringValue == id && $0.count > node.count } ?? node
-    }
-
-    /// References one walk of `names` or `urls` follows at most. A graph
-    /// may refer to itself (`{"@id": "x", "name": {"@id": "x"}}`) or fan
-    /// out (`"name": [{"@id": "y"}, {"@id": "y"}]` at every level), and a
-    /// walk that followed every reference would never end, or take
-    /// exponential time; real graphs follow one or two.
-    static let referencesFollowed = 32
-
-    /// Names from a string, an object with `name`, or an array of either.
-    func names(_ value: JSONValue?) -> [String] {
-        var budget = JSONLDGraph.referencesFollowed
-        return names(value, budget: &budget)
-    }
-
-    /// URLs from a string, an object with `url`/`contentUrl`, or an array of either.
-    func urls(_ value: JSONValue?) -> [String] {
-        var budget = JSONLDGraph.referencesFollowed
-        return urls(value, budget: &budget)
-    }
-
-    /// `dereference` while `budget` lasts: each reference followed spends one.
-    private func follow(_ node: Node, budget: inout Int) -> Node {
-        guard budget > 0 else { return node }
-        let target = dereference(node)
-        if target.count != node.count { budget -= 1 }
-        return target
-    }
-
-    /// Recursion follows the parsed tree, whose depth the parser bounds, and
-    /// at most `budget` references out of it.
-    private func names(_ value: JSONValue?, budget: inout Int) -> [String] {
-        switch value {
-        case .string(let string):
-            return TextCleaner.clean(string).map { [$0] } ?? []
-        case .object(let node):
-            return names(follow(node, budget: &budget)["name"], budget: &budget)
-        case .array(let elements):
-            var found: [String] = []
-            for element in elements { found += names(element, budget: &budget) }
-            return found
-        default:
-            return []
-        }
-    }
-
-    private func urls(_ value: JSONValue?, budget: inout Int) -> [String] {
-        switch value {
-        case .string(let string):
-            return [string]
-        case .object(let node):
-            let node = follow(node, budget: &budget)
-            for key in ["url", "contentUrl"] {
-                let found = urls(node[key], budget: &budget)
-                if !found.isEmpty { return found }
-            }
-            return []
-        case .array(let elements):
-            var found: [String] = []
-            for element in elements { found += urls(element, budget: &budget) }
-            return found
-        default:
-            return []
-        }
     }
 }

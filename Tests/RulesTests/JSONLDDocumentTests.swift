@@ -90,6 +90,44 @@ import Testing
         #expect(one.author == "Ann Lee")
     }
 
+    /// A reference stands for the first node with its `@id` and more
+    /// members: of one member, the first with two or more; of two (an `@id`
+    /// and a `@type`), the first with three or more.
+    @Test func aReferenceStandsForTheFirstFullerNode() {
+        let graph = JSONLDGraph(scripts: [#"[{"@id":"x"},{"@id":"x","name":"Short"},{"@id":"x","@type":"Person","name":"Full"},"#
+            + #"{"@id":"x","@type":"Person","name":"Later","url":"https://a.example/"}]"#])
+        #expect(graph.names(.object(["@id": "x"])) == ["Short"])
+        #expect(graph.names(.object(["@id": "x", "@type": "Person"])) == ["Full"])
+        #expect(graph.names(.object(["@id": "y"])) == [])
+    }
+
+    /// Each walk visits at most `JSONLDGraph.valuesVisited` values (the
+    /// reference and the array it leads to count as two), however many a
+    /// node it refers to holds: many nodes that refer to one node of
+    /// thousands of names would otherwise cost the square of the page.
+    @Test func aWalkVisitsABoundedNumberOfValues() {
+        let names = (0..<1_000).map { #""Name \#($0)""# }.joined(separator: ",")
+        let graph = JSONLDGraph(scripts: [#"[{"@id":"p","@type":"Organization","name":[\#(names)]}]"#])
+        let found = graph.names(.object(["@id": "p"]))
+        #expect(found.count == JSONLDGraph.valuesVisited - 2)
+        #expect(found.first == "Name 0")
+    }
+
+    /// A page's blocks give at most `JSONLDGraph.maximumNodes` nodes, the
+    /// first in document order.
+    @Test func nodesPastTheLimitAreNotRead() {
+        let limit = JSONLDGraph.maximumNodes
+        func block(fillers: Int) -> String {
+            "[" + String(repeating: #"{"@type":"Thing"},"#, count: fillers) + #"{"@type":"Article","headline":"Late"}]"#
+        }
+        #expect(JSONLDGraph(scripts: [block(fillers: limit + 500)]).nodes.count == limit)
+        #expect(extract([Tag.jsonLD(block(fillers: limit - 1))]).title == "Late")
+        #expect(extract([Tag.jsonLD(block(fillers: limit))]).title == nil)
+        // Across blocks too.
+        let split = [block(fillers: limit / 2), block(fillers: limit / 2)]
+        #expect(JSONLDGraph(scripts: split).nodes.count == limit)
+    }
+
     /// Hostile blocks of 100 KB (`[[[[…`, `{"a":{"a":…`), and the deepest
     /// block that is read, on a thread with a 1 MiB stack, an eighth of what
     /// the daemon's threads get on Linux (the cooperative pool's and the
