@@ -18,7 +18,10 @@ One shape is not hostile but heavy in what the rules read: 100 JSON-LD
 blocks of about 8 KB as news and shop pages write them (gen_pages.py's
 graphs: the article, its publisher, breadcrumbs, a list of offers), the
 most blocks the scanner records. One news page's blocks cost less than
-the process floor's noise; a hundred make reading JSON-LD measurable.
+the process floor's noise; a hundred make reading JSON-LD measurable. Three
+are hostile to the rules' JSON-LD references: 80,000 references to @ids
+no node defines, and 8,000 nodes that each refer to one node of 8,000 names
+(or of 8,000 image URLs).
 
 `--baseline BIN` runs another binary (say, main's release build) in the same
 alternation, per shape, and adds its CPU difference and the ratio of the
@@ -81,6 +84,20 @@ def shapes(size: int = 2 * MIB) -> dict[str, str]:
         "entities past U+10FFFF": "<html><head><title>" + "&#x10FFFF;&#1114112;&amp;" * (size // 27) + "</title>",
         "unclosed attribute": '<html><head><meta content="' + "z" * size,
         "100 JSON-LD blocks of 8 KB": "<html><head><title>t</title>" + json_ld_blocks(100) + "</head>",
+        # References the rules follow: to an @id no node defines (each one
+        # searched every node before), and many to one node of many names.
+        "80,000 unresolved JSON-LD references": "<html><head><title>t</title>"
+        + ('<script type="application/ld+json">['
+           + ",".join('{"author":{"@id":"x%d"}}' % (i % 7) for i in range(40_000)) + "]</script>") * 2,
+        "8,000 references to 8,000 names": "<html><head><title>t</title><script type=\"application/ld+json\">["
+        + '{"@id":"p","@type":"Organization","name":[' + ",".join('"https://x.example/%d"' % i for i in range(8_000))
+        + "]}," + ",".join('{"@type":"Article","publisher":{"@id":"p"},"author":{"@id":"p"}}' for _ in range(8_000))
+        + "]</script>",
+        "8,000 references to 8,000 image URLs": "<html><head><title>t</title><script type=\"application/ld+json\">["
+        + '{"@id":"p","@type":"ImageObject","url":[' + ",".join('"https://x.example/%d.jpg"' % i for i in range(8_000))
+        + "]}," + ",".join('{"@type":"Article","image":{"@id":"p"},"thumbnailUrl":{"@id":"p"},"audio":{"@id":"p"}}'
+                           for _ in range(8_000))
+        + "]</script>",
     }
 
 

@@ -22,7 +22,7 @@ extension JSONLDGraph {
     /// author, publisher, image…, and many nodes may refer to one node of
     /// thousands of names: without a bound, the work would grow with the
     /// square of the page. Real values are a few names or URLs.
-    static let valuesVisited = 128
+    static let valuesVisited = 64
 
     /// What one walk may still spend.
     struct Walk {
