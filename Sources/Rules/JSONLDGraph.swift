@@ -31,7 +31,7 @@ struct JSONLDGraph {
     /// Nodes kept from a page's blocks at most, the first in document order.
     /// The rules walk every node once or twice each (the open corpus's most
     /// is 35 on a page); 2 MiB of `[{},{},…]` would be 700,000.
-    static let maximumNodes = 200
+    static let maximumNodes = 100
 
     init(scripts: [String]) {
         for script in scripts where nodes.count < JSONLDGraph.maximumNodes {
