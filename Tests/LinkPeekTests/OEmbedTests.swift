@@ -199,5 +199,7 @@ import Testing
         #expect(OEmbedResponse.parse(Array(deep.utf8)) == nil)
         let deepest = #"{"title":"t","x":"# + String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1) + "}"
         #expect(OEmbedResponse.parse(Array(deepest.utf8))?.title == "t")
+        // Not UTF-8: refused, as the daemon refuses such a message.
+        #expect(OEmbedResponse.parse(Array(#"{"title":"caf"#.utf8) + [0xE9] + Array(#""}"#.utf8)) == nil)
     }
 }

@@ -4,9 +4,9 @@ import TextTrimming
 
 /// An oEmbed JSON answer (oembed.com §2.3), read leniently: providers write
 /// numbers as strings ("480") and leave out `version`; a field of the wrong
-/// kind is dropped, not fatal. Only a body that is not a JSON object at
-/// all, or one that gives nothing a preview can use, is refused. The body
-/// is read by the one JSON parser (`JSONParser`, with its decisions: a
+/// kind is dropped, not fatal. Only a body that is not UTF-8 or not a JSON
+/// object at all, or one that gives nothing a preview can use, is refused.
+/// The body is read by the one JSON parser (`JSONParser`, with its decisions: a
 /// repeated key keeps its last value, an unpaired surrogate escape reads as
 /// U+FFFD, a number past `Double`'s range as the largest finite double).
 ///
@@ -39,7 +39,9 @@ public struct OEmbedResponse: Sendable, Equatable {
 
     /// The answer in `bytes`, or nil when they are not a usable oEmbed object.
     public static func parse(_ bytes: [UInt8]) -> OEmbedResponse? {
-        guard bytes.count <= maximumBytes, case .success(.object(let object)) = JSONParser.parse(bytes)
+        // JSON is UTF-8 (RFC 8259 §8.1); the parser would read a stray byte as U+FFFD.
+        guard bytes.count <= maximumBytes, String(validating: bytes, as: UTF8.self) != nil,
+            case .success(.object(let object)) = JSONParser.parse(bytes)
         else { return nil }
         var response = OEmbedResponse()
         response.type = text(object["type"])?.lowercased()
