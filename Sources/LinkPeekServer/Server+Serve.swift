@@ -73,6 +73,7 @@ extension Server {
         let exitCode = await server.run(until: events)
         events.finish()
         await server.cancelAll()
+        await server.service?.flush()
         // What is logged from here on has no client to read it.
         clientLog?.detach()
         if await !connection.close(timeout: 5) {

@@ -64,17 +64,18 @@ public final class DatabasePool: Sendable {
                 isolated ? try connection.transaction(immediate: false) { try body(connection) } : try body(connection)
             }
         }
-        let start = nextReader.add(1, ordering: .relaxed).newValue
-        // A free reader if there is one; else wait for the one this call was dealt.
-        for offset in 0..<readers.count {
-            let slot = readers[(start &+ offset) % readers.count]
+        // The first free reader, in a fixed order: the first ones stay busy and
+        // so keep their page caches warm (a reader reads again what a commit
+        // changed). When all are taken, wait for the one this call was dealt.
+        for slot in readers {
             if let result = try slot.connection.withLockIfAvailable({ connection in
                 try run(on: &connection, isolated: isolated, body)
             }) {
                 return result
             }
         }
-        return try readers[start % readers.count].connection.withLock { connection in
+        let dealt = nextReader.add(1, ordering: .relaxed).newValue
+        return try readers[dealt % readers.count].connection.withLock { connection in
             try run(on: &connection, isolated: isolated, body)
         }
     }

@@ -30,7 +30,7 @@ struct CacheCommand: AsyncParsableCommand {
             try logging.bootstrap()
             let stats = cacheOptions.store.stats()
             if json || isatty(STDOUT_FILENO) != 1 {
-                StandardIO.write(CommandOutput.json(stats) + "\n", to: STDOUT_FILENO)
+                StandardIO.write(try CommandOutput.json(stats) + "\n", to: STDOUT_FILENO)
                 return
             }
             let mebibytes = { (bytes: Int) in String(Double(bytes * 10 / 1_048_576) / 10) + " MiB" }
@@ -121,9 +121,17 @@ struct CacheCommand: AsyncParsableCommand {
     }
 }
 
-/// JSON for the cache and saved commands' output (keys sorted, slashes plain).
+/// JSON for the commands' output other than results (keys sorted, slashes plain).
 enum CommandOutput {
-    static func json(_ value: some Encodable, pretty: Bool = false) -> String {
-        (try? JSONEncoder.wire(pretty: pretty).encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    /// `value` as JSON. A value that cannot be encoded (not expected: these
+    /// are strings and numbers) ends the command with status 1, and stderr
+    /// says why, rather than printing something else in its place.
+    static func json(_ value: some Encodable, pretty: Bool = false) throws -> String {
+        do {
+            return String(decoding: try JSONEncoder.wire(pretty: pretty).encode(value), as: UTF8.self)
+        } catch {
+            StandardIO.writeError("linkpeek: cannot write the output as JSON: \(error)\n")
+            throw ExitCode(1)
+        }
     }
 }

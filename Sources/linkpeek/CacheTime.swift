@@ -51,7 +51,7 @@ extension CacheCommand {
                 "count": Double(urls.count), "hits": Double(hits), "p50_us": percentile(0.5),
                 "p99_us": percentile(0.99), "per_second": seconds > 0 ? Double(urls.count) / seconds : 0,
             ]
-            StandardIO.write(CommandOutput.json(report) + "\n", to: STDOUT_FILENO)
+            StandardIO.write(try CommandOutput.json(report) + "\n", to: STDOUT_FILENO)
         }
     }
 }

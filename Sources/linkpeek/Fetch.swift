@@ -15,7 +15,7 @@ struct Fetch: AsyncParsableCommand {
             A failure is an object {"originalURL": …, "error": {"kind", "reason", "message", "status"?, "fromCache"?, "wall"?, "retryAfter"?}}; in a card format, a card that says why. A bot check, cookie-consent or sign-in page instead of the page fails "blocked" with "wall" (challenge, consent or login) unless oEmbed stands in. A site that answers 429 or 503 with Retry-After fails "rateLimited" with "retryAfter" (seconds, at most 600).
 
             A page that only redirects with <meta http-equiv="refresh"> (5 s or less, no title of its own) is followed like a redirect and listed in "redirects" with "status": "refresh".
-            Previews are cached on disk (shared with `linkpeek serve`); see --cache-policy and `linkpeek cache`.
+            Previews are cached on disk (shared with `linkpeek serve`); see --cache-policy and `linkpeek cache`. Many URLs at once are written to the cache together, within half a second and before exit (a run killed by a signal may lose its last half second of entries).
 
             --format markdown prints the editor hover card; html a self-contained <figure> card (inline CSS, no script, everything escaped); text a terminal card (bold title, dimmed host, summary wrapped to the terminal width; colours only on a terminal and without NO_COLOR). Cards are separated by a blank line.
 
@@ -82,6 +82,8 @@ struct Fetch: AsyncParsableCommand {
         settings.maxConcurrency = concurrency
         cacheOptions.apply(to: &settings)
         fleetOptions.apply(to: &settings)
+        // A batch answers as it goes and writes its cache entries together (`shutdown` writes the last).
+        settings.cacheWritesBehind = true
         let engine = LinkPeekEngine(settings: settings)
         let options = FetchOptions(
             timeout: network.timeout, cachePolicy: cachePolicy, fetchSubresources: !noSubresources,

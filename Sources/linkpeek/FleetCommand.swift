@@ -42,7 +42,7 @@ struct FleetCommand: AsyncParsableCommand {
                 stats = read
             }
             if json || isatty(STDOUT_FILENO) != 1 {
-                StandardIO.write(CommandOutput.json(stats) + "\n", to: STDOUT_FILENO)
+                StandardIO.write(try CommandOutput.json(stats) + "\n", to: STDOUT_FILENO)
                 return
             }
             let total = stats.hits + stats.misses

@@ -1,6 +1,5 @@
 import ArgumentParser
 import FoundationEssentials
-import JSON
 import LinkPeek
 import LinkPeekProtocol
 import LinkPeekServer
@@ -103,8 +102,7 @@ struct ImageCommand: AsyncParsableCommand {
                 throw ExitCode(1)
             }
         } else if base64 {
-            let json = (try? JSONEncoder.wire.encode(GetMediaResult(image))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-            StandardIO.write(json + "\n", to: STDOUT_FILENO)
+            StandardIO.write(try CommandOutput.json(GetMediaResult(image)) + "\n", to: STDOUT_FILENO)
         } else {
             StandardIO.write(bytes: image.bytes, to: STDOUT_FILENO)
         }

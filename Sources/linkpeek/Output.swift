@@ -47,24 +47,28 @@ final class ResultPrinter {
         var error: Body
     }
 
-    /// The line's UTF-8, without its newline.
+    /// The line's UTF-8, without its newline. A result that cannot be
+    /// encoded (not expected: a preview is strings and numbers) keeps its
+    /// line, `{"originalURL":null}`, and stderr says why.
     func lineBytes(for outcome: Result<LinkMetadata, FetchError>, url: String) -> [UInt8] {
-        let bytes: [UInt8]?
-        switch outcome {
-        case .success(let metadata):
-            bytes = encode(metadata)
-        case .failure(let error):
-            let body = Failure.Body(data: FetchErrorData(error), message: error.message)
-            bytes = encode(Failure(originalURL: url, error: body))
+        do {
+            switch outcome {
+            case .success(let metadata):
+                return try encode(metadata)
+            case .failure(let error):
+                let body = Failure.Body(data: FetchErrorData(error), message: error.message)
+                return try encode(Failure(originalURL: url, error: body))
+            }
+        } catch {
+            StandardIO.writeError("linkpeek: cannot write the result for \(url) as JSON: \(error)\n")
+            return Array("{\"originalURL\":null}".utf8)
         }
-        return bytes ?? Array("{\"originalURL\":null}".utf8)
     }
 
-    /// Compact lines through `WireJSON` (the same bytes, a fraction of the
-    /// cost); pretty ones, and anything it refuses, through `JSONEncoder`.
-    private func encode(_ value: some Encodable) -> [UInt8]? {
-        if !pretty, let bytes = try? WireJSON.encode(value) { return bytes }
-        return (try? encoder.encode(value)).map { Array($0) }
+    /// Compact lines as the wire writes them (`WireJSON.bytes`: a fraction
+    /// of `JSONEncoder`'s cost); pretty ones through `JSONEncoder`.
+    private func encode(_ value: some Encodable) throws -> [UInt8] {
+        pretty ? Array(try encoder.encode(value)) : try WireJSON.bytes(of: value)
     }
 
     /// Whether the cards printed embed an image (Markdown and HTML do; `image` is its thumbnail).

@@ -85,9 +85,9 @@ struct SavedCommand: AsyncParsableCommand {
 
         func run() async throws {
             try logging.bootstrap()
-            let links = cacheOptions.store.saved(tag: tag).map(LinkPeekEngine.metadata(of:))
+            let links = await cacheOptions.store.savedLinks(tag: tag)
             if json || isatty(STDOUT_FILENO) != 1 {
-                let text = links.map { CommandOutput.json($0) + "\n" }.joined()
+                let text = try links.map { try CommandOutput.json($0) + "\n" }.joined()
                 StandardIO.write(text, to: STDOUT_FILENO)
                 return
             }
@@ -141,10 +141,10 @@ struct SavedCommand: AsyncParsableCommand {
 
         func run() async throws {
             try logging.bootstrap()
-            let links = cacheOptions.store.saved().map(LinkPeekEngine.metadata(of:))
+            let links = await cacheOptions.store.savedLinks()
             switch format {
             case .html: StandardIO.write(BookmarkFile.html(links), to: STDOUT_FILENO)
-            case .jsonl: StandardIO.write(links.map { CommandOutput.json($0) + "\n" }.joined(), to: STDOUT_FILENO)
+            case .jsonl: StandardIO.write(try links.map { try CommandOutput.json($0) + "\n" }.joined(), to: STDOUT_FILENO)
             }
         }
     }

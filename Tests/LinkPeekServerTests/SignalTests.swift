@@ -11,12 +11,15 @@ import Testing
     @Test func sigtermCancelsFlushesAndExitsZero() async throws {
         let (inputPipe, outputPipe) = (try TestPipe(), try TestPipe())
         let (input, toServer, fromServer, output) = (inputPipe.read, inputPipe.write, outputPipe.read, outputPipe.write)
+        let service = FakeService()
         let session = Task.detached {
-            await Server.serve(service: FakeService(), input: input, output: output, logger: quietLogger, handleSignals: true)
+            await Server.serve(service: service, input: input, output: output, logger: quietLogger, handleSignals: true)
         }
         let request = Array(#"{"jsonrpc":"2.0","id":1,"method":"fetch","params":{"url":"https://slow/"}}"#.utf8) + [0x0A]
         _ = request.withUnsafeBytes { write(toServer, $0.baseAddress, $0.count) }
-        try await Task.sleep(for: .milliseconds(200))
+        // The signal comes once the fetch runs (so it is cancelled and answered), within 10 s.
+        for _ in 0..<1000 where service.fetchCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(service.fetchCount == 1)
         kill(getpid(), SIGTERM)
         let code = try await withThrowingTaskGroup(of: Int32?.self) { group in
             group.addTask { await session.value }
@@ -28,6 +31,8 @@ import Testing
             return try await group.next() ?? nil
         }
         #expect(code == 0)
+        // What the service held back was written before the session ended.
+        #expect(service.flushCount == 1)
         // The running fetch was answered before the session ended.
         _ = fcntl(fromServer, F_SETFL, fcntl(fromServer, F_GETFL) | O_NONBLOCK)
         var chunk = [UInt8](repeating: 0, count: 4096)

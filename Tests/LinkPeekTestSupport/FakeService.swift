@@ -25,6 +25,12 @@ public final class FakeService: MetadataService {
 
     public var fetchCount: Int { fetches.withLock { $0 } }
 
+    let flushes = Mutex(0)
+    /// How often the session asked the service to write what it holds back (`flush`).
+    public var flushCount: Int { flushes.withLock { $0 } }
+
+    public func flush() { flushes.withLock { $0 += 1 } }
+
     public func fetch(
         url: String, options: FetchOptions, events: @escaping @Sendable (ProviderEvent) -> Void
     ) async throws(FetchError) -> LinkMetadata {

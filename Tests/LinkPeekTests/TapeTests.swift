@@ -23,11 +23,11 @@ struct TapeTests {
         tape.record(entry, body: [1, 2, 3], logger: log.logger(label: "tape"))
         #expect(log.all.isEmpty)
         let replay = try Tape.forReplay(at: path)
-        let (found, body) = try #require(replay.lookup("https://a.test/"))
+        let (found, body) = try #require(replay.lookup("https://a.test/", logger: log.logger(label: "tape")))
         #expect(body == [1, 2, 3])
         #expect(found.finalURL == "https://a.test/b" && found.redirects.count == 1)
         #expect(found.body == "bodies/" + Tape.fileName(for: "https://a.test/"))
-        #expect(replay.lookup("https://other.test/") == nil)
+        #expect(replay.lookup("https://other.test/", logger: log.logger(label: "tape")) == nil)
     }
 
     @Test func aBodyThatCannotBeWrittenIsAWarning() throws {
@@ -45,6 +45,34 @@ struct TapeTests {
         let warnings = log.all.filter { $0.level == .warning }
         #expect(warnings.map(\.message) == ["cannot record a body on the tape", "cannot write the tape's index"])
         #expect(warnings.first?.metadata["url"] == "https://a.test/")
+    }
+
+    @Test func aBodyThatCannotBeReadIsAWarningAndNotReplayed() throws {
+        let path = FileManager.default.temporaryDirectory.appending(path: "tape-\(UInt64.random(in: 0...UInt64.max))").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let entry = Tape.Entry(
+            url: "https://a.test/", finalURL: "https://a.test/", status: 200, headers: [:],
+            redirects: [], body: "", bytesRead: 1, truncated: false)
+        let log = LogCapture()
+        try Tape.forRecording(at: path).record(entry, body: [1], logger: log.logger(label: "tape"))
+        try FileManager.default.removeItem(atPath: path + "/bodies/" + Tape.fileName(for: "https://a.test/"))
+        #expect(try Tape.forReplay(at: path).lookup("https://a.test/", logger: log.logger(label: "tape")) == nil)
+        let warnings = log.all.filter { $0.level == .warning }
+        #expect(warnings.map(\.message) == ["cannot read a body on the tape"])
+        #expect(warnings.first?.metadata["url"] == "https://a.test/")
+        #expect(warnings.first?.metadata["body"] == "bodies/" + Tape.fileName(for: "https://a.test/"))
+    }
+
+    @Test func anUnreadableIndexIsNotRecordedOver() throws {
+        let path = FileManager.default.temporaryDirectory.appending(path: "tape-\(UInt64.random(in: 0...UInt64.max))").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try Data("{not json".utf8).write(to: URL(filePath: path + "/index.json"))
+        #expect(throws: (any Error).self) { try Tape.forRecording(at: path) }
+        #expect(try Data(contentsOf: URL(filePath: path + "/index.json")) == Data("{not json".utf8))
+        // A directory without an index is a new tape.
+        try FileManager.default.removeItem(atPath: path + "/index.json")
+        _ = try Tape.forRecording(at: path)
     }
 
     @Test func clockParsesISO8601Only() {

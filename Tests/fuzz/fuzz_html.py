@@ -11,7 +11,6 @@ bound, or output that is not one JSON object.
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
@@ -94,19 +93,7 @@ def check(report: fuzzlib.Report, index, page: bytes, content_type: str | None) 
     if content_type:
         cmd += ["--content-type", content_type.replace("\x00", "")]  # argv cannot carry NUL
     m = run_measured(cmd, page, timeout=TIME_BOUND, poll=0.01)
-    reason = None
-    if m.timed_out:
-        reason = f"ran past {TIME_BOUND}s"
-    elif m.returncode != 0:
-        reason = f"exit code {m.returncode}: {m.stderr[-300:]!r}"
-    elif m.peak_rss_kb > RSS_BOUND_KB:
-        reason = f"peak RSS {m.peak_rss_kb} KB past {RSS_BOUND_KB} KB"
-    else:
-        try:
-            lines = m.stdout.decode().splitlines()
-            assert len(lines) == 1 and isinstance(json.loads(lines[0]), dict)
-        except (AssertionError, ValueError, UnicodeDecodeError):
-            reason = f"output is not one JSON object: {m.stdout[:200]!r}"
+    reason = fuzzlib.one_object_verdict(m, TIME_BOUND, rss_bound_kb=RSS_BOUND_KB)
     if reason:
         report.fail(index, reason + (f" (content type {content_type!r})" if content_type else ""), page, ".html")
 

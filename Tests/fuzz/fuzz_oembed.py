@@ -102,17 +102,7 @@ def check(report: fuzzlib.Report, index, directory: Path, no_oembed: bool, saved
     if no_oembed:
         cmd.insert(2, "--no-oembed")
     m = run_measured(cmd, None, timeout=TIME_BOUND, poll=0.01)
-    reason = None
-    if m.timed_out:
-        reason = f"ran past {TIME_BOUND}s"
-    elif m.returncode not in (0, 1):
-        reason = f"exit code {m.returncode}: {m.stderr[-300:]!r}"
-    else:
-        try:
-            lines = m.stdout.decode().splitlines()
-            assert len(lines) == 1 and isinstance(json.loads(lines[0]), dict)
-        except (AssertionError, ValueError, UnicodeDecodeError):
-            reason = f"output is not one JSON object: {m.stdout[:200]!r}"
+    reason = fuzzlib.one_object_verdict(m, TIME_BOUND, exit_codes=(0, 1))
     if reason:
         report.fail(index, reason, saved, ".json")
 

@@ -12,6 +12,7 @@ every run replays before the random cases.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import time
@@ -49,6 +50,27 @@ class Report:
         if self.failures:
             lines.append(f"  reproduce: python3 Tests/fuzz/fuzz.py {self.target} --seed {self.seed}")
         return "\n".join(lines)
+
+
+def one_object_verdict(m, time_bound: float, exit_codes: tuple[int, ...] = (0,),
+                       rss_bound_kb: int | None = None) -> str | None:
+    """Why a measured run of a command that prints one JSON object failed
+    (`procinfo.run_measured`'s result), or None when it did not: it ran past
+    `time_bound`, exited with a code not in `exit_codes`, grew past
+    `rss_bound_kb`, or printed anything but one line holding one JSON object."""
+    if m.timed_out:
+        return f"ran past {time_bound}s"
+    if m.returncode not in exit_codes:
+        return f"exit code {m.returncode}: {m.stderr[-300:]!r}"
+    if rss_bound_kb is not None and m.peak_rss_kb > rss_bound_kb:
+        return f"peak RSS {m.peak_rss_kb} KB past {rss_bound_kb} KB"
+    try:
+        lines = m.stdout.decode().splitlines()
+        if len(lines) == 1 and isinstance(json.loads(lines[0]), dict):
+            return None
+    except (ValueError, UnicodeDecodeError):
+        pass
+    return f"output is not one JSON object: {m.stdout[:200]!r}"
 
 
 def corpus(target: str) -> list[Path]:

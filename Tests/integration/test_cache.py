@@ -301,6 +301,25 @@ def test_cli_fetch_uses_the_same_cache_and_cache_commands(run_cli, fetch, server
     assert bad.returncode == 2 and "--cache-size must be an integer from 1 to 1048576 (MiB)" in bad.stderr
 
 
+def test_a_cli_batch_stores_every_preview_before_it_exits(run_cli, server, tmp_path):
+    """`fetch --stdin` writes its previews behind, many in one transaction,
+    and the process writes the last of them before it exits: another
+    process finds every one."""
+    cache = str(tmp_path / "batch")
+    u = uniq()
+    urls = [server.url(f"/page?title=b{i}&u={u}") for i in range(120)]
+    # A slow first page keeps the burst going while the others end.
+    slow = server.url(f"/slow?ms=400&title=slow&u={u}")
+    res = run_cli("fetch", "--stdin", "--allow-private-network", "--no-subresources", "--concurrency", "16",
+                  "--cache-dir", cache, stdin="\n".join([slow, *urls]) + "\n")
+    assert res.returncode == 0 and len(res.objects) == 121, res.describe()
+    stats = run_cli("cache", "stats", "--json", "--cache-dir", cache)
+    assert stats.one["entries"] == 121, stats.describe()
+    for i in (0, 59, 119):
+        got = run_cli("cache", "get", "--cache-dir", cache, urls[i])
+        assert got.returncode == 0 and got.one["title"] == f"b{i}", got.describe()
+
+
 # ------------------------------------------------------------------ broken files, processes
 
 
@@ -339,6 +358,35 @@ def test_a_database_from_a_future_schema_is_moved_aside_not_downgraded(daemon, s
     migrations = sqlite3.connect(aside[0]).execute("SELECT identifier FROM grdb_migrations").fetchall()
     assert ("v99-from-the-future",) in migrations, "the newer database was changed"
     assert [line for line in lp.stderr_tail if "newer linkpeek" in line]
+
+
+def test_a_damaged_entry_is_never_sent_as_is_and_is_dropped(daemon, server, tmp_path):
+    cache = tmp_path / "damaged"
+    url = server.url(f"/page?title=whole&u={uniq()}")
+    first = daemon(cache_dir=cache)
+    assert first.fetch(url, fetch_subresources=False)["title"] == "whole"
+    first.close()
+    import sqlite3
+    db = sqlite3.connect(cache / "cache.sqlite")
+    assert db.execute("UPDATE entry SET body = substr(body, 1, 20)").rowcount == 1
+    db.commit()
+    db.close()
+    lp = daemon(cache_dir=cache, args=("--log-level", "info"))
+    # Fresh and asked for as stored, the row would be answered as its bytes: not when they are not JSON.
+    assert lp.get_cached(url) is None
+    # Dropped behind the answer (bounded wait), so the fetch below finds nothing to refuse again.
+    deadline = time.monotonic() + 5
+    while sqlite3.connect(cache / "cache.sqlite").execute("SELECT count(*) FROM entry").fetchone()[0] and \
+            time.monotonic() < deadline:
+        time.sleep(0.05)
+    again = lp.fetch(url, fetch_subresources=False)
+    assert again["title"] == "whole" and not again.get("fromCache"), again
+    lp.close()
+    said = [line for line in lp.stderr_tail if line.startswith("linkpeek info: cache entry unreadable; dropped")]
+    assert len(said) == 1 and "error=not JSON" in said[0], list(lp.stderr_tail)
+    # The fetch stored a whole entry in its place.
+    body = sqlite3.connect(cache / "cache.sqlite").execute("SELECT body FROM entry").fetchall()
+    assert len(body) == 1 and json.loads(body[0][0])["title"] == "whole"
 
 
 def test_kill_9_during_writes_leaves_only_whole_entries(linkpeek_bin, daemon, server, tmp_path):

@@ -256,21 +256,34 @@ def test_flushed_and_restarted_redis(make_client, redis):
         assert shared, "the daemons did not use the restarted Redis within 15 s"
 
 
-def test_corrupt_entry_is_ignored_and_overwritten(make_client, redis):
+def test_corrupt_entry_is_ignored_said_and_overwritten(make_client, redis):
     with Origin(delay=0) as origin:
-        first, second = daemons(make_client, redis, 2)
+        [first] = daemons(make_client, redis, 1)
         url = origin.url("corrupt")
         assert first.fetch(url)["title"] == "Fleet page corrupt"
         [key] = entry_keys(redis)
         good = redis.command("GET", key)
         assert good.startswith(b"LPF1")
-        for damaged in (b"not an entry", good[:4] + b"\xff\xff\xff\x00" + good[8:], good[:-5]):
+        damages = [(b"not an entry", "not a fleet entry"),
+                   (good[:4] + b"\xff\xff\xff\x00" + good[8:], "does not decompress to its size"),
+                   (good[:-5], "does not decompress to its size")]
+        for damaged, damage in damages:
             redis.command("SET", key, damaged)
-            assert second.fetch(url, cache_policy="reload" if damaged != b"not an entry" else None)["title"] \
-                == "Fleet page corrupt"
+            # A daemon of its own for each, so that its local levels do not answer first.
+            reader = make_client(args=("--fleet", redis.url, "--fleet-origin-rate", "10000", "--log-level", "info"),
+                                 timeout=60)
+            assert reader.fetch(url)["title"] == "Fleet page corrupt"
             rewritten = redis.command("GET", key)
             assert rewritten != damaged and rewritten.startswith(b"LPF1")
-        # The first damaged entry made the second daemon fetch; each reload fetched too.
+            # Said at info with the key and the damage; stderr is read on a thread of its own, so the line may
+            # come just after the answer (bounded wait).
+            expected = (f"linkpeek info: fleet entry unreadable; ignored error={damage} "
+                        f"key={key[len(b'linkpeek:v1:entry:'):].decode()}")
+            deadline = time.monotonic() + 5
+            while expected not in reader.stderr_tail and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert expected in reader.stderr_tail, list(reader.stderr_tail)
+        # Each damaged entry made its reader fetch.
         assert origin.paths() == ["/p/corrupt"] * 4
 
 

@@ -15,7 +15,7 @@ import urllib.parse
 
 import pytest
 
-from background_server import BackgroundServer
+from background_server import BackgroundServer, respond
 
 LOOPBACK = ["--allow-network", "127.0.0.1/32"]
 PAGE = b"<!DOCTYPE html><html><head><title>A page</title></head><body>" + b"<p>text</p>" * 20000 + b"</body></html>"
@@ -35,17 +35,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(404, b"<title>not found</title>")
         route(self)
 
-    def send(self, status, body: bytes, ctype="text/html; charset=utf-8", headers=()):
-        self.send_response(status)
-        self.send_header("Content-Type", ctype)
-        for name, value in headers:
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        try:
-            self.wfile.write(body)
-        except OSError:
-            pass
+    send = respond
 
 
 class Server(http.server.ThreadingHTTPServer):
@@ -302,6 +292,20 @@ def test_a_hover_that_fails_says_why_in_the_clients_log(make_client, site):
                    timeout=10, after=mark)
     assert m["params"]["type"] == 2
     assert f"url={url}" in m["params"]["message"] and "reason=blocked" in m["params"]["message"], m
+
+
+def test_a_prefetched_thumbnail_not_made_says_why_at_debug(make_client, site):
+    c = make_client(private=False, args=[*site.args, "--log-level", "debug"])
+    url = site.url("/page")
+    result = c.prefetch([url], thumbnail={"width": 30})
+    assert (result["total"], result["succeeded"]) == (1, 1), result
+    # The page declares no image: the preview is warm, the image's thumbnail is not made, and the log says why.
+    deadline = time.monotonic() + 10
+    while not records("\n".join(c.stderr_tail), "no prefetched thumbnail") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    lines = [line for line in records("\n".join(c.stderr_tail), "no prefetched thumbnail") if "kind=image" in line]
+    assert len(lines) == 1 and lines[0].startswith("linkpeek debug: "), list(c.stderr_tail)
+    assert f"url={url}" in lines[0] and "error=" in lines[0], lines[0]
 
 
 def test_a_cancelled_transfer_says_so_at_debug(make_client, site):

@@ -23,7 +23,7 @@ from collections import Counter
 
 import pytest
 
-from background_server import BackgroundServer
+from background_server import BackgroundServer, respond
 from linkpeek_client import LinkPeekError
 from proxy_fixture import CountingProxy
 
@@ -68,18 +68,7 @@ def make_handler(site: Site):
                 return self.send(404, b"<title>not found</title>")
             fn(self, urllib.parse.parse_qs(parts.query))
 
-        def send(self, status, body: bytes, ctype="text/html; charset=utf-8", headers=()):
-            self.send_response(status)
-            if ctype:
-                self.send_header("Content-Type", ctype)
-            for name, value in headers:
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            try:
-                self.wfile.write(body)
-            except OSError:
-                pass
+        send = respond
 
     return Handler
 

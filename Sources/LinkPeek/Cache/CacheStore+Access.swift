@@ -18,18 +18,27 @@ extension CacheStore {
     }
 
     /// Runs `body` in an immediate write transaction on the writer
-    /// connection, after the pending `lastUsed` updates; nil when writes are
-    /// off or it failed.
+    /// connection, after the pending `lastUsed` updates and the queued
+    /// `put`s (so that every write keeps their order); nil when writes are
+    /// off or it failed (the queued rows are then dropped: it is a cache).
     func write<T: Sendable>(_ body: (Connection) throws -> T) -> T? {
-        let (touched, disabled) = state.withLock { state in
-            defer { state.touched = [:] }
-            return (state.touched, state.writesDisabled)
+        guard let pool = database() else {
+            state.withLock { $0.failed($0.takeWrites().generation) }
+            return nil
         }
-        guard !disabled, let pool = database() else { return nil }
+        var generation: Int?
         do {
-            return try pool.write { db in
-                try db.transaction(immediate: true) {
-                    for (key, time) in touched {
+            let (result, rows) = try pool.write { db -> (T?, Int) in
+                // Taken under the writer's lock: two writers cannot swap the order of queued rows.
+                let (taken, disabled) = state.withLock { state in
+                    let taken = state.takeWrites()
+                    if state.writesDisabled { state.failed(taken.generation) }
+                    return (taken, state.writesDisabled)
+                }
+                if disabled { return (nil, 0) }
+                generation = taken.generation
+                let result = try db.transaction(immediate: true) {
+                    for (key, time) in taken.touched {
                         // Blob keys are marked; entry keys are URLs, which cannot start so.
                         if key.hasPrefix("blob:") {
                             try db.run("UPDATE blob SET lastUsed = ? WHERE key = ?",
@@ -38,10 +47,16 @@ extension CacheStore {
                             try db.run("UPDATE entry SET lastUsed = ? WHERE key = ?", [.double(time), .text(key)])
                         }
                     }
+                    try Self.insert(taken.puts, into: db)
+                    for blob in taken.blobs { try Self.insert(blob, into: db) }
                     return try body(db)
                 }
+                return (result, taken.puts.count + taken.blobs.count)
             }
+            if rows > 0 { notePruneCheck(count: rows) }
+            return result
         } catch {
+            if let generation { state.withLock { $0.failed(generation) } }
             handle(error, from: pool)
             return nil
         }

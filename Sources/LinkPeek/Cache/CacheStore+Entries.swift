@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import SQLite
 
@@ -5,6 +6,7 @@ extension CacheStore {
     /// The row stored under `key`, or under the entry `key` is an alias of
     /// (a redirect's target); nil when there is none.
     func entry(_ key: String) -> StoredEntry? {
+        if let queued = state.withLock({ $0.queuedEntry(key) }) { return queued }
         // One statement (so one read transaction, which in WAL mode costs
         // lock calls on the shared-memory file): the entry itself first, else
         // the entry its alias names; LIMIT 1 stops at the first found.
@@ -33,6 +35,14 @@ extension CacheStore {
     /// Stores `entry` under `key` (replacing what was there), makes each of
     /// `aliases` answer with it, and refreshes a saved link's pinned
     /// metadata. Returns false when it was not written (writes off, failed).
+    ///
+    /// Puts that meet share a transaction (group commit). A store that
+    /// `writesBehind` goes further: a `put` made while other loads of this
+    /// process still run (`beginLoad`) is queued and answers true at once;
+    /// the queue is written in one transaction when the burst ends, when it
+    /// holds `limits.rows` rows or `limits.bytes`, `limits.delay` after its
+    /// first row, or with the next write of any kind — whichever comes first.
+    /// `entry` reads queued rows; `flush()` writes them (before exit).
     @discardableResult
     func put(_ entry: CacheEntry, key: String, originalURL: String, aliases: [String] = [], now: Date) async -> Bool {
         guard let body = entry.storedBody else { return false }
@@ -42,42 +52,63 @@ extension CacheStore {
             key: key, originalURL: originalURL, isFailure: isFailure, body: body,
             expiresAt: entry.expiresAt.timeIntervalSince1970, mustRevalidate: entry.mustRevalidate,
             etag: entry.etag, lastModified: entry.lastModified)
-        let put = PendingPut(row: row, aliases: aliases, time: now.timeIntervalSince1970)
-        return await withCheckedContinuation { continuation in
-            let schedule = state.withLock { state -> Bool in
-                state.pendingPuts.append((put, continuation))
-                defer { state.putFlushScheduled = true }
-                return !state.putFlushScheduled
-            }
-            if schedule { writes.async { self.flushPuts() } }
+        let put = PendingPut(row: row, aliases: aliases.filter { $0 != key }, time: now.timeIntervalSince1970)
+        let limits = writeBehindLimits
+        let (generation, behind, startTimer) = state.withLock { state -> (Int, Bool, Bool) in
+            let generation = state.queue(put)
+            guard writesBehind, state.loads > 1, state.queuedRows < limits.rows, state.queuedBytes < limits.bytes
+            else { return (generation, false, false) }
+            defer { state.flushTimerSet = true }
+            return (generation, true, !state.flushTimerSet)
         }
+        if behind {
+            if startTimer { writes.asyncAfter(deadline: .now() + limits.delay) { self.flush() } }
+            return true
+        }
+        // Written by this call's turn on the queue, or by a write before it.
+        await onWriteQueue { self.flush() }
+        return state.withLock { !$0.failedGenerations.contains(generation) }
     }
 
-    /// A `put` waiting for the write queue.
+    /// Bounds of a written-behind queue (`put`).
+    struct WriteBehindLimits: Sendable {
+        var rows = 256
+        var bytes = 4 << 20
+        var delay: DispatchTimeInterval = .milliseconds(500)
+    }
+
+    /// A `put` waiting for a write.
     struct PendingPut: Sendable {
         var row: StoredEntry
         var aliases: [String]
         var time: Double
     }
 
-    /// Writes every waiting `put` in one transaction (group commit: puts that
-    /// arrive while a commit is under way share the next one), then answers each.
-    ///
-    /// - Important: runs on the write queue only.
-    private func flushPuts() {
-        let batch = state.withLock { state in
-            defer {
-                state.pendingPuts = []
-                state.putFlushScheduled = false
-            }
-            return state.pendingPuts
+    /// Notes that a load (a fetch that may `put`) started; `endLoad` when it
+    /// is done. While more than one runs, a store that `writesBehind` queues.
+    func beginLoad() {
+        state.withLock { $0.loads += 1 }
+    }
+
+    /// Notes that a load ended; the last one of a burst writes what is queued.
+    func endLoad() {
+        let flush = state.withLock { state -> Bool in
+            state.loads = max(0, state.loads - 1)
+            return state.loads == 0 && state.hasQueuedWrites
         }
-        let written = write { db -> Bool in
-            for (put, _) in batch { try Self.insert(put, into: db) }
-            return true
-        } == true
-        for (_, continuation) in batch { continuation.resume(returning: written) }
-        if written { notePruneCheck(count: batch.count) }
+        if flush { writes.async { self.flush() } }
+    }
+
+    /// Writes every queued `put` and blob now, on the caller's thread:
+    /// before a process exits, and before reads that must see them.
+    public func flush() {
+        guard state.withLock(\.hasQueuedWrites) else { return }
+        _ = write { _ in true }
+    }
+
+    /// Writes `puts` in the caller's transaction (`write`), oldest first.
+    static func insert(_ puts: [PendingPut], into db: Connection) throws {
+        for put in puts { try insert(put, into: db) }
     }
 
     private static func insert(_ put: PendingPut, into db: Connection) throws {
@@ -92,7 +123,7 @@ extension CacheStore {
              .double(row.expiresAt), .bool(row.mustRevalidate), .text(row.etag), .text(row.lastModified),
              .double(time), .integer(row.body.count + key.utf8.count)])
         try db.run("DELETE FROM alias WHERE key = ?", [.text(key)])
-        for alias in put.aliases where alias != key {
+        for alias in put.aliases {
             try db.run("INSERT OR REPLACE INTO alias (key, target) VALUES (?, ?)", [.text(alias), .text(key)])
         }
         if !row.isFailure {
@@ -101,6 +132,7 @@ extension CacheStore {
     }
 
     /// Forgets the entry under `key` (a `no-store` answer replaces nothing with nothing).
+    /// (Queued `put`s are written first, in the same transaction: see `write`.)
     func remove(_ key: String) async {
         await onWriteQueue {
             _ = self.write { db in

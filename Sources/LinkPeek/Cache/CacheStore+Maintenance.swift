@@ -9,6 +9,7 @@ import Logging
 
 extension CacheStore {
     public func stats() -> CacheStats {
+        if writesBehind { flush() }  // count the rows written behind too
         let counts = read { db -> (Int, Int, Int, Int, Int, Double?, Double?) in
             let entries = try db.integer("SELECT COUNT(*) FROM entry WHERE isFailure = 0")
             let failures = try db.integer("SELECT COUNT(*) FROM entry WHERE isFailure = 1")
@@ -142,9 +143,12 @@ extension CacheStore {
     }
 
     /// Moves the WAL into the file and truncates it, when no reader holds it.
+    /// One that fails costs only disk space until the next: said at `debug`.
     private func checkpoint() {
         guard !isInMemory, let pool = database() else { return }
-        _ = try? pool.write { db in try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        do { try pool.write { db in try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") } } catch {
+            logger.debug("WAL checkpoint failed", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Counts `count` writes; the 1st, 65th, 129th… checks the size and

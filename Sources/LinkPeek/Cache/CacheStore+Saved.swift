@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Logging
 import SQLite
 
 extension CacheStore {
@@ -40,7 +41,8 @@ extension CacheStore {
 
     /// Saved links, newest first, optionally only those with `tag`.
     public func saved(tag: String? = nil, limit: Int = Int(Int32.max), offset: Int = 0) -> [SavedRecord] {
-        read { db -> [SavedRecord] in
+        if writesBehind { flush() }  // a queued `put` refreshes saved bodies
+        return read { db -> [SavedRecord] in
             let filter = tag == nil ? "" : "WHERE url IN (SELECT url FROM savedTag WHERE tag = ?)"
             let values: [SQLValue] = (tag.map { [.text($0)] } ?? []) + [.integer(limit), .integer(offset)]
             let rows = try db.rows(
@@ -54,5 +56,42 @@ extension CacheStore {
                 return record
             }
         } ?? []
+    }
+
+    /// Saved links as `saved` lists them, newest first: each pinned preview
+    /// (or just its URL when it has none) with `savedAt` and `tags`.
+    ///
+    /// A pinned preview that does not decode is said at `warning` (the user
+    /// pinned it) and dropped, so that it is said once: the link is listed
+    /// with its URL, and the next fetch or save of it pins a new preview.
+    public func savedLinks(tag: String? = nil, limit: Int = Int(Int32.max), offset: Int = 0) async -> [LinkMetadata] {
+        var links: [LinkMetadata] = []
+        for record in saved(tag: tag, limit: limit, offset: offset) {
+            var metadata = LinkMetadata(originalURL: record.url)
+            if let body = record.body {
+                do throws(StoredDamage) {
+                    metadata = try StoredDamage.decode(LinkMetadata.self, from: body)
+                } catch {
+                    logger.warning("saved link's preview unreadable; dropped, the link stays", metadata: [
+                        "url": "\(record.url)", "error": "\(error)",
+                    ])
+                    await dropSavedBody(url: record.url, body: body)
+                }
+            }
+            metadata.savedAt = Date(timeIntervalSince1970: record.savedAt).formatted(.iso8601)
+            metadata.tags = record.tags
+            metadata.stale = nil
+            links.append(metadata)
+        }
+        return links
+    }
+
+    /// Forgets a saved link's pinned preview, unless it was rewritten since it was read.
+    private func dropSavedBody(url: String, body: [UInt8]) async {
+        await onWriteQueue {
+            _ = self.write { db in
+                try db.run("UPDATE saved SET body = NULL WHERE url = ? AND body = ?", [.text(url), .blob(body)])
+            }
+        }
     }
 }

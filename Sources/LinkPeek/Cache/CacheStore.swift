@@ -31,6 +31,10 @@ public final class CacheStore: Sendable {
     public let directory: String?
     /// Bytes the database may take before the least recently used entries go.
     public let sizeLimit: Int
+    /// Whether `put`s made in a burst of loads answer before they are written (`put`).
+    public let writesBehind: Bool
+    /// How long and how much a written-behind `put` may wait.
+    let writeBehindLimits: WriteBehindLimits
     /// Where problems (once each, at `warning`) and dropped entries (at `debug`) are logged.
     let logger: Logger
     let state = Mutex(State())
@@ -47,9 +51,19 @@ public final class CacheStore: Sendable {
         var writesDisabled = false
         /// Keys read since the last write, with when: flushed into `lastUsed` by the next write.
         var touched: [String: Double] = [:]
-        /// `put`s waiting for the write queue, and whether a flush is queued for them.
-        var pendingPuts: [(PendingPut, CheckedContinuation<Bool, Never>)] = []
-        var putFlushScheduled = false
+        /// `put`s written behind (see `put`), oldest first; by key and alias, the newest's place.
+        var queuedPuts: [PendingPut] = []
+        var queuedPlaces: [String: Int] = [:]
+        /// Blobs written behind (`storeBlobBehind`), by key.
+        var queuedBlobs: [String: PendingBlob] = [:]
+        var queuedBytes = 0
+        /// Whether a timer will write the queue (within `writeBehindLimits.delay`).
+        var flushTimerSet = false
+        /// Which queue the next `put` joins, and the last few whose write failed (`put`'s answer).
+        var queueGeneration = 0
+        var failedGenerations: [Int] = []
+        /// Loads running in this process (`beginLoad`).
+        var loads = 0
         var writesSincePruneCheck = 0
         var pruning = false
         var said: Set<String> = []
@@ -58,12 +72,19 @@ public final class CacheStore: Sendable {
     public static let defaultSizeLimit = 256 * 1024 * 1024
     public static let fileName = "cache.sqlite"
 
-    public init(
-        directory: String?, sizeLimit: Int = CacheStore.defaultSizeLimit,
+    public convenience init(
+        directory: String?, sizeLimit: Int = CacheStore.defaultSizeLimit, writesBehind: Bool = false,
         logger: Logger = Logger(label: "linkpeek.cache")
     ) {
+        self.init(directory: directory, sizeLimit: sizeLimit, writesBehind: writesBehind, limits: .init(), logger: logger)
+    }
+
+    /// The same with other bounds for written-behind `put`s (tests).
+    init(directory: String?, sizeLimit: Int, writesBehind: Bool, limits: WriteBehindLimits, logger: Logger) {
         self.directory = directory
         self.sizeLimit = max(1024 * 1024, sizeLimit)
+        self.writesBehind = writesBehind
+        writeBehindLimits = limits
         self.logger = logger
     }
 
@@ -106,5 +127,55 @@ public final class CacheStore: Sendable {
         await withCheckedContinuation { continuation in
             writes.async { continuation.resume(returning: work()) }
         }
+    }
+}
+
+extension CacheStore.State {
+    var queuedRows: Int { queuedPuts.count }
+
+    /// Queues `put`, which answers for its key and aliases from now on;
+    /// the queue's generation (see `takeWrites`).
+    mutating func queue(_ put: CacheStore.PendingPut) -> Int {
+        queuedPlaces[put.row.key] = queuedPuts.count
+        for alias in put.aliases { queuedPlaces[alias] = queuedPuts.count }
+        queuedBytes += put.row.body.count
+        queuedPuts.append(put)
+        return queueGeneration
+    }
+
+    /// Queues a blob write; the newest for a key wins.
+    mutating func queue(_ blob: CacheStore.PendingBlob) {
+        queuedBytes += blob.bytes.count - (queuedBlobs[blob.key]?.bytes.count ?? 0)
+        queuedBlobs[blob.key] = blob
+    }
+
+    var hasQueuedWrites: Bool { !queuedPuts.isEmpty || !queuedBlobs.isEmpty }
+
+    /// The queued row stored under `key` or one of its aliases.
+    func queuedEntry(_ key: String) -> StoredEntry? {
+        queuedPlaces[key].map { queuedPuts[$0].row }
+    }
+
+    /// What the next write transaction writes first: the used times, the queued rows.
+    /// A new queue starts (the next generation).
+    mutating func takeWrites() -> (
+        touched: [String: Double], puts: [CacheStore.PendingPut], blobs: [CacheStore.PendingBlob], generation: Int
+    ) {
+        defer {
+            touched = [:]
+            queuedPuts = []
+            queuedPlaces = [:]
+            queuedBlobs = [:]
+            queuedBytes = 0
+            flushTimerSet = false
+            queueGeneration += 1
+        }
+        return (touched, queuedPuts, Array(queuedBlobs.values), queueGeneration)
+    }
+
+    /// Notes that the queue of `generation` was not written.
+    mutating func failed(_ generation: Int) {
+        failedGenerations.append(generation)
+        if failedGenerations.count > 16 { failedGenerations.removeFirst() }
     }
 }

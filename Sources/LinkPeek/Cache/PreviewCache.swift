@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 import Logging
 
 /// What `getCached` finds: a preview's JSON, or a cached failure.
@@ -56,13 +57,30 @@ public final class PreviewCache: Sendable {
         Task.detached { await store.put(entry, key: key.description, originalURL: url, aliases: [], now: now) }
     }
 
-    /// A row's entry; a row that does not decode counts as a miss, said at `info`.
+    /// A row's entry. A row that does not decode counts as a miss, said at
+    /// `info` with the damage, and is dropped (in the background, like a
+    /// write) so that it is not read and refused again: the next fetch of the
+    /// URL stores a good one.
     private func decoded(_ row: StoredEntry, key: String) -> CacheEntry? {
-        guard let entry = row.cacheEntry else {
-            store.logger.info("cache entry unreadable; treated as a miss", metadata: ["key": "\(key)"])
+        do throws(StoredDamage) {
+            return try row.decodedEntry()
+        } catch {
+            store.logger.info("cache entry unreadable; dropped", metadata: [
+                "key": "\(key)", "error": "\(error)",
+            ])
+            let store = store
+            let stored = row.key
+            Task.detached { await store.remove(stored) }
             return nil
         }
-        return entry
+    }
+
+    /// Drops the stored row that `key` finds (through an alias too): one
+    /// that was served as its bytes and then did not decode. The memory and
+    /// fleet levels keep theirs: they hold entries of their own.
+    func dropStored(_ key: CacheKey) async {
+        guard keepsPreviews, let row = store.entry(key.description) else { return }
+        await store.remove(row.key)
     }
 
     /// `getCached`: what is stored for `key`, as served to a client that
@@ -80,7 +98,12 @@ public final class PreviewCache: Sendable {
             if freshOnly, row.isFailure || row.mustRevalidate || row.expiresAt <= now.timeIntervalSince1970 {
                 return nil
             }
-            if !row.isFailure, !row.mustRevalidate, row.expiresAt > now.timeIntervalSince1970, row.originalURL == url {
+            // Served as stored, not decoded; but only bytes that are one JSON
+            // object go on the wire as they are. Others (a damaged row) are
+            // decoded below, which says so and drops the row.
+            if !row.isFailure, !row.mustRevalidate, row.expiresAt > now.timeIntervalSince1970, row.originalURL == url,
+                case .success(.object) = JSONParser.parse(row.body)
+            {
                 return .preview(row.body)
             }
             entry = decoded(row, key: name)

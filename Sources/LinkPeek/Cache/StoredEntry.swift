@@ -1,16 +1,14 @@
 import FoundationEssentials
 
 extension StoredEntry {
-    /// The entry this row holds; nil when the body does not decode (a row
-    /// written by a bug, or bytes damaged on disk), which counts as a miss.
-    var cacheEntry: CacheEntry? {
+    /// The entry this row holds, or why its body does not decode (a row
+    /// written by a bug or another version, or bytes damaged on disk).
+    func decodedEntry() throws(StoredDamage) -> CacheEntry {
         let value: CacheEntry.Value
         if isFailure {
-            guard let record = try? JSONDecoder().decode(FailureRecord.self, from: Data(body)) else { return nil }
-            value = .failure(record.error)
+            value = .failure(try StoredDamage.decode(FailureRecord.self, from: body).error)
         } else {
-            guard let metadata = try? JSONDecoder().decode(LinkMetadata.self, from: Data(body)) else { return nil }
-            value = .metadata(metadata)
+            value = .metadata(try StoredDamage.decode(LinkMetadata.self, from: body))
         }
         return CacheEntry(
             value: value, expiresAt: Date(timeIntervalSince1970: expiresAt), mustRevalidate: mustRevalidate,

@@ -7,6 +7,9 @@ extension LinkPeekEngine {
         url: String, key: CacheKey, options: FetchOptions, revalidating stale: CacheEntry?, timeout: Double,
         flight: FlightContext
     ) async -> Result<LinkMetadata, FetchError> {
+        // While others load too, what this one stores is written behind (`CacheStore.put`).
+        cache.store.beginLoad()
+        defer { cache.store.endLoad() }
         var headers: [String] = []
         if !key.language.isEmpty { headers.append("Accept-Language: \(key.language)") }
         let conditional = stale?.hasValidators == true

@@ -21,7 +21,12 @@ extension LinkPeekEngine {
         metadata.originalURL = url
         metadata.fromCache = true
         metadata.stale = nil
-        let body = try? metadata.jsonBytes()
+        let body: [UInt8]?
+        do { body = try metadata.jsonBytes() } catch {
+            // Not expected (a preview is strings and numbers); the link is still worth keeping.
+            logger.warning("saved link kept without its preview", metadata: ["url": "\(url)", "error": "\(error)"])
+            body = nil
+        }
         let savedAt = Date()
         guard await cache.store.save(url: key.url, key: key.description, tags: tags, body: body, at: savedAt) else {
             throw .unknown("the saved link could not be written to the cache database.")
@@ -41,17 +46,6 @@ extension LinkPeekEngine {
     }
 
     public func saved(tag: String?, limit: Int, offset: Int) async -> [LinkMetadata] {
-        cache.store.saved(tag: tag, limit: limit, offset: offset).map(Self.metadata(of:))
-    }
-
-    /// A saved link as `saved` lists it: its pinned preview (or just its
-    /// URL when it has none) with `savedAt` and `tags`.
-    public static func metadata(of record: SavedRecord) -> LinkMetadata {
-        var metadata = record.body.flatMap { try? JSONDecoder().decode(LinkMetadata.self, from: Data($0)) }
-            ?? LinkMetadata(originalURL: record.url)
-        metadata.savedAt = iso8601(Date(timeIntervalSince1970: record.savedAt))
-        metadata.tags = record.tags
-        metadata.stale = nil
-        return metadata
+        await cache.store.savedLinks(tag: tag, limit: limit, offset: offset)
     }
 }

@@ -10,7 +10,7 @@ extension LinkPeekEngine {
         _ request: TransferRequest, consumer: sending C
     ) async throws(FetchError) -> TransferResult<C.Output> {
         if let replayTape {
-            if let (entry, body) = replayTape.lookup(request.url) {
+            if let (entry, body) = replayTape.lookup(request.url, logger: logger) {
                 return Self.replay(entry, body: body, consumer: consumer)
             }
             guard settings.replayFallback else {

@@ -48,7 +48,9 @@ public final class LinkPeekEngine: MetadataService {
         // must answer from the tape alone.
         let persistent = settings.cacheEnabled && settings.record == nil && settings.replay == nil
         let directory = persistent ? CacheLocation.directory(configured: settings.cacheDir) : nil
-        let cacheStore = store ?? CacheStore(directory: directory, sizeLimit: settings.cacheSizeLimit, logger: logger)
+        let cacheStore = store ?? CacheStore(
+            directory: directory, sizeLimit: settings.cacheSizeLimit, writesBehind: settings.cacheWritesBehind,
+            logger: logger)
         // A tape is one process's record of the network: no fleet then either.
         let fleet = settings.record == nil && settings.replay == nil ? FleetCache(settings: settings, logger: logger) : nil
         self.cache = PreviewCache(memory: cache, store: cacheStore, fleet: fleet)
@@ -56,7 +58,15 @@ public final class LinkPeekEngine: MetadataService {
         policy = AddressPolicy(
             allowPrivateNetwork: settings.allowPrivateNetwork,
             allowedNetworks: settings.allowedNetworks.compactMap(IPNetwork.init))
-        nameOverrides = settings.resolve.compactMap { try? NameOverride.parse($0, field: "resolve").get().curlEntry }
+        // The CLI and the daemon refuse a bad entry first (`Settings.networkProblem`); a library caller is told here.
+        nameOverrides = settings.resolve.compactMap { entry in
+            switch NameOverride.parse(entry, field: "resolve") {
+            case .success(let override): return override.curlEntry
+            case .failure(let problem):
+                logger.warning("resolve entry ignored", metadata: ["entry": "\(entry)", "problem": "\(problem.message)"])
+                return nil
+            }
+        }
         caFile = settings.effectiveCAFile
         caPath = settings.effectiveCAPath
         proxies = settings.proxyTable
@@ -67,8 +77,14 @@ public final class LinkPeekEngine: MetadataService {
             limits: .init(total: settings.maxConcurrency, perHost: settings.perHostConcurrency))
     }
 
-    /// Stops the transfer thread; fetches still running fail.
-    public func shutdown() { transfers.shutdown() }
+    /// Stops the transfer thread (fetches still running fail) and writes
+    /// what the cache still holds back (`CacheStore.flush`).
+    public func shutdown() {
+        transfers.shutdown()
+        flush()
+    }
+
+    public func flush() { cache.store.flush() }
 
     /// A tape that cannot be opened is a warning: the run goes on without it.
     private static func openTape(at path: String, logger: Logger, _ open: (String) throws -> Tape) -> Tape? {
@@ -155,9 +171,20 @@ public final class LinkPeekEngine: MetadataService {
     static let minimumTimeout = 0.001
     static let maximumTimeout = 3600.0
 
+    /// The cached preview, decoded. A stored row is served as its bytes
+    /// when it is fresh and asked for as stored (`PreviewCache.served`), so
+    /// damage shows only here: such a row is a miss, said and dropped as the
+    /// cache does when it decodes a row itself.
     public func cached(url: String) async -> LinkMetadata? {
         guard case .preview(let json)? = await cachedOutcome(url: url) else { return nil }
-        return try? JSONDecoder().decode(LinkMetadata.self, from: Data(json))
+        do throws(StoredDamage) {
+            return try StoredDamage.decode(LinkMetadata.self, from: json)
+        } catch {
+            guard let key = CacheKey(rawURL: url, language: language(nil)) else { return nil }
+            logger.info("cache entry unreadable; dropped", metadata: ["key": "\(key)", "error": "\(error)"])
+            await cache.dropStored(key)
+            return nil
+        }
     }
 
     nonisolated(nonsending) public func cachedJSON(url: String) async -> [UInt8]? {

@@ -1,3 +1,5 @@
+import Logging
+
 /// What the daemon and the CLI need from the engine: fetch one URL (honouring
 /// task cancellation), and read the cache without touching the network.
 ///
@@ -68,9 +70,19 @@ public protocol MetadataService: Sendable {
     func media(
         url: String, transform: ImageTransform, timeout: Double?, events: @escaping @Sendable (ProviderEvent) -> Void
     ) async throws(FetchError) -> MediaImage
+
+    /// Writes what the service holds back (the cache's write-behind
+    /// queue) before the process ends; blocks briefly.
+    func flush()
+
+    /// Where the service says what it decided (`LinkPeekEngine`'s logger);
+    /// the shared parts (`prefetch`) log here too.
+    var logger: Logger { get }
 }
 
 extension MetadataService {
+    public func flush() {}
+
     nonisolated(nonsending) public func cachedOutcome(url: String, acceptLanguage: String?) async -> CachedOutcome? {
         await cachedJSON(url: url).map(CachedOutcome.preview)
     }
@@ -99,6 +111,9 @@ extension MetadataService {
     ) async throws(FetchError) -> MediaImage {
         try await media(url: url, transform: transform, timeout: timeout)
     }
+
+    /// A service without a logger of its own logs under `linkpeek`.
+    public var logger: Logger { Logger(label: "linkpeek") }
 
     /// Encodes `cached(url:)`; an implementation that keeps the bytes does better.
     nonisolated(nonsending) public func cachedJSON(url: String) async -> [UInt8]? {

@@ -82,7 +82,12 @@ extension MetadataService {
         guard var transform = thumbnail else { return nil }
         for kind in [ImageTransform.Kind.image, .icon] {
             transform.kind = kind
-            _ = try? await media(url: url, transform: transform, timeout: nil)
+            do throws(FetchError) { _ = try await media(url: url, transform: transform, timeout: nil) } catch {
+                // The preview is warm without it; a page with no image or icon ends here too.
+                logger.debug("no prefetched thumbnail", metadata: [
+                    "url": "\(url)", "kind": "\(kind.rawValue)", "error": "\(error.message)",
+                ])
+            }
         }
         return Task.isCancelled ? .cancelled : nil
     }

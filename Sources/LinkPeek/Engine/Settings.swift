@@ -17,6 +17,12 @@ public struct Settings: Sendable, Equatable, Codable {
     public var cacheEnabled: Bool = true
     /// Bytes the cache database may take (`--cache-size`, in MiB on the command line).
     public var cacheSizeLimit: Int = 256 * 1024 * 1024
+    /// True lets a preview stored while other fetches still run be written
+    /// behind, with theirs, in one transaction (at the latest half a second
+    /// later, or by `LinkPeekEngine.shutdown()`), so the fetch answers before
+    /// it is on disk: `linkpeek fetch` uses it (a batch's cache writes cost a
+    /// third as much CPU). False (a daemon) answers only what is written.
+    public var cacheWritesBehind: Bool = false
     /// Seconds added to the clock for cache freshness: a test seam
     /// (`--clock-offset`), so a test can look a day ahead without waiting.
     public var clockOffset: Double = 0

@@ -44,12 +44,15 @@ final class Tape: Sendable {
     }
 
     /// A tape to record into: starts empty, keeps what `DIR/index.json`
-    /// already holds (so several sessions can add to one tape).
+    /// already holds (so several sessions can add to one tape). Throws when
+    /// that index is there but unreadable: recording would write over it and
+    /// lose every earlier entry.
     static func forRecording(at path: String) throws -> Tape {
         let directory = URL(filePath: path, directoryHint: .isDirectory)
         try FileManager.default.createDirectory(
             at: directory.appending(path: "bodies"), withIntermediateDirectories: true)
-        let existing = (try? load(directory)) ?? [:]
+        let index = directory.appending(path: "index.json").path(percentEncoded: false)
+        let existing = FileManager.default.fileExists(atPath: index) ? try load(directory) : [:]
         return Tape(directory: directory, entries: existing)
     }
 
@@ -65,12 +68,19 @@ final class Tape: Sendable {
         return Dictionary(index.entries.map { ($0.url, $0) }, uniquingKeysWith: { _, last in last })
     }
 
-    /// The entry for `url` and its body bytes, if recorded.
-    func lookup(_ url: String) -> (Entry, [UInt8])? {
-        guard let entry = entries.withLock({ $0[url] }),
-            let data = try? Data(contentsOf: directory.appending(path: entry.body))
-        else { return nil }
-        return (entry, [UInt8](data))
+    /// The entry for `url` and its body bytes, if recorded. An entry whose
+    /// body file cannot be read is as good as not recorded, said at `warning`
+    /// (the tape is damaged: a harness would otherwise see "not recorded").
+    func lookup(_ url: String, logger: Logger) -> (Entry, [UInt8])? {
+        guard let entry = entries.withLock({ $0[url] }) else { return nil }
+        do {
+            return (entry, [UInt8](try Data(contentsOf: directory.appending(path: entry.body))))
+        } catch {
+            logger.warning("cannot read a body on the tape", metadata: [
+                "url": "\(url)", "body": "\(entry.body)", "error": "\(error)",
+            ])
+            return nil
+        }
     }
 
     /// Saves one response: its body file, then the whole index (sorted, so

@@ -21,9 +21,18 @@ final class StoredImageStore: ImageStore {
     /// store is all there is.
     private var persistent: Bool { store.directory != nil }
 
+    /// A damaged blob is a miss, said at `info` with the damage, and is
+    /// dropped (in the background) so that it is not read and refused again.
     func blob(for key: String) -> ImageBlob? {
         if let hit = memory.blob(for: key) { return hit }
-        guard persistent, let bytes = store.blob(Self.prefix + key), let blob = Self.decode(bytes) else { return nil }
+        guard persistent, let bytes = store.blob(Self.prefix + key) else { return nil }
+        let blob: ImageBlob
+        do throws(StoredDamage) { blob = try Self.decode(bytes) } catch {
+            store.logger.info("image blob unreadable; dropped", metadata: ["key": "\(key)", "error": "\(error)"])
+            let store = self.store
+            Task.detached(priority: .background) { await store.removeBlob(Self.prefix + key) }
+            return nil
+        }
         memory.store(blob, for: key)
         return blob
     }
@@ -31,11 +40,8 @@ final class StoredImageStore: ImageStore {
     func store(_ blob: ImageBlob, for key: String) {
         memory.store(blob, for: key)
         guard persistent, let bytes = Self.encode(blob) else { return }
-        let store = self.store
-        // Written behind the answer: a failed write only costs a later remake.
-        Task.detached(priority: .background) {
-            await store.storeBlob(bytes, for: Self.prefix + key, expiresAt: blob.expiresAt)
-        }
+        // Written behind the answer (and before the process ends): a failed write only costs a later remake.
+        store.storeBlobBehind(bytes, for: Self.prefix + key, expiresAt: blob.expiresAt)
     }
 
     /// Blob keys of this feature (`CacheStore`'s blobs are shared).
@@ -67,12 +73,13 @@ final class StoredImageStore: ImageStore {
         return bytes
     }
 
-    /// The image `encode` wrote, or nil for anything else (a damaged blob is a miss).
-    static func decode(_ bytes: [UInt8]) -> ImageBlob? {
-        guard let newline = bytes.firstIndex(of: 0x0A),
-              let header = try? JSONDecoder().decode(Header.self, from: Data(bytes[..<newline])),
-              header.expiresAt.isFinite, header.width >= 0, header.height >= 0
-        else { return nil }
+    /// The image `encode` wrote, or what is wrong with anything else.
+    static func decode(_ bytes: [UInt8]) throws(StoredDamage) -> ImageBlob {
+        guard let newline = bytes.firstIndex(of: 0x0A) else { throw StoredDamage("no header line") }
+        let header = try StoredDamage.decode(Header.self, from: bytes[..<newline])
+        guard header.expiresAt.isFinite, header.width >= 0, header.height >= 0 else {
+            throw StoredDamage("header out of range")
+        }
         return ImageBlob(
             bytes: Array(bytes[(newline + 1)...]), type: header.type, width: header.width, height: header.height,
             sourceURL: header.sourceURL, expiresAt: Date(timeIntervalSince1970: header.expiresAt),

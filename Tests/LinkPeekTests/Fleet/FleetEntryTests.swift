@@ -5,7 +5,7 @@ import Testing
 @testable import LinkPeek
 
 /// Fleet entries as they go to Redis and come back: what decodes is exactly
-/// what was stored; anything else is nil (ignored, then overwritten).
+/// what was stored; anything else is refused with what is wrong (ignored, then overwritten).
 struct FleetEntryTests {
     static let expires = Date(timeIntervalSince1970: 1_900_000_000.25)
 
@@ -21,7 +21,7 @@ struct FleetEntryTests {
     @Test func previewRoundTrip() throws {
         let bytes = try #require(FleetEntry.encode(Self.preview))
         #expect(Array(bytes.prefix(4)) == Array("LPF1".utf8))
-        let decoded = try #require(FleetEntry.decode(bytes))
+        let decoded = try FleetEntry.decode(bytes)
         // As the local store does, the body is the served form (`fromCache: true`).
         var served = Self.preview
         if case .metadata(var metadata) = served.value {
@@ -36,7 +36,7 @@ struct FleetEntryTests {
         let error = FetchError.httpStatus(503)
         let entry = CacheEntry(value: .failure(error), expiresAt: Self.expires)
         let bytes = try #require(FleetEntry.encode(entry))
-        let decoded = try #require(FleetEntry.decode(bytes))
+        let decoded = try FleetEntry.decode(bytes)
         guard case .failure(let shared) = decoded.value else {
             Issue.record("a failure came back as \(decoded.value)")
             return
@@ -48,14 +48,14 @@ struct FleetEntryTests {
     @Test func everyTruncationAndEveryFlippedByteOfTheHeaderIsRefused() throws {
         let bytes = try #require(FleetEntry.encode(Self.preview))
         for length in 0..<bytes.count {
-            #expect(FleetEntry.decode(Array(bytes.prefix(length))) == nil, "prefix of \(length) bytes decoded")
+            #expect(throws: StoredDamage.self, "prefix of \(length) bytes decoded") { try FleetEntry.decode(Array(bytes.prefix(length))) }
         }
         for index in 0..<8 {
             var damaged = bytes
             damaged[index] ^= 0x41
-            #expect(FleetEntry.decode(damaged) == nil, "byte \(index) flipped decoded")
+            #expect(throws: StoredDamage.self, "byte \(index) flipped decoded") { try FleetEntry.decode(damaged) }
         }
-        #expect(FleetEntry.decode(bytes + [0]) == nil)
+        #expect(throws: StoredDamage("does not decompress to its size")) { try FleetEntry.decode(bytes + [0]) }
     }
 
     @Test func wellFormedButWrongInsideIsRefused() throws {
@@ -64,8 +64,20 @@ struct FleetEntryTests {
             var bytes = FleetEntry.magic
             withUnsafeBytes(of: UInt32(plain.count).littleEndian) { bytes += $0 }
             bytes += try #require(Zlib.compress(plain))
-            #expect(FleetEntry.decode(bytes) == nil)
+            #expect(throws: StoredDamage("fields out of layout")) { try FleetEntry.decode(bytes) }
         }
+    }
+
+    @Test func aBodyThatIsNoPreviewSaysWhichFieldIsWrong() throws {
+        var plain: [UInt8] = [0, 0] + [UInt8](repeating: 0, count: 8) + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+        let body = Array("{}".utf8)
+        withUnsafeBytes(of: UInt32(body.count).littleEndian) { plain += $0 }
+        plain += body
+        var bytes = FleetEntry.magic
+        withUnsafeBytes(of: UInt32(plain.count).littleEndian) { bytes += $0 }
+        bytes += try #require(Zlib.compress(plain))
+        #expect(throws: StoredDamage("originalURL missing")) { try FleetEntry.decode(bytes) }
+        #expect(throws: StoredDamage("not a fleet entry")) { try FleetEntry.decode(Array("not an entry".utf8)) }
     }
 }
 

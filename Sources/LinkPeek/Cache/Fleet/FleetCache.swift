@@ -26,6 +26,8 @@ public final class FleetCache: Sendable {
     let localRate: LocalRateGate
     /// Requests per second per host, for the whole fleet; the burst is the same number.
     public let originRate: Int
+    /// Where the fleet's decisions are said (an entry that does not decode).
+    let logger: Logger
     /// This process's part of every lock owner token.
     private let ownerPrefix: String
     private let lockCounter = Atomic<UInt64>(0)
@@ -44,8 +46,10 @@ public final class FleetCache: Sendable {
 
     public init(
         endpoint: RedisEndpoint, originRate: Int,
-        report: @escaping @Sendable (String) -> Void = FleetCache.writeToStandardError
+        report: @escaping @Sendable (String) -> Void = FleetCache.writeToStandardError,
+        logger: Logger = Logger(label: "linkpeek.fleet")
     ) {
+        self.logger = logger
         connections = FleetConnections(endpoint: endpoint, report: report)
         waiters = FleetWaiters(endpoint: endpoint, report: report)
         self.originRate = min(max(originRate, Settings.fleetOriginRates.lowerBound), Settings.fleetOriginRates.upperBound)
@@ -60,7 +64,9 @@ public final class FleetCache: Sendable {
         guard let url = settings.fleet, case .success(let endpoint) = RedisEndpoint.parse(url, field: "fleet") else {
             return nil
         }
-        self.init(endpoint: endpoint, originRate: settings.fleetOriginRate) { logger.warning("fleet: \($0)") }
+        self.init(
+            endpoint: endpoint, originRate: settings.fleetOriginRate, report: { logger.warning("fleet: \($0)") },
+            logger: logger)
     }
 
     /// Each problem with Redis as one line on stderr.
@@ -76,7 +82,8 @@ public final class FleetCache: Sendable {
     // MARK: Entries
 
     /// The shared entry for `key`, fresh or stale; nil when there is none,
-    /// it does not decode (it will be overwritten), or Redis is not answering.
+    /// Redis is not answering, or it does not decode (said at `info`; the
+    /// fetch that follows overwrites it).
     /// - Parameter counting: what this lookup counts for `fleet stats`: a
     ///   hit, a miss too, or nothing (a lookup that repeats one just counted).
     func entry(for key: String, counting: Counting = .hitsAndMisses) -> CacheEntry? {
@@ -91,7 +98,13 @@ public final class FleetCache: Sendable {
             }
         }
         guard let bytes = reply?.bytes else { return nil }
-        return FleetEntry.decode(bytes)
+        do throws(StoredDamage) {
+            return try FleetEntry.decode(bytes)
+        } catch {
+            // Not deleted here: another daemon may be writing the key now, and this one's fetch overwrites it.
+            logger.info("fleet entry unreadable; ignored", metadata: ["key": "\(key)", "error": "\(error)"])
+            return nil
+        }
     }
 
     enum Counting: Sendable, Equatable {

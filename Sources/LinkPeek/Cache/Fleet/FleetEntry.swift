@@ -2,8 +2,9 @@ import FoundationEssentials
 import Redis
 
 /// How a cache entry is kept in Redis: versioned, compressed, and checked
-/// on the way back. Anything that does not decode exactly is nil — ignored
-/// and, at the next fetch, overwritten — never trusted.
+/// on the way back. Anything that does not decode exactly is refused with
+/// what is wrong (`StoredDamage`) — ignored, logged, and at the next fetch
+/// overwritten — never trusted.
 ///
 /// Layout: `LPF1` · uncompressed size (UInt32 LE) · zlib data of:
 /// kind (0 preview, 1 failure) · flags (bit 0: must revalidate) ·
@@ -39,25 +40,24 @@ enum FleetEntry {
         return bytes
     }
 
-    static func decode(_ bytes: [UInt8]) -> CacheEntry? {
-        guard bytes.count > 8, Array(bytes.prefix(4)) == magic else { return nil }
+    /// The entry `encode` wrote, or what is wrong with anything else.
+    static func decode(_ bytes: [UInt8]) throws(StoredDamage) -> CacheEntry {
+        guard bytes.count > 8, Array(bytes.prefix(4)) == magic else { throw StoredDamage("not a fleet entry") }
         var header = Reader(bytes: bytes, offset: 4)
         guard let size = header.uint32(), let plain = Zlib.decompress(Array(bytes[8...]), size: Int(size)) else {
-            return nil
+            throw StoredDamage("does not decompress to its size")
         }
         var reader = Reader(bytes: plain, offset: 0)
         guard let kind = reader.byte(), kind <= 1, let flags = reader.byte(), flags <= 1,
             let bits = reader.uint64(), case let expiresAt = Double(bitPattern: bits), expiresAt.isFinite,
             let etag = reader.field(), let lastModified = reader.field(), let body = reader.field(),
             let body, reader.atEnd
-        else { return nil }
+        else { throw StoredDamage("fields out of layout") }
         let value: CacheEntry.Value
         if kind == 1 {
-            guard let failure = try? JSONDecoder().decode(FleetFailure.self, from: Data(body)) else { return nil }
-            value = .failure(failure.error)
+            value = .failure(try StoredDamage.decode(FleetFailure.self, from: body).error)
         } else {
-            guard let metadata = try? JSONDecoder().decode(LinkMetadata.self, from: Data(body)) else { return nil }
-            value = .metadata(metadata)
+            value = .metadata(try StoredDamage.decode(LinkMetadata.self, from: body))
         }
         return CacheEntry(
             value: value, expiresAt: Date(timeIntervalSince1970: expiresAt), mustRevalidate: flags == 1,
