@@ -174,6 +174,41 @@ let package = Package(
             ]
         ),
 
+        // MARK: Metadata
+        // The preview: `LinkMetadata`, its media, redirects and richness, and
+        // its wire JSON. Plain values, with nothing of how a page is fetched.
+        .target(
+            name: "Metadata",
+            dependencies: [
+                "JSON",
+            ]
+        ),
+
+        // MARK: Rules
+        // `MetadataRules`: a parsed head in, a `LinkMetadata` out. Pure, and
+        // the compiler sees to it: it depends on the model, the scanner's
+        // element records, the JSON parser and the trimming helpers only;
+        // the engine, the network, the cache and the logs are out of reach.
+        .target(
+            name: "Rules",
+            dependencies: [
+                "Metadata",
+                "HTMLHead",
+                "JSON",
+                "TextTrimming",
+            ]
+        ),
+        .testTarget(
+            name: "RulesTests",
+            dependencies: [
+                "Rules",
+                "Metadata",
+                "HTMLHead",
+                "JSON",
+                "LinkPeekTestSupport",
+            ]
+        ),
+
         // MARK: LinkPeek
         .target(
             name: "LinkPeek",
@@ -181,6 +216,8 @@ let package = Package(
                 "Curl",
                 "JSON",
                 "HTMLHead",
+                "Metadata",
+                "Rules",
                 "Images",
                 "SQLite",
                 "Redis",
@@ -294,6 +331,7 @@ let package = Package(
         .target(
             name: "LinkPeekTestSupport",
             dependencies: [
+                "HTMLHead",
                 "JSONRPC",
                 "LinkPeek",
                 "LinkPeekServer",

@@ -1,4 +1,5 @@
 import HTMLHead
+import JSON
 import Testing
 @testable import LinkPeek
 
@@ -167,5 +168,38 @@ import Testing
         #expect(preview.url == "https://a.test/v/1?x=1" && preview.title == "oEmbed title")
         #expect(preview.icon?.url == "https://a.test/favicon.ico" && preview.icon?.isUnverifiedFallback == true)
         #expect(preview.sources?["title"] == "oembed" && preview.sources?["icon"] == "favicon.ico fallback")
+    }
+
+    /// Sizes and ages are read whether the parser keeps the number as an
+    /// integer or as a double (`JSONValue` keeps them apart), or as a string.
+    @Test func numbersOfEitherKindAreRead() throws {
+        let integers = #"{"type":"photo","url":"https://i.test/p.jpg","width":640,"height":480,"cache_age":86400}"#
+        let integral = try #require(OEmbedResponse.parse(Array(integers.utf8)))
+        #expect(integral.photo == MediaResource(url: "https://i.test/p.jpg", width: 640, height: 480))
+        #expect(integral.cacheAge == 86400)
+        let doubles = #"{"type":"photo","url":"https://i.test/p.jpg","width":6.4e2,"height":"480","cache_age":2.5}"#
+        let fractional = try #require(OEmbedResponse.parse(Array(doubles.utf8)))
+        #expect(fractional.photo == MediaResource(url: "https://i.test/p.jpg", width: 640, height: 480))
+        #expect(fractional.cacheAge == 2.5)
+    }
+
+    /// The one parser's decisions (protocol/README.md, "Parsing"): a
+    /// repeated key keeps its last value, an unpaired surrogate escape reads
+    /// as U+FFFD, a number past the double range as the largest finite
+    /// double (a size no range admits, so dropped), and nesting past the
+    /// parser's limit refuses the answer.
+    @Test func answersReadAsTheOneParserDecides() throws {
+        let text = #"{"title":"first","title":"A \ud800 B","thumbnail_url":"https://i.test/t.jpg","thumbnail_width":1e400,"thumbnail_height":9,"cache_age":1e400}"#
+        let answer = try #require(OEmbedResponse.parse(Array(text.utf8)))
+        #expect(answer.title == "A \u{FFFD} B")
+        #expect(answer.thumbnail == MediaResource(url: "https://i.test/t.jpg"))
+        #expect(answer.cacheAge == .greatestFiniteMagnitude)
+        let depth = JSONParser.maximumDepth
+        let deep = #"{"title":"t","x":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
+        #expect(OEmbedResponse.parse(Array(deep.utf8)) == nil)
+        let deepest = #"{"title":"t","x":"# + String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1) + "}"
+        #expect(OEmbedResponse.parse(Array(deepest.utf8))?.title == "t")
+        // Not UTF-8: refused, as the daemon refuses such a message.
+        #expect(OEmbedResponse.parse(Array(#"{"title":"caf"#.utf8) + [0xE9] + Array(#""}"#.utf8)) == nil)
     }
 }

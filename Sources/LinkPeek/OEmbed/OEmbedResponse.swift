@@ -1,10 +1,14 @@
 import FoundationEssentials
+import JSON
 import TextTrimming
 
 /// An oEmbed JSON answer (oembed.com §2.3), read leniently: providers write
 /// numbers as strings ("480") and leave out `version`; a field of the wrong
-/// kind is dropped, not fatal. Only a body that is not a JSON object at
-/// all, or one that gives nothing a preview can use, is refused.
+/// kind is dropped, not fatal. Only a body that is not UTF-8 or not a JSON
+/// object at all, or one that gives nothing a preview can use, is refused.
+/// The body is read by the one JSON parser (`JSONParser`, with its decisions: a
+/// repeated key keeps its last value, an unpaired surrogate escape reads as
+/// U+FFFD, a number past `Double`'s range as the largest finite double).
 ///
 /// Every string is plain text: whitespace collapsed, at most
 /// `TextCleaner.maximumBytes`, and shown escaped like any other field. The
@@ -35,16 +39,17 @@ public struct OEmbedResponse: Sendable, Equatable {
 
     /// The answer in `bytes`, or nil when they are not a usable oEmbed object.
     public static func parse(_ bytes: [UInt8]) -> OEmbedResponse? {
-        guard bytes.count <= maximumBytes,
-            let object = try? JSONDecoder().decode(AnyJSON.self, from: Data(bytes)).value as? [String: Any]
+        // JSON is UTF-8 (RFC 8259 §8.1); the parser would read a stray byte as U+FFFD.
+        guard bytes.count <= maximumBytes, String(validating: bytes, as: UTF8.self) != nil,
+            case .success(.object(let object)) = JSONParser.parse(bytes)
         else { return nil }
         var response = OEmbedResponse()
         response.type = text(object["type"])?.lowercased()
         response.title = text(object["title"])
         response.authorName = text(object["author_name"])
-        response.authorURL = webURL(object["author_url"])
+        response.authorURL = webURL(object["author_url"]?.stringValue)
         response.providerName = text(object["provider_name"])
-        if let url = webURL(object["thumbnail_url"]) {
+        if let url = webURL(object["thumbnail_url"]?.stringValue) {
             var thumbnail = MediaResource(url: url)
             let (width, height) = (dimension(object["thumbnail_width"]), dimension(object["thumbnail_height"]))
             if let width, let height {
@@ -54,7 +59,7 @@ public struct OEmbedResponse: Sendable, Equatable {
             response.thumbnail = thumbnail
         }
         let (width, height) = (dimension(object["width"]), dimension(object["height"]))
-        if response.type == "photo", let url = webURL(object["url"]) {
+        if response.type == "photo", let url = webURL(object["url"]?.stringValue) {
             var photo = MediaResource(url: url)
             if let width, let height {
                 photo.width = width
@@ -62,7 +67,7 @@ public struct OEmbedResponse: Sendable, Equatable {
             }
             response.photo = photo
         }
-        if response.type == "video" || response.type == "rich", let html = object["html"] as? String,
+        if response.type == "video" || response.type == "rich", let html = object["html"]?.stringValue,
             let src = OEmbedPlayer.iframeSource(html)
         {
             var player = MediaResource(url: src, type: "text/html")
@@ -81,14 +86,14 @@ public struct OEmbedResponse: Sendable, Equatable {
         title == nil && authorName == nil && providerName == nil && thumbnail == nil && photo == nil && player == nil
     }
 
-    private static func text(_ value: Any?) -> String? {
-        guard let string = value as? String else { return nil }
+    private static func text(_ value: JSONValue?) -> String? {
+        guard let string = value?.stringValue else { return nil }
         return TextCleaner.collapsingWhitespace(TextCleaner.prefix(string))
     }
 
     /// An absolute http(s) URL without white space inside, else nil.
-    static func webURL(_ value: Any?) -> String? {
-        guard let string = (value as? String)?.trimmedWhitespace, !string.isEmpty,
+    static func webURL(_ value: String?) -> String? {
+        guard let string = value?.trimmedWhitespace, !string.isEmpty,
             !string.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }),
             let url = URL(string: string), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
@@ -96,15 +101,15 @@ public struct OEmbedResponse: Sendable, Equatable {
         return string
     }
 
-    /// A JSON number, or a string holding one.
-    private static func number(_ value: Any?) -> Double? {
-        if let double = value as? Double { return double }
-        if let string = value as? String { return Double(string.trimmedWhitespace) }
+    /// A JSON number, integral or not, or a string holding one.
+    private static func number(_ value: JSONValue?) -> Double? {
+        if let double = value?.doubleValue { return double }
+        if let string = value?.stringValue { return Double(string.trimmedWhitespace) }
         return nil
     }
 
     /// A pixel size within `dimensions`, converted without trapping.
-    private static func dimension(_ value: Any?) -> Int? {
+    private static func dimension(_ value: JSONValue?) -> Int? {
         guard let double = number(value), double.isFinite, double.rounded() == double,
             let int = Int(exactly: double), dimensions.contains(int)
         else { return nil }

@@ -1,0 +1,42 @@
+import HTMLHead
+
+/// The words that decide which body elements the scanner records for the
+/// rules: the one place they are written. HTMLHead only matches them
+/// (`BodyRecords`); the rules in `+BodyText` and `+BodyMedia` judge what a
+/// recorded element is, with the same lists.
+extension MetadataRules {
+    /// `class`, `id` or `rel` words of bylines: `class="author-name"`,
+    /// `id="byline"`, `rel="author"` (and microformats' `p-author`).
+    package static let bylineMarkers = ["author", "byline"]
+
+    /// What an `<a href>` to an author page holds (`/author/ann`, `?author=3`);
+    /// `linksToAuthorPage` then checks the path segment precisely.
+    static let authorLinkHrefs = ["/author", "author="]
+
+    /// File extensions of audio and of video a link may point at directly.
+    package static let audioFileExtensions = ["mp3", "m4a", "ogg", "oga", "opus", "wav", "aac", "flac"]
+    package static let videoFileExtensions = ["mp4", "m4v", "webm", "mov", "ogv"]
+
+    /// `class` or `id` words of areas that hold no part of the article,
+    /// on pages that mark them by name rather than with `<aside>` or
+    /// `<nav>`: related-post lists, comment threads, newsletter and cookie
+    /// prompts, recommendation boxes. Not layout words such as "sidebar" or
+    /// "widget": wrappers around the story carry them too (`has-sidebar`,
+    /// `elementor-widget`). As a whole token ("comment" in `comment-list`,
+    /// not in `commentary`):
+    static let chromeAreaWords = ["comment", "popular", "promo", "sponsored"]
+    /// … and beginning a token ("related" in `jp-relatedposts`).
+    static let chromeAreaPrefixes = [
+        "related", "comments", "recommend", "newsletter", "cookie", "consent", "trending", "disqus", "outbrain",
+        "taboola",
+    ]
+
+    /// What the scanner should record from a page's body for these rules.
+    public static let bodyRecords = BodyRecords(
+        markers: bylineMarkers,
+        linkHrefs: authorLinkHrefs,
+        linkPathEndings: (audioFileExtensions + videoFileExtensions).map { "." + $0 },
+        apart: chromeLandmarks,
+        areaWords: chromeAreaWords,
+        areaPrefixes: chromeAreaPrefixes)
+}
