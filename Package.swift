@@ -105,11 +105,24 @@ let package = Package(
                 "TextTrimming",
             ]
         ),
+        .testTarget(
+            name: "JSONTests",
+            dependencies: [
+                "JSON",
+                "LinkPeekTestSupport",
+            ]
+        ),
 
         // MARK: Threading
         // Named detached pthreads, so that no target needs full Foundation for `Thread`.
         .target(
             name: "Threading"
+        ),
+        .testTarget(
+            name: "ThreadingTests",
+            dependencies: [
+                "Threading",
+            ]
         ),
 
         // MARK: Curl
@@ -180,6 +193,13 @@ let package = Package(
         .target(
             name: "Metadata",
             dependencies: [
+                "JSON",
+            ]
+        ),
+        .testTarget(
+            name: "MetadataTests",
+            dependencies: [
+                "Metadata",
                 "JSON",
             ]
         ),

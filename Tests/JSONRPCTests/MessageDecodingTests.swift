@@ -90,4 +90,14 @@ import Testing
             #expect(Message.decode(Payload.single(message).encoded()) == .single(.message(message)))
         }
     }
+
+    /// The parser keeps an odd id's text (`JSONTests`); the request echoes it.
+    @Test func messagesWithOddIdsAreRequestsEchoedAsWritten() {
+        for text in ["1e2", "1.0", "-9223372036854775809", "9223372036854775808", "1e-400", "1e400"] {
+            let body = Array(#"{"jsonrpc":"2.0","id":\#(text),"method":"m"}"#.utf8)
+            #expect(Message.decode(body) == .single(.message(.request(id: .number(text), method: "m", params: nil))))
+        }
+        #expect(Message.decode(Array(#"{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}"#.utf8))
+            == .single(.message(.request(id: 2, method: "m", params: nil))))
+    }
 }

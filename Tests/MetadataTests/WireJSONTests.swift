@@ -2,7 +2,7 @@ import FoundationEssentials
 import JSON
 import Testing
 
-@testable import LinkPeek
+@testable import Metadata
 
 /// `WireJSON` writes what `JSONEncoder.wire` writes, byte for byte, for
 /// previews with every field set and with hostile text in them.

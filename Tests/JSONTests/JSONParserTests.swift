@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Testing
 
-@testable import JSONRPC
+@testable import JSON
 
 /// Tier 1: the parser reads ordinary JSON as `JSONDecoder` does, refuses
 /// what the grammar refuses, and makes the documented decisions where the
@@ -94,14 +94,5 @@ import Testing
             // Only members named `id` keep their text.
             #expect(value(#"{"x":\#(text)}"#) != .object(["x": .number(text)]), "\(text)")
         }
-    }
-
-    @Test func messagesWithOddIdsAreRequestsEchoedAsWritten() {
-        for text in ["1e2", "1.0", "-9223372036854775809", "9223372036854775808", "1e-400", "1e400"] {
-            let body = Array(#"{"jsonrpc":"2.0","id":\#(text),"method":"m"}"#.utf8)
-            #expect(Message.decode(body) == .single(.message(.request(id: .number(text), method: "m", params: nil))))
-        }
-        #expect(Message.decode(Array(#"{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}"#.utf8))
-            == .single(.message(.request(id: 2, method: "m", params: nil))))
     }
 }
