@@ -51,7 +51,7 @@ public final class CacheStore: Sendable {
         var writesDisabled = false
         /// Keys read since the last write, with when: flushed into `lastUsed` by the next write.
         var touched: [String: Double] = [:]
-        /// `put`s written behind (see `put`), oldest first; by key and alias, the newest's place.
+        /// `put`s written behind (see `put`), oldest first; by key, the newest's place.
         var queuedPuts: [PendingPut] = []
         var queuedPlaces: [String: Int] = [:]
         /// Blobs written behind (`storeBlobBehind`), by key.
@@ -133,11 +133,12 @@ public final class CacheStore: Sendable {
 extension CacheStore.State {
     var queuedRows: Int { queuedPuts.count }
 
-    /// Queues `put`, which answers for its key and aliases from now on;
-    /// the queue's generation (see `takeWrites`).
+    /// Queues `put`, which answers for its key from now on (its aliases
+    /// only once written: in the database an entry under the alias's own
+    /// key comes first, which the queue cannot know); the queue's
+    /// generation (see `takeWrites`).
     mutating func queue(_ put: CacheStore.PendingPut) -> Int {
         queuedPlaces[put.row.key] = queuedPuts.count
-        for alias in put.aliases { queuedPlaces[alias] = queuedPuts.count }
         queuedBytes += put.row.body.count
         queuedPuts.append(put)
         return queueGeneration
@@ -151,7 +152,7 @@ extension CacheStore.State {
 
     var hasQueuedWrites: Bool { !queuedPuts.isEmpty || !queuedBlobs.isEmpty }
 
-    /// The queued row stored under `key` or one of its aliases.
+    /// The queued row stored under `key`.
     func queuedEntry(_ key: String) -> StoredEntry? {
         queuedPlaces[key].map { queuedPuts[$0].row }
     }
