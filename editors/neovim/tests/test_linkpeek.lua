@@ -8,15 +8,48 @@ local bin = assert(os.getenv("LINKPEEK_BIN"), "LINKPEEK_BIN not set")
 vim.cmd("runtime plugin/linkpeek.lua")
 local opened = {}
 local linkpeek = require("linkpeek")
-linkpeek.setup({
-  binary = bin,
-  allow_private_network = true,
-  hover_timeout = 1.0,
-  open = function(url)
-    table.insert(opened, url)
-  end,
-})
+-- The suite's settings, which a test that changes them goes back to.
+local function default_setup()
+  linkpeek.setup({
+    binary = bin,
+    allow_private_network = true,
+    hover_timeout = 1.0,
+    open = function(url)
+      table.insert(opened, url)
+    end,
+  })
+end
+default_setup()
 local client = require("linkpeek.client")
+
+-- Runs `body(notes)` with every vim.notify message kept in `notes` instead of
+-- shown, then puts vim.notify back; an error in `body` is raised after.
+local function with_notes(body)
+  local notes = {}
+  local notify = vim.notify
+  vim.notify = function(msg)
+    table.insert(notes, msg)
+  end
+  local ok, e = pcall(body, notes)
+  vim.notify = notify
+  if not ok then
+    error(e, 0)
+  end
+end
+
+-- Runs `body` against a daemon of its own set up with `options`, then goes
+-- back to the suite's settings and daemon; an error in `body` is raised after.
+local function with_daemon(options, body)
+  client.stop()
+  linkpeek.setup(options)
+  local ok, e = pcall(body)
+  client.stop()
+  default_setup()
+  client.start()
+  if not ok then
+    error(e, 0)
+  end
+end
 local preview = require("linkpeek.preview")
 local card = require("linkpeek.card")
 local protocol = require("linkpeek.protocol")
@@ -246,9 +279,7 @@ local function expect_no_injection(value)
 end
 
 h.test("K with hover_images on: the Markdown card, bold title, the image as a data: thumbnail", function()
-  client.stop()
-  linkpeek.setup({ binary = bin, allow_private_network = true, hover_timeout = 3.0, hover_images = true })
-  local ok, e = pcall(function()
+  with_daemon({ binary = bin, allow_private_network = true, hover_timeout = 3.0, hover_images = true }, function()
     local url = base .. "/page?title=Images+On"
     local buf = markdown({ url })
     local result = hover(buf, 1, 3, 8000)
@@ -266,14 +297,6 @@ h.test("K with hover_images on: the Markdown card, bold title, the image as a da
     -- A hostile title cannot inject Markdown or HTML into the Markdown card.
     expect_no_injection(hover(markdown({ base .. "/hostile" }), 1, 3).contents.value)
   end)
-  client.stop()
-  linkpeek.setup({ binary = bin, allow_private_network = true, hover_timeout = 1.0, open = function(url)
-    table.insert(opened, url)
-  end })
-  client.start()
-  if not ok then
-    error(e, 0)
-  end
 end)
 
 h.test("hover after edits: Neovim's incremental changes, with emoji, CJK and combining marks before the URL", function()
@@ -352,12 +375,7 @@ h.test(":LinkPeekSave and :LinkPeekSaved", function()
   h.wait_for(3000, "the saved probe", function()
     return probe
   end)
-  local notes = {}
-  local notify = vim.notify
-  vim.notify = function(msg)
-    table.insert(notes, msg)
-  end
-  local ok, e = pcall(function()
+  with_notes(function(notes)
     h.expect(probe.err == nil, "saved: %s", vim.inspect(probe.err))
     vim.api.nvim_win_set_cursor(0, { 1, 3 })
     vim.cmd("LinkPeekSave")
@@ -376,10 +394,6 @@ h.test(":LinkPeekSave and :LinkPeekSaved", function()
     vim.ui.select = select
     h.eq(opened[1], base .. "/page?title=Saved+Page", "opened")
   end)
-  vim.notify = notify
-  if not ok then
-    error(e, 0)
-  end
 end)
 
 h.test("a daemon that dies is restarted and the buffers re-attached", function()
@@ -601,23 +615,13 @@ end)
 
 -- In a daemon of its own: the 429 holds the fixture's host for 90 s.
 h.test("a site that asks to slow down: the float says when to try again", function()
-  client.stop()
-  linkpeek.setup({ binary = bin, allow_private_network = true, hover_timeout = 1.0 })
-  local ok, e = pcall(function()
+  with_daemon({ binary = bin, allow_private_network = true, hover_timeout = 1.0 }, function()
     markdown({ base .. "/slowdown" })
     local seen = preview_at(1, 3)
     h.eq(seen[#seen].phase, "error", "phase")
     h.eq(seen[#seen].lines[#seen[#seen].lines], "linkpeek: the site is limiting requests; try again in 90 s", "status")
     preview.close()
   end)
-  client.stop()
-  linkpeek.setup({ binary = bin, allow_private_network = true, hover_timeout = 1.0, open = function(url)
-    table.insert(opened, url)
-  end })
-  client.start()
-  if not ok then
-    error(e, 0)
-  end
 end)
 
 h.test("failure reasons as sentences", function()
@@ -723,7 +727,7 @@ h.test("no binary: the install sentence once; K on a URL says it, K elsewhere is
       missing)
   end)
   binary.places, vim.env.PATH, vim.notify = places, path, notify
-  linkpeek.setup({ binary = bin, allow_private_network = true, hover_timeout = 1.0 })
+  default_setup()
   client.start()
   if not ok then
     error(e, 0)
@@ -746,9 +750,7 @@ h.test("no xdg-open: :LinkPeekSaved says so in a sentence", function()
 end)
 
 h.test("a daemon that refuses loopback: the preview's failure names the setting", function()
-  client.stop()
-  linkpeek.setup({ binary = bin, allow_private_network = false, hover_timeout = 1.0 })
-  local ok, e = pcall(function()
+  with_daemon({ binary = bin, allow_private_network = false, hover_timeout = 1.0 }, function()
     markdown({ base .. "/page?title=Private" })
     local seen = preview_at(1, 3)
     local last = seen[#seen]
@@ -775,12 +777,6 @@ h.test("a daemon that refuses loopback: the preview's failure names the setting"
     h.eq(answer.lines, { card.host(base), "(blocked: private address)",
       "To read loopback and intranet pages, set allow_private_network = true in setup()." }, "K's card")
   end)
-  client.stop()
-  linkpeek.setup({ binary = bin, allow_private_network = true, hover_timeout = 1.0 })
-  client.start()
-  if not ok then
-    error(e, 0)
-  end
 end)
 
 -- Last: it replaces the daemon with one that exits at once, counting its starts.
@@ -790,12 +786,7 @@ h.test("a daemon that keeps dying is restarted with backoff, then left alone", f
   local fake = vim.fn.tempname()
   vim.fn.writefile({ "#!/bin/sh", "echo started >> '" .. count_file .. "'", "exit 1" }, fake)
   vim.fn.setfperm(fake, "rwx------")
-  local notes = {}
-  local notify = vim.notify
-  vim.notify = function(msg)
-    table.insert(notes, msg)
-  end
-  local ok, e = pcall(function()
+  with_notes(function(notes)
     linkpeek.setup({ binary = fake, restart = { delay_ms = 20, max_delay_ms = 80, max = 3, reset_after_ms = 60000 } })
     client.start()
     h.wait_for(5000, "the give-up message", function()
@@ -804,10 +795,6 @@ h.test("a daemon that keeps dying is restarted with backoff, then left alone", f
     vim.wait(300)
     h.eq(#vim.fn.readfile(count_file), 4, "daemon starts (the first and three restarts)")
   end)
-  vim.notify = notify
-  if not ok then
-    error(e, 0)
-  end
 end)
 
 h.test("previews are asked in the editor's language (v:lang); accept_language overrides it", function()
@@ -836,9 +823,7 @@ h.test("previews are asked in the editor's language (v:lang); accept_language ov
     vim.env[k] = v
   end
   client.stop()
-  linkpeek.setup({ binary = bin, allow_private_network = true, hover_timeout = 1.0, open = function(url)
-    table.insert(opened, url)
-  end })
+  default_setup()
   if not ok then
     error(e, 0)
   end
