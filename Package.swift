@@ -12,6 +12,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // The one logging API of the libraries; the executable picks the handler (STYLE.md, Logging).
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The HTTP service (`serve --http`): Hummingbird on SwiftNIO, without its
+        // optional traits (swift-configuration, full Foundation), metrics in
+        // Prometheus text, and the lifecycle that drains on SIGTERM.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // MARK: CCurl
@@ -344,6 +354,35 @@ let package = Package(
             ]
         ),
 
+        // MARK: LinkPeekHTTP
+        // The HTTP front (`serve --http`): the same engine API as the daemon
+        // behind Hummingbird, with its limits, metrics and lifecycle.
+        .target(
+            name: "LinkPeekHTTP",
+            dependencies: [
+                "LinkPeek",
+                "LinkPeekProtocol",
+                "JSON",
+                "TextTrimming",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "LinkPeekHTTPTests",
+            dependencies: [
+                "LinkPeekHTTP",
+                "LinkPeek",
+            ]
+        ),
+
         // MARK: LinkPeekTestSupport
         // For the Swift tests only (no product depends on it): the seeded
         // generator every random test uses, loopback listeners and servers,
@@ -369,6 +408,7 @@ let package = Package(
                 "JSON",
                 "LinkPeek",
                 "LinkPeekProtocol",
+                "LinkPeekHTTP",
                 "LinkPeekServer",
                 "Redis",
                 "TextTrimming",

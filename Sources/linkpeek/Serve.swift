@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import LinkPeek
+import LinkPeekHTTP
 import LinkPeekProtocol
 import LinkPeekServer
 
@@ -40,6 +41,8 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var logging: LoggingOptions
 
+    @OptionGroup(title: "HTTP service") var httpOptions: HTTPServeOptions
+
     @Flag(name: .customLong("no-hover-images"), help: ArgumentHelp(
         "Hover cards without the image's thumbnail (initializationOptions.hoverImages false), for clients that show Markdown as text."))
     var noHoverImages = false
@@ -62,6 +65,10 @@ struct Serve: AsyncParsableCommand {
         if let acceptLanguage { settings.acceptLanguage = acceptLanguage }
         fleetOptions.apply(to: &settings)
         settings.reportsUsage = true
+        if let http = try httpOptions.settings() {
+            let code = await HTTPService.run(settings: http, engine: LinkPeekEngine(settings: settings))
+            Glibc.exit(code)
+        }
         let editorDefaults = noHoverImages ? InitializationOptions(hoverImages: false) : nil
         let code = await Server.serve(
             settings: settings, editorDefaults: editorDefaults, makeService: { LinkPeekEngine(settings: $0) },

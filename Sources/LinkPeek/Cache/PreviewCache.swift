@@ -24,6 +24,8 @@ public final class PreviewCache: Sendable {
     public let fleet: FleetCache?
     /// False for a memory-only store: previews stay in `memory` only.
     let keepsPreviews: Bool
+    /// Answers by level, origin requests, bytes read (`/metrics`).
+    public let counters = CacheCounters()
 
     public init(memory: any MetadataCache = MemoryCache(), store: CacheStore, fleet: FleetCache? = nil) {
         self.memory = memory
@@ -37,15 +39,21 @@ public final class PreviewCache: Sendable {
     func lookup(_ key: CacheKey, url: String, now: Date) -> CacheEntry? {
         let name = key.description
         var local = memory.entry(for: name)
+        var level = CacheCounters.Level.memory
         if local == nil, keepsPreviews, let row = store.entry(name), let entry = decoded(row, key: name) {
             memory.store(entry, for: name)
             local = entry
+            level = .disk
         }
-        if let local, local.isFresh(at: now) { return local }
+        if let local, local.isFresh(at: now) {
+            counters.hit(level)
+            return local
+        }
         guard let fleet, let shared = fleet.entry(for: name),
             local.map({ shared.expiresAt > $0.expiresAt }) ?? true
         else { return local }
         keepLocally(shared, key: key, url: url, now: now)
+        if shared.isFresh(at: now) { counters.hit(.fleet) }
         return shared
     }
 
@@ -94,7 +102,9 @@ public final class PreviewCache: Sendable {
     ) -> CachedOutcome? {
         let name = key.description
         var entry = inMemory ?? memory.entry(for: name)
+        var level = CacheCounters.Level.memory
         if entry == nil, keepsPreviews, let row = store.entry(name) {
+            level = .disk
             if freshOnly, row.isFailure || row.mustRevalidate || row.expiresAt <= now.timeIntervalSince1970 {
                 return nil
             }
@@ -104,6 +114,7 @@ public final class PreviewCache: Sendable {
             if !row.isFailure, !row.mustRevalidate, row.expiresAt > now.timeIntervalSince1970, row.originalURL == url,
                 JSONObjectCheck.isObject(row.body)
             {
+                counters.hit(.disk)
                 return .preview(row.body)
             }
             entry = decoded(row, key: name)
@@ -112,6 +123,7 @@ public final class PreviewCache: Sendable {
             if freshOnly, !shared.isFresh(at: now) { return nil }
             keepLocally(shared, key: key, url: url, now: now)
             entry = shared
+            level = .fleet
         }
         guard let entry else { return nil }
         let stale = !entry.isFresh(at: now)
@@ -119,10 +131,12 @@ public final class PreviewCache: Sendable {
         switch entry.value {
         case .failure(var error):
             if freshOnly { return nil }
+            if !stale { counters.hit(level) }
             error.fromCache = true
             error.stale = stale
             return .failure(error)
         case .metadata(var metadata):
+            if !stale { counters.hit(level) }
             if !stale, metadata.originalURL == url, let json = entry.servedJSON { return .preview(json) }
             metadata.originalURL = url
             metadata.fromCache = true

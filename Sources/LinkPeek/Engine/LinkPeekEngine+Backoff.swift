@@ -11,6 +11,7 @@ extension LinkPeekEngine {
     /// for an image fetch (the sentence says so).
     func checkBackoff(url: String, ignoring: Bool, image: Bool = false) throws(FetchError) {
         guard !ignoring, let host = HostBackoff.key(for: url), let seconds = backoff.remaining(host) else { return }
+        cache.counters.held()
         logger.debug("not asked: host held for Retry-After", metadata: [
             "url": "\(url)", "host": "\(host)", "seconds left": "\(seconds)",
         ])

@@ -83,6 +83,7 @@ extension LinkPeekEngine {
         let now = now()
         guard let entry = fleet.entry(for: key.description, counting: .nothing), entry.isFresh(at: now) else { return nil }
         cache.keepLocally(entry, key: key, url: url, now: now)
+        cache.counters.hit(.fleet)
         switch entry.value {
         case .metadata(var metadata):
             metadata.originalURL = url

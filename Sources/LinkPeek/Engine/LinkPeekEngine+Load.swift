@@ -83,6 +83,7 @@ extension LinkPeekEngine {
         renewed.fromCache = nil
         renewed.stale = nil
         await remember(.success(renewed), key: key, url: url, freshness: freshness, now: now)
+        cache.counters.hit(.revalidated)
         renewed.fromCache = true
         return .success(renewed)
     }

@@ -19,8 +19,13 @@ extension LinkPeekEngine {
         }
         // The fleet's rate per host (no-op without `--fleet`).
         let request = try await admittedToOrigin(request)
+        cache.counters.originRequest()
         guard let recordTape else {
-            do { return try await transfers.perform(request, consumer: consumer) } catch { throw FetchError(error) }
+            do {
+                let result = try await transfers.perform(request, consumer: consumer)
+                cache.counters.read(result.bytesRead)
+                return result
+            } catch { throw FetchError(error) }
         }
         let capture = BodyCapture()
         let result: TransferResult<C.Output>

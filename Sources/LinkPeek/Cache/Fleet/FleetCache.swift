@@ -160,7 +160,14 @@ public final class FleetCache: Sendable {
     }
 
     /// Whether Redis counts as up (a single slow call does not take it down).
-    var isUp: Bool { connections.isUp }
+    public var isUp: Bool { connections.isUp }
+
+    /// Whether Redis answers a `PING` now (blocks at most one call's limit).
+    /// While it is down and its backoff runs this is false at once; past
+    /// the backoff the call reconnects (a readiness probe).
+    public func ping() -> Bool {
+        connections.with { connection throws(RedisError) in try connection.call([Array("PING".utf8)]) } != nil
+    }
 
     /// `SET lock:<key> <owner> NX PX <lifetime>`.
     /// - Parameter uncertain: the last try with this owner got no reply (a

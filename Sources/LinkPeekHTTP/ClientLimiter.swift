@@ -1,0 +1,51 @@
+import Synchronization
+
+/// The per-client limit: a token bucket per client (its bearer token, else
+/// its address) of `rate` requests per second with a burst of `rate`. A
+/// client past it is answered 429 with `Retry-After`. The table is bounded:
+/// at `capacity` clients, buckets that have refilled are dropped first (a
+/// full bucket is the same as none), then the oldest.
+final class ClientLimiter: Sendable {
+    private struct Bucket {
+        var tokens: Double
+        var updated: ContinuousClock.Instant
+    }
+
+    private let rate: Double
+    private let capacity: Int
+    private let buckets = Mutex<[String: Bucket]>([:])
+
+    init(rate: Int, capacity: Int = 10_000) {
+        self.rate = Double(max(1, rate))
+        self.capacity = capacity
+    }
+
+    /// nil when `client` may go on now (and a token is spent), else the
+    /// whole seconds until it may.
+    func admit(_ client: String, now: ContinuousClock.Instant = .now) -> Int? {
+        buckets.withLock { buckets in
+            var bucket = buckets[client] ?? Bucket(tokens: rate, updated: now)
+            let elapsed = now - bucket.updated
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            bucket.tokens = min(rate, bucket.tokens + max(0, seconds) * rate)
+            bucket.updated = now
+            if bucket.tokens >= 1 {
+                bucket.tokens -= 1
+                if buckets[client] == nil, buckets.count >= capacity { Self.prune(&buckets, rate: rate, now: now) }
+                buckets[client] = bucket
+                return nil
+            }
+            buckets[client] = bucket
+            // Safe: (1 - tokens) / rate is in (0, 1], so its ceiling is 1.
+            return max(1, Int(((1 - bucket.tokens) / rate).rounded(.up)))
+        }
+    }
+
+    private static func prune(_ buckets: inout [String: Bucket], rate: Double, now: ContinuousClock.Instant) {
+        let full = buckets.filter { now - $0.value.updated >= .seconds(1) }.map(\.key)
+        for key in full { buckets[key] = nil }
+        if buckets.count >= 10_000, let oldest = buckets.min(by: { $0.value.updated < $1.value.updated })?.key {
+            buckets[oldest] = nil
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Hummingbird
+import LinkPeek
+import Logging
+
+/// The HTTP front: one responder for every endpoint. Each request is
+/// checked in this order — method, token, per-client limit — then served by
+/// its endpoint's handler (`Front+Preview`, `+OEmbed`, `+Image`, `+Probes`),
+/// counted in `/metrics` and written to the access log in one line.
+///
+/// Where code runs: `respond` runs on a task of Hummingbird's per connection
+/// (the global concurrent executor). A fresh cached preview is answered there
+/// from memory; fetches and image transforms run inside the admission gate.
+struct Front: HTTPResponder {
+    typealias Context = FrontContext
+
+    let engine: LinkPeekEngine
+    let settings: HTTPSettings
+    let metrics: HTTPMetrics
+    let limiter: ClientLimiter
+    let gate: AdmissionGate
+    let lifecycle: Lifecycle
+    /// The access log: one line per request at `info`.
+    let accessLog: Logger
+
+    init(engine: LinkPeekEngine, settings: HTTPSettings, metrics: HTTPMetrics, lifecycle: Lifecycle, accessLog: Logger) {
+        self.engine = engine
+        self.settings = settings
+        self.metrics = metrics
+        self.lifecycle = lifecycle
+        self.accessLog = accessLog
+        limiter = ClientLimiter(rate: settings.clientRate)
+        gate = AdmissionGate(slots: settings.maxConcurrent, queue: settings.maxQueue)
+    }
+
+    func respond(to request: Request, context: FrontContext) async throws -> Response {
+        let start = ContinuousClock.now
+        let endpoint = Endpoint(path: request.uri.path)
+        metrics.began()
+        let (response, url) = await answer(request, endpoint: endpoint, context: context)
+        let elapsed = ContinuousClock.now - start
+        // Safe: a request's time is far below 2^63 ns (292 years).
+        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        let code = Int(response.status.code)
+        metrics.ended(endpoint, code: code, nanoseconds: nanoseconds)
+        if accessLog.logLevel <= .info {
+            logAccess(request, code: code, url: url, nanoseconds: nanoseconds, client: context.clientAddress)
+        }
+        return response
+    }
+
+    /// The response, and the `url` parameter when there was one (for the log).
+    private func answer(_ request: Request, endpoint: Endpoint, context: FrontContext) async -> (Response, String?) {
+        guard request.method == .get || request.method == .head else {
+            var response = Reply.problem(.methodNotAllowed, reason: "methodNotAllowed", "Only GET is served.")
+            response.headers[.allow] = "GET, HEAD"
+            return (response, nil)
+        }
+        if endpoint == .other {
+            return (Reply.problem(.notFound, reason: "noSuchEndpoint", "There is no endpoint \(request.uri.path)."), nil)
+        }
+        if endpoint.isProbe { return (await probe(endpoint), nil) }
+        var client = context.clientAddress
+        if let tokens = settings.tokens {
+            guard let token = Self.bearer(request), tokens.accepts(token.utf8) else {
+                var response = Reply.problem(
+                    .unauthorized, reason: "unauthorized", "A valid bearer token is required (Authorization: Bearer …).")
+                response.headers[.wwwAuthenticate] = "Bearer"
+                return (response, nil)
+            }
+            client = "token:" + token
+        }
+        if let seconds = limiter.admit(client) {
+            metrics.limitedClient()
+            return (Reply.retryLater(.tooManyRequests, seconds: seconds, reason: "clientLimited",
+                "This client sent more than \(settings.clientRate) requests per second."), nil)
+        }
+        let query = request.uri.queryParameters
+        let url = query["url"].map(String.init)
+        switch endpoint {
+        case .preview: return (await preview(query, request: request), url)
+        case .oembed: return (await oembed(query), url)
+        case .image: return (await image(query, request: request), url)
+        case .metrics: return (scrape(), nil)
+        case .healthz, .readyz, .other: return (Reply.problem(.notFound, reason: "noSuchEndpoint", ""), nil)
+        }
+    }
+
+    /// The token of `Authorization: Bearer <token>`.
+    static func bearer(_ request: Request) -> String? {
+        guard let value = request.headers[.authorization] else { return nil }
+        let prefix = "Bearer "
+        guard value.count > prefix.count, value.prefix(prefix.count).lowercased() == "bearer " else { return nil }
+        return String(value.dropFirst(prefix.count))
+    }
+
+    /// `GET /v1/preview 200 host=example.com 1.2ms client=127.0.0.1`; the
+    /// URL's query only with `--http-log-query`.
+    private func logAccess(_ request: Request, code: Int, url: String?, nanoseconds: Int64, client: String) {
+        var line = "\(request.method) \(request.uri.path) \(code)"
+        if let url, let parts = URLParts(url) {
+            line += " host=\(parts.host)"
+            if settings.logsQuery, let query = parts.query { line += " query=\(query)" }
+        }
+        let milliseconds = Double(nanoseconds / 1000) / 1000
+        line += " \(milliseconds)ms client=\(client)"
+        accessLog.info("\(line)")
+    }
+}
+
+/// The host and query of a URL, without Foundation's parser (a log line only).
+struct URLParts {
+    let host: String
+    /// The host and its port as written (`host:8080`), without user info.
+    let authority: String
+    let query: String?
+
+    init?(_ url: String) {
+        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return nil }
+        let rest = url[url.index(colon, offsetBy: 3)...]
+        let ends: Set<Character> = ["/", "?", "#"]
+        let authorityEnd: Substring.Index = rest.firstIndex(where: { ends.contains($0) }) ?? rest.endIndex
+        var authority = rest[..<authorityEnd]
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        self.authority = String(authority)
+        if authority.hasPrefix("[") {
+            if let close = authority.firstIndex(of: "]") { authority = authority[...close] }
+        } else if let colon = authority.lastIndex(of: ":") {
+            authority = authority[..<colon]
+        }
+        guard !authority.isEmpty else { return nil }
+        host = String(authority)
+        let afterAuthority = rest[authorityEnd...]
+        if let mark = afterAuthority.firstIndex(of: "?") {
+            let end = afterAuthority[mark...].firstIndex(of: "#") ?? afterAuthority.endIndex
+            query = String(afterAuthority[afterAuthority.index(after: mark)..<end])
+        } else {
+            query = nil
+        }
+    }
+}
