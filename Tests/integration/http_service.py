@@ -43,6 +43,8 @@ class HTTPService:
     host: str = "127.0.0.1"
     port: int = 0
     stderr: bytearray = field(default_factory=bytearray)
+    #: (path, reply) of every request, for the check against protocol/openapi.json.
+    replies: list = field(default_factory=list)
     _reader: threading.Thread | None = None
 
     def start(self, timeout: float = 20.0) -> "HTTPService":
@@ -80,8 +82,10 @@ class HTTPService:
             connection.request("GET", target, headers=headers or {})
             response = connection.getresponse()
             body = response.read()
-            return Reply(response.status, {k.lower(): v for k, v in response.getheaders()}, body,
-                         time.monotonic() - started)
+            reply = Reply(response.status, {k.lower(): v for k, v in response.getheaders()}, body,
+                          time.monotonic() - started)
+            self.replies.append((path, reply))
+            return reply
         finally:
             connection.close()
 

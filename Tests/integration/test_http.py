@@ -7,7 +7,9 @@ on loopback, against the fixture server; each test starts its own service."""
 from __future__ import annotations
 
 import http.client
+import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -16,6 +18,7 @@ import time
 
 import pytest
 
+import openapi_check
 from http_service import HTTPService
 from redis_fixture import RedisServer
 
@@ -35,8 +38,13 @@ def service(linkpeek_bin, tmp_path):
         return s
 
     yield start
+    found = []
     for s in started:
         s.kill()
+        for path, reply in s.replies:
+            found += openapi_check.problems(path, reply.status, reply.headers, reply.body)
+    if found:
+        pytest.fail("replies that protocol/openapi.json does not describe:\n" + "\n".join(found[:20]))
 
 
 @pytest.fixture
@@ -472,3 +480,26 @@ def test_access_log_has_the_host_only(service, server):
     assert len(lines) == 1, log
     assert "GET /v1/preview 200 host=127.0.0.1" in lines[0]
     assert "hunter2" not in log
+
+
+# ---------------------------------------------------------------- the OpenAPI document
+
+def test_openapi_document_is_complete():
+    import jsonschema
+
+    doc = openapi_check.document()
+    assert doc["openapi"] == "3.1.0"
+    assert set(doc["paths"]) == {"/v1/preview", "/v1/oembed", "/v1/image", "/healthz", "/readyz", "/metrics"}
+    for name, schema in doc["components"]["schemas"].items():
+        jsonschema.Draft202012Validator.check_schema(schema)
+    for path, item in doc["paths"].items():
+        assert set(item) == {"get"}, path
+        for status, response in item["get"]["responses"].items():
+            assert status.isdigit(), (path, status)
+            assert openapi_check.resolve(response)["description"], (path, status)
+    text = json.dumps(doc)
+    for ref in set(re.findall(r'"\$ref": "(#/[^"]+)"', text)):
+        openapi_check.resolve({"$ref": ref})
+    # The statuses the service answers on /v1/preview, every one documented.
+    assert set(doc["paths"]["/v1/preview"]["get"]["responses"]) == {
+        "200", "304", "400", "401", "403", "404", "410", "414", "429", "502", "503", "504"}
