@@ -31,6 +31,8 @@ APT_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev libvips-dev libv
 APT_PACKAGES += binutils man-db
 # libhiredis-dev, zlib1g-dev: fleet mode's Redis client and entry compression; redis-server: the fleet tests' own Redis.
 APT_PACKAGES += libhiredis-dev zlib1g-dev redis-server
+# systemd: systemd-analyze, which checks the .deb's linkpeek-http.service (make test-dist).
+APT_PACKAGES += systemd
 BIN := .build/debug/linkpeek
 URL ?=
 

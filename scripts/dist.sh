@@ -68,6 +68,9 @@ tree() {
     "$dir/bin/linkpeek" --generate-completion-script zsh > "$dir/share/zsh/site-functions/_linkpeek"
     "$dir/bin/linkpeek" --generate-completion-script fish > "$dir/share/fish/vendor_completions.d/linkpeek.fish"
     copy_editors "$dir/share/linkpeek/editors"
+    # The HTTP service's systemd unit (protocol/http.md); the .deb installs it disabled.
+    mkdir -p "$dir/share/linkpeek/systemd"
+    cp "$root/scripts/systemd/linkpeek-http.service" "$dir/share/linkpeek/systemd/"
     cp "$root/README.md" "$root/LICENSE" "$dir/"
 }
 
@@ -93,6 +96,9 @@ deb() {
     cp "$dir/share/zsh/site-functions/_linkpeek" "$stage/usr/share/zsh/vendor-completions/"
     cp "$dir/share/fish/vendor_completions.d/linkpeek.fish" "$stage/usr/share/fish/vendor_completions.d/"
     cp -R "$dir/share/linkpeek/editors" "$stage/usr/share/linkpeek/"
+    # No maintainer script enables or starts it: installed, it stays disabled.
+    mkdir -p "$stage/lib/systemd/system"
+    cp "$dir/share/linkpeek/systemd/linkpeek-http.service" "$stage/lib/systemd/system/"
     gzip -9n < "$dir/README.md" > "$stage/usr/share/doc/linkpeek/README.md.gz"
     {
         echo "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"
@@ -120,12 +126,13 @@ Description: link previews for Linux: a daemon, an LSP server and a CLI
  Give it a URL, get back a rich preview: title, summary, site name, icon,
  image and video, cached on disk. It runs as a JSON-RPC/LSP daemon for
  editors (plugins for Neovim, Emacs and VS Code are in
- /usr/share/linkpeek/editors) and as a one-shot command for scripts.
+ /usr/share/linkpeek/editors), as a one-shot command for scripts, and as an
+ HTTP service (linkpeek-http.service, installed disabled).
  libvips (recommended) is needed only for images (linkpeek image, getMedia);
  hiredis (suggested) only for fleet mode (--fleet: a cache shared over Redis).
 CONTROL
     find "$stage" -type d -exec chmod 0755 {} +
-    find "$stage/usr" -type f -exec chmod 0644 {} +
+    find "$stage/usr" "$stage/lib" -type f -exec chmod 0644 {} +
     chmod 0755 "$stage/usr/bin/linkpeek"
     dpkg-deb --root-owner-group -Zxz --build "$stage" "$out" >/dev/null
     rm -rf "$stage"

@@ -149,9 +149,28 @@ def test_deb_puts_files_in_debian_places():
                  "./usr/share/fish/vendor_completions.d/linkpeek.fish", "./usr/share/doc/linkpeek/copyright",
                  "./usr/share/linkpeek/editors/neovim/plugin/linkpeek.lua",
                  "./usr/share/linkpeek/editors/emacs/linkpeek.el",
-                 "./usr/share/linkpeek/editors/vscode/package.json"]:
+                 "./usr/share/linkpeek/editors/vscode/package.json",
+                 "./lib/systemd/system/linkpeek-http.service"]:
         assert re.search(r"\s" + re.escape(path) + r"$", listing, re.M), f"{path} missing from {deb.name}"
     assert re.search(r"^-rwxr-xr-x root/root .* \./usr/bin/linkpeek$", listing, re.M), listing
+
+
+def test_deb_ships_the_http_service_disabled_and_verified(binary, tmp_path):
+    deb = only("linkpeek_*.deb")
+    run("dpkg-deb", "-x", str(deb), str(tmp_path / "root"))
+    control = run("dpkg-deb", "-I", str(deb)).stdout
+    # No postinst (or other maintainer script) that could enable or start it.
+    assert not re.search(r"\b(postinst|prerm|postrm|preinst)\b", control), control
+    unit = (tmp_path / "root/lib/systemd/system/linkpeek-http.service").read_text()
+    for line in ["DynamicUser=yes", "ProtectSystem=strict", "StateDirectory=linkpeek-http",
+                 "ExecStart=/usr/bin/linkpeek serve --http 127.0.0.1:8080 --cache-dir /var/lib/linkpeek-http"]:
+        assert line in unit.splitlines(), line
+    # systemd-analyze checks that ExecStart is executable: the unit as installed, pointing at the unpacked binary.
+    check = tmp_path / "check" / "linkpeek-http.service"
+    check.parent.mkdir()
+    check.write_text(unit.replace("/usr/bin/linkpeek", str(binary)))
+    verify = subprocess.run(["systemd-analyze", "verify", str(check)], capture_output=True, text=True, timeout=60)
+    assert (verify.returncode, verify.stdout + verify.stderr) == (0, "")
 
 
 def test_completions_come_from_the_binary(binary):
