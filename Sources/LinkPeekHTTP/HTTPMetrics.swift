@@ -11,7 +11,11 @@ final class HTTPMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
     /// Counters and timers by endpoint and code, made on first use.
-    private let requests = Mutex<[String: CoreMetrics.Counter]>([:])
+    private let requests = Mutex<[CounterKey: CoreMetrics.Counter]>([:])
+    private struct CounterKey: Hashable {
+        let endpoint: Endpoint
+        let code: Int
+    }
     private let timers: [Endpoint: CoreMetrics.Timer]
     private let inFlightCount = Atomic<Int>(0)
     /// The engine's totals as last scraped, so that counters move by the difference.
@@ -63,7 +67,7 @@ final class HTTPMetrics: Sendable {
     }
 
     private func counter(_ endpoint: Endpoint, code: Int) -> CoreMetrics.Counter {
-        let key = "\(endpoint.name) \(code)"
+        let key = CounterKey(endpoint: endpoint, code: code)
         return requests.withLock { requests in
             if let counter = requests[key] { return counter }
             let counter = CoreMetrics.Counter(

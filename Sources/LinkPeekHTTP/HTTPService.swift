@@ -68,7 +68,8 @@ final class Lifecycle: Service, Sendable {
     var isDraining: Bool { draining.load(ordering: .relaxed) }
 
     func run() async throws {
-        try? await gracefulShutdown()
+        // Cancelled instead (the server failed, say): not a drain.
+        do { try await gracefulShutdown() } catch { return }
         draining.store(true, ordering: .relaxed)
     }
 }

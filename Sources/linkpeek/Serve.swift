@@ -23,6 +23,8 @@ struct Serve: AsyncParsableCommand {
 
             With --fleet (or initializationOptions.fleet), daemons on many hosts share a Redis cache level, one origin fetch per URL and one rate per host (--fleet-origin-rate); Redis failing never fails a request. `linkpeek fleet stats` shows the fleet's use.
 
+            With --http ADDRESS:PORT it serves HTTP instead of stdio: /v1/preview, /v1/oembed, /v1/image, /healthz, /readyz and /metrics, with the same engine, cache and fleet (protocol/http.md).
+
             The flags set defaults; initializationOptions in `initialize` override them. Logs go to stderr (or --log-file) only; warnings and errors also go to the client as window/logMessage. See protocol/README.md for the full contract.
             """)
 
@@ -48,6 +50,9 @@ struct Serve: AsyncParsableCommand {
     var noHoverImages = false
 
     func validate() throws {
+        if httpOptions.http != nil, noHoverImages {
+            throw ValidationError("--no-hover-images is for the stdio daemon's hover cards, not --http.")
+        }
         if let problem = ParamRanges.maxConcurrency.check(Double(maxConcurrency), field: "--max-concurrency") {
             throw ValidationError(problem + ".")
         }

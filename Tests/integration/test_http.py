@@ -409,6 +409,18 @@ def test_sigterm_writes_the_cache_back(service, server, linkpeek_bin, tmp_path):
         again.kill()
 
 
+def test_an_address_in_use_exits_1(linkpeek_bin, tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        done = subprocess.run([linkpeek_bin, "serve", "--http", f"127.0.0.1:{port}", "--cache-dir", str(tmp_path)],
+                              capture_output=True, timeout=30)
+    assert done.returncode == 1
+    assert b"the HTTP service stopped" in done.stderr
+    assert b"Address already in use" in done.stderr
+
+
 def test_readyz_follows_redis(service, redis):
     s = service("--fleet", redis.url)
     assert s.get("/readyz").status == 200
