@@ -12,6 +12,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // The one logging API of the libraries; the executable picks the handler (STYLE.md, Logging).
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The configuration file's TOML reader (toml++ underneath; `ConfigFile` guards what reaches it).
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
         // MARK: CCurl
@@ -229,10 +231,32 @@ let package = Package(
             ]
         ),
 
+        // MARK: Options
+        // The one options type: every preference's key, range and documentation,
+        // the layers (flag, client, environment, file, default) merged by
+        // precedence, the configuration file with its `[[site]]` rules and
+        // `hover.*` keys, and the XDG rule. Knows nothing of the engine.
+        .target(
+            name: "Options",
+            dependencies: [
+                "Curl",
+                "LinkPeekProtocol",
+                "Redis",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
+        .testTarget(
+            name: "OptionsTests",
+            dependencies: [
+                "Options",
+            ]
+        ),
+
         // MARK: LinkPeek
         .target(
             name: "LinkPeek",
             dependencies: [
+                "Options",
                 "Curl",
                 "JSON",
                 "HTMLHead",
@@ -327,6 +351,7 @@ let package = Package(
             name: "LinkPeekServer",
             dependencies: [
                 "LinkPeek",
+                "Options",
                 "LinkPeekProtocol",
                 "JSONRPC",
                 "Threading",
@@ -370,6 +395,7 @@ let package = Package(
                 "LinkPeek",
                 "LinkPeekProtocol",
                 "LinkPeekServer",
+                "Options",
                 "Redis",
                 "TextTrimming",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

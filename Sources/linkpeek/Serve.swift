@@ -3,6 +3,7 @@ import FoundationEssentials
 import LinkPeek
 import LinkPeekProtocol
 import LinkPeekServer
+import Options
 
 #if canImport(Glibc)
 import Glibc
@@ -27,8 +28,8 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var network: NetworkOptions
 
-    @Option(name: .long, help: "Fetches running at once, in all.")
-    var maxConcurrency: Int = 64
+    @Option(name: .long, help: "Fetches running at once, in all (default 64).")
+    var maxConcurrency: Int?
 
     @OptionGroup var cacheOptions: CacheOptions
 
@@ -38,6 +39,8 @@ struct Serve: AsyncParsableCommand {
     var acceptLanguage: String?
     @OptionGroup var fleetOptions: FleetOptions
 
+    @OptionGroup var config: ConfigOptions
+
     @OptionGroup var logging: LoggingOptions
 
     @Flag(name: .customLong("no-hover-images"), help: ArgumentHelp(
@@ -45,7 +48,7 @@ struct Serve: AsyncParsableCommand {
     var noHoverImages = false
 
     func validate() throws {
-        if let problem = ParamRanges.maxConcurrency.check(Double(maxConcurrency), field: "--max-concurrency") {
+        if let problem = ParamRanges.maxConcurrency.check(maxConcurrency.map(Double.init), field: "--max-concurrency") {
             throw ValidationError(problem + ".")
         }
         if let problem = ParamRanges.checkHeaderValue(acceptLanguage, field: "--accept-language") {
@@ -56,15 +59,25 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let clientLog = ClientLog(level: logging.logLevel)
         try logging.bootstrap(clientLog: clientLog)
-        var settings = network.settings
-        settings.maxConcurrency = maxConcurrency
-        cacheOptions.apply(to: &settings)
-        if let acceptLanguage { settings.acceptLanguage = acceptLanguage }
-        fleetOptions.apply(to: &settings)
+        var flags = network.options
+        cacheOptions.add(to: &flags)
+        fleetOptions.add(to: &flags)
+        flags.maxConcurrency = maxConcurrency.map(Double.init)
+        flags.acceptLanguage = acceptLanguage
+        if noHoverImages { flags.hoverImages = false }
+        // A daemon runs with what is good in the file, and says what is not
+        // (logged here, shown to the client once as window/showMessage).
+        let loaded = config.load(flags: flags)
+        let notices = loaded.file.warnings + loaded.problems
+        var settings = Settings()
+        settings.acceptLanguage = UserLanguage.fromEnvironment()
+        network.applyModes(to: &settings)
+        settings.clockOffset = cacheOptions.clockOffset ?? 0
+        settings.apply(loaded.layers.merged)
         settings.reportsUsage = true
-        let editorDefaults = noHoverImages ? InitializationOptions(hoverImages: false) : nil
+        let editorDefaults = loaded.layers.merged
         let code = await Server.serve(
-            settings: settings, editorDefaults: editorDefaults, makeService: { LinkPeekEngine(settings: $0) },
+            settings: settings, editorDefaults: editorDefaults, configNotices: notices, makeService: { LinkPeekEngine(settings: $0) },
             clientLog: clientLog)
         Glibc.exit(code)
     }
