@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // The configuration file's TOML reader (toml++ underneath; `ConfigFile` guards what reaches it).
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
         // MARK: CCurl
@@ -239,10 +241,32 @@ let package = Package(
             ]
         ),
 
+        // MARK: Options
+        // The one options type: every preference's key, range and documentation,
+        // the layers (flag, client, environment, file, default) merged by
+        // precedence, the configuration file with its `[[site]]` rules and
+        // `hover.*` keys, and the XDG rule. Knows nothing of the engine.
+        .target(
+            name: "Options",
+            dependencies: [
+                "Curl",
+                "LinkPeekProtocol",
+                "Redis",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
+        .testTarget(
+            name: "OptionsTests",
+            dependencies: [
+                "Options",
+            ]
+        ),
+
         // MARK: LinkPeek
         .target(
             name: "LinkPeek",
             dependencies: [
+                "Options",
                 "Curl",
                 "JSON",
                 "HTMLHead",
@@ -337,6 +361,7 @@ let package = Package(
             name: "LinkPeekServer",
             dependencies: [
                 "LinkPeek",
+                "Options",
                 "LinkPeekProtocol",
                 "JSONRPC",
                 "Threading",
@@ -410,6 +435,7 @@ let package = Package(
                 "LinkPeekProtocol",
                 "LinkPeekHTTP",
                 "LinkPeekServer",
+                "Options",
                 "Redis",
                 "TextTrimming",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -102,6 +102,8 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
     public var prefetch: Bool?
     /// Show the preview image in hover cards; default true.
     public var hoverImages: Bool?
+    /// `hover.fetch`, `hover.allow`, `hover.deny`: whether a hover may fetch.
+    public var hover: HoverOptions?
     /// `Accept-Language` for requests that name none ("" for none); absent:
     /// the daemon's (`--accept-language`, else its locale). Editors pass theirs.
     public var acceptLanguage: String?
@@ -156,7 +158,7 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case allowPrivateNetwork, userAgent, timeout, cacheDir, cacheSize, maxConcurrency
-        case hoverTimeout, prefetch, hoverImages
+        case hoverTimeout, prefetch, hoverImages, hover
         case resolve, caFile, caPath, proxy, noProxy, record, replay, replayFallback, clock
         case oembed
         case acceptLanguage
@@ -180,6 +182,7 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         hoverTimeout = try container.decodeIfPresent(Double.self, forKey: .hoverTimeout)
         prefetch = try container.decodeIfPresent(Bool.self, forKey: .prefetch)
         hoverImages = try container.decodeIfPresent(Bool.self, forKey: .hoverImages)
+        hover = try container.decodeIfPresent(HoverOptions.self, forKey: .hover)
         resolve = try container.decodeIfPresent([String].self, forKey: .resolve)
         caFile = try container.decodeIfPresent(String.self, forKey: .caFile)
         caPath = try container.decodeIfPresent(String.self, forKey: .caPath)
@@ -210,6 +213,7 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         try container.encodeIfPresent(hoverTimeout, forKey: .hoverTimeout)
         try container.encodeIfPresent(prefetch, forKey: .prefetch)
         try container.encodeIfPresent(hoverImages, forKey: .hoverImages)
+        try container.encodeIfPresent(hover, forKey: .hover)
         try container.encodeIfPresent(resolve, forKey: .resolve)
         try container.encodeIfPresent(caFile, forKey: .caFile)
         try container.encodeIfPresent(caPath, forKey: .caPath)
@@ -233,5 +237,28 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
             ?? (cacheDir == "" ? "initializationOptions.cacheDir must not be empty" : nil)
             ?? ParamRanges.hoverTimeout.check(hoverTimeout, field: "initializationOptions.hoverTimeout")
             ?? ParamRanges.checkHeaderValue(acceptLanguage, field: "initializationOptions.acceptLanguage")
+            ?? hover?.validationError()
+    }
+}
+
+/// `initializationOptions.hover`: the configuration file's `[hover]` keys.
+public struct HoverOptions: Codable, Sendable, Equatable {
+    /// "always", "allowList" or "cacheOnly".
+    public var fetch: String?
+    /// Host patterns (`example.com`, `*.example.com`).
+    public var allow: [String]?
+    public var deny: [String]?
+
+    public init(fetch: String? = nil, allow: [String]? = nil, deny: [String]? = nil) {
+        self.fetch = fetch
+        self.allow = allow
+        self.deny = deny
+    }
+
+    /// The first rule these break beyond their types, naming the field
+    /// (patterns are checked by the daemon, which knows their syntax).
+    func validationError() -> String? {
+        guard let fetch, !["always", "allowList", "cacheOnly"].contains(fetch) else { return nil }
+        return "initializationOptions.hover.fetch must be one of \"always\", \"allowList\", \"cacheOnly\""
     }
 }

@@ -25,6 +25,7 @@ extension Server {
         lsp.positionEncoding = PositionEncoding.negotiate(offered: params.capabilities?.general?.positionEncodings)
         lsp.hoverFormat = HoverFormat.negotiate(offered: params.capabilities?.textDocument?.hover?.contentFormat)
         lifecycle = .running(initialized: true)
+        sendPendingNotices()
         let result = InitializeResult(
             capabilities: ServerCapabilities(positionEncoding: lsp.positionEncoding.rawValue),
             serverInfo: ServerInfo(name: Self.name, version: Settings.version),

@@ -3,6 +3,7 @@ import JSONRPC
 import LinkPeek
 import LinkPeekProtocol
 import Logging
+import Options
 
 #if canImport(Glibc)
 import Glibc
@@ -43,14 +44,17 @@ extension Server {
     /// stream. SIGPIPE is ignored process-wide. With `handleSignals`,
     /// SIGTERM and SIGINT end the session like end of input: running fetches
     /// are cancelled and answered, output is flushed, exit code 0.
-    /// `editorDefaults`: the editor-facing settings the command line gives
-    /// (`serve --no-hover-images`), which `initializationOptions` override.
+    /// `editorDefaults`: the merged preferences' editor-facing keys (flags,
+    /// environment, configuration file), which `initializationOptions`
+    /// override; `configNotices`: the configuration's problems, logged and
+    /// sent once as `window/showMessage` with the `initialize` answer.
     /// `logger` is the daemon's own; `clientLog`, when the executable put its
     /// handler into the logging system, gets the connection for the session
     /// and sends warnings to the client as `window/logMessage`.
     public static func serve(
         settings: Settings,
-        editorDefaults: InitializationOptions? = nil,
+        editorDefaults: Options? = nil,
+        configNotices: [String] = [],
         makeService: @escaping @Sendable (Settings) -> any MetadataService,
         input: Int32 = STDIN_FILENO,
         output: Int32 = STDOUT_FILENO,
@@ -63,7 +67,8 @@ extension Server {
         let connection = Connection(input: input, output: output)
         clientLog?.attach(connection)
         let server = Server(connection: connection, settings: settings, logger: logger, makeService: makeService)
-        if let editorDefaults { await server.applyEditorDefaults(editorDefaults) }
+        if let editorDefaults { await server.applyEditorDefaults(editorDefaults, notices: configNotices) }
+        for notice in configNotices { logger.warning("\(notice)") }
 
         let events = EventInbox<Event>()
         let signalSources = handleSignals ? installSignalSources { events.yield(.signal($0)) } : []

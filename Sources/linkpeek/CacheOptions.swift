@@ -1,6 +1,7 @@
 import ArgumentParser
 import LinkPeek
 import LinkPeekProtocol
+import Options
 
 /// The flags every command that uses the cache shares.
 struct CacheOptions: ParsableArguments {
@@ -27,22 +28,25 @@ struct CacheOptions: ParsableArguments {
         if cacheDir == "" { throw ValidationError("--cache-dir must not be empty.") }
     }
 
-    /// `settings` with these flags applied.
+    /// The preferences these flags give (the flag layer).
+    func add(to options: inout Options) {
+        options.cacheDir = cacheDir
+        if noCache { options.cache = false }
+        options.cacheSize = cacheSize
+    }
+
+    /// `settings` with these flags applied, over what `settings` had.
     func apply(to settings: inout Settings) {
-        settings.cacheDir = cacheDir
-        settings.cacheEnabled = !noCache
-        if let mebibytes = cacheSize.flatMap(ParamRanges.cacheSize.integer) {
-            settings.cacheSizeLimit = mebibytes * 1024 * 1024
-        }
+        var options = Options()
+        add(to: &options)
+        settings.apply(options)
         settings.clockOffset = clockOffset ?? 0
-        // The user's language is part of every cache key: each command that
-        // reads or fills the cache asks in it (`serve --accept-language` may override).
-        settings.acceptLanguage = UserLanguage.fromEnvironment()
     }
 
     /// The store these flags name, for the commands that use it directly.
     var store: CacheStore {
         var settings = Settings()
+        settings.acceptLanguage = UserLanguage.fromEnvironment()
         apply(to: &settings)
         let directory = settings.cacheEnabled ? CacheLocation.directory(configured: settings.cacheDir) : nil
         return CacheStore(directory: directory, sizeLimit: settings.cacheSizeLimit)

@@ -43,6 +43,8 @@ struct Fetch: AsyncParsableCommand {
 
     @OptionGroup var fleetOptions: FleetOptions
 
+    @OptionGroup var config: ConfigOptions
+
     @Option(name: .long, help: ArgumentHelp(
         "How to use the cache: \(CachePolicy.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "policy"))
     var cachePolicy: CachePolicy = .default
@@ -78,15 +80,13 @@ struct Fetch: AsyncParsableCommand {
 
     func run() async throws {
         try logging.bootstrap()
-        var settings = network.settings
+        var settings = try config.settings(network: network, cache: cacheOptions, fleet: fleetOptions)
         settings.maxConcurrency = concurrency
-        cacheOptions.apply(to: &settings)
-        fleetOptions.apply(to: &settings)
         // A batch answers as it goes and writes its cache entries together (`shutdown` writes the last).
         settings.cacheWritesBehind = true
         let engine = LinkPeekEngine(settings: settings)
         let options = FetchOptions(
-            timeout: network.timeout, cachePolicy: cachePolicy, fetchSubresources: !noSubresources,
+            timeout: settings.timeout, cachePolicy: cachePolicy, fetchSubresources: !noSubresources,
             includeData: includeData, reportsPartialResults: false, acceptLanguage: acceptLanguage)
         let source = URLSource(arguments: urls, readStdin: stdin)
         let progress = ProgressLine(enabled: isatty(STDERR_FILENO) == 1 && (stdin || urls.count > 1))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LinkPeek
+import Options
 
 /// The flags of fleet mode, shared by `serve` and `fetch`.
 struct FleetOptions: ParsableArguments {
@@ -21,8 +22,9 @@ struct FleetOptions: ParsableArguments {
         if fleetOriginRate != nil, fleet == nil { throw ValidationError("--fleet-origin-rate needs --fleet.") }
     }
 
-    func apply(to settings: inout Settings) {
-        settings.fleet = fleet
-        if let rate = fleetOriginRate.flatMap({ Int(exactly: $0) }) { settings.fleetOriginRate = rate }
+    /// The preferences these flags give (the flag layer).
+    func add(to options: inout Options) {
+        options.fleet = fleet
+        options.fleetOriginRate = fleetOriginRate
     }
 }

@@ -58,6 +58,8 @@ struct ImageCommand: AsyncParsableCommand {
 
     @OptionGroup var cacheOptions: CacheOptions
 
+    @OptionGroup var config: ConfigOptions
+
     var params: GetMediaParams {
         GetMediaParams(
             url: url, kind: kind, width: width, height: height, fit: fit, dpr: dpr, format: format,
@@ -77,8 +79,7 @@ struct ImageCommand: AsyncParsableCommand {
 
     func run() async throws {
         try logging.bootstrap()
-        var settings = network.settings
-        cacheOptions.apply(to: &settings)
+        let settings = try config.settings(network: network, cache: cacheOptions)
         let engine = LinkPeekEngine(settings: settings)
         defer { engine.shutdown() }
         let image: MediaImage

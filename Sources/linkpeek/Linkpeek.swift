@@ -15,12 +15,14 @@ struct Linkpeek: AsyncParsableCommand {
             linkpeek saved add|list|remove|export   saved links
             linkpeek image URL -o FILE   a preview image, resized and converted
             linkpeek fleet stats --fleet redis://…   the fleet's shared cache (serve/fetch --fleet)
+            linkpeek config show|check|explain|keys  the configuration file and what is in effect
 
             Exit status: 0 when every URL gave a preview, 1 when any failed, 2 on usage errors,
             66 when parse cannot read its HTML file.
             """,
         version: Linkpeek.versionLine,
-        subcommands: [Fetch.self, Parse.self, Serve.self, CacheCommand.self, SavedCommand.self, ImageCommand.self, FleetCommand.self]
+        subcommands: [Fetch.self, Parse.self, Serve.self, CacheCommand.self, SavedCommand.self, ImageCommand.self, FleetCommand.self,
+            ConfigCommand.self]
     )
 }
 

@@ -2,13 +2,14 @@ import ArgumentParser
 import Curl
 import LinkPeek
 import LinkPeekProtocol
+import Options
 
 /// The flags `fetch` and `serve` share: how linkpeek reaches the network.
 /// They end up in the one `Settings` value the engine takes (which the
 /// daemon's `initializationOptions` also fill).
 struct NetworkOptions: ParsableArguments {
-    @Option(name: .long, help: "Seconds before a fetch fails with timedOut.")
-    var timeout: Double = 30
+    @Option(name: .long, help: "Seconds before a fetch fails with timedOut (default 30).")
+    var timeout: Double?
 
     @Flag(name: .long, help: "Allow loopback, private, link-local and similar addresses.")
     var allowPrivateNetwork = false
@@ -17,8 +18,8 @@ struct NetworkOptions: ParsableArguments {
         "Allow this non-public network all the same (CIDR, e.g. 10.1.2.3/32); repeatable.", valueName: "cidr"))
     var allowedNetworks: [String] = []
 
-    @Option(name: .long, help: "The User-Agent header.")
-    var userAgent: String = Settings.defaultUserAgent
+    @Option(name: .long, help: "The User-Agent header (default: linkpeek's own, naming it a link preview bot).")
+    var userAgent: String?
 
     // MARK: Real networks (name overrides, CA certificates, proxies)
 
@@ -80,7 +81,7 @@ struct NetworkOptions: ParsableArguments {
             throw ValidationError("--allow-network \(network) is not an address or CIDR range.")
         }
         if let problem = ParamRanges.timeout.check(timeout, field: "--timeout") { throw ValidationError(problem + ".") }
-        guard !userAgent.contains(where: \.isNewline) else { throw ValidationError("--user-agent must be one line.") }
+        guard userAgent?.contains(where: \.isNewline) != true else { throw ValidationError("--user-agent must be one line.") }
     }
 
     /// The flag that sets a network setting, as `validate()` names it.
@@ -96,23 +97,29 @@ struct NetworkOptions: ParsableArguments {
         }
     }
 
-    /// Settings with these flags applied.
-    var settings: Settings {
-        var settings = Settings()
-        settings.timeout = timeout
-        settings.allowPrivateNetwork = allowPrivateNetwork
-        settings.allowedNetworks = allowedNetworks
-        settings.userAgent = userAgent
-        settings.resolve = resolve
-        settings.caFile = caFile
-        settings.caPath = caPath
-        settings.proxy = proxy
-        settings.noProxy = noProxy
+    /// The preferences these flags give: the flag layer, which outranks
+    /// every other (`OptionLayers`); a flag not given leaves its key out.
+    var options: Options {
+        var options = Options()
+        options.timeout = timeout
+        if allowPrivateNetwork { options.allowPrivateNetwork = true }
+        if !allowedNetworks.isEmpty { options.allowNetwork = allowedNetworks }
+        options.userAgent = userAgent
+        if !resolve.isEmpty { options.resolve = resolve }
+        options.caFile = caFile
+        options.caPath = caPath
+        options.proxy = proxy
+        options.noProxy = noProxy
+        if noOEmbed { options.oembed = false }
+        return options
+    }
+
+    /// The flags that are modes of a run rather than preferences (recording,
+    /// replaying, a fixed clock), on `settings`.
+    func applyModes(to settings: inout Settings) {
         settings.record = record
         settings.replay = replay
         settings.replayFallback = replayFallback
         settings.clock = clock
-        settings.oembed = !noOEmbed
-        return settings
     }
 }

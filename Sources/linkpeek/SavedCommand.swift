@@ -35,6 +35,8 @@ struct SavedCommand: AsyncParsableCommand {
         @OptionGroup var network: NetworkOptions
         @OptionGroup var cacheOptions: CacheOptions
 
+        @OptionGroup var config: ConfigOptions
+
         func validate() throws {
             guard !urls.isEmpty else { throw ValidationError("Give at least one URL.") }
             if let problem = ParamRanges.checkTags(tag, field: "--tag") { throw ValidationError(problem + ".") }
@@ -45,8 +47,7 @@ struct SavedCommand: AsyncParsableCommand {
 
         func run() async throws {
             try logging.bootstrap()
-            var settings = network.settings
-            cacheOptions.apply(to: &settings)
+            let settings = try config.settings(network: network, cache: cacheOptions)
             let engine = LinkPeekEngine(settings: settings)
             defer { engine.shutdown() }
             let printer = ResultPrinter(pretty: false)

@@ -4,6 +4,7 @@ import LinkPeek
 import LinkPeekHTTP
 import LinkPeekProtocol
 import LinkPeekServer
+import Options
 
 #if canImport(Glibc)
 import Glibc
@@ -30,8 +31,8 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var network: NetworkOptions
 
-    @Option(name: .long, help: "Fetches running at once, in all.")
-    var maxConcurrency: Int = 64
+    @Option(name: .long, help: "Fetches running at once, in all (default 64).")
+    var maxConcurrency: Int?
 
     @OptionGroup var cacheOptions: CacheOptions
 
@@ -40,6 +41,8 @@ struct Serve: AsyncParsableCommand {
         valueName: "languages"))
     var acceptLanguage: String?
     @OptionGroup var fleetOptions: FleetOptions
+
+    @OptionGroup var config: ConfigOptions
 
     @OptionGroup var logging: LoggingOptions
 
@@ -53,7 +56,7 @@ struct Serve: AsyncParsableCommand {
         if httpOptions.http != nil, noHoverImages {
             throw ValidationError("--no-hover-images is for the stdio daemon's hover cards, not --http.")
         }
-        if let problem = ParamRanges.maxConcurrency.check(Double(maxConcurrency), field: "--max-concurrency") {
+        if let problem = ParamRanges.maxConcurrency.check(maxConcurrency.map(Double.init), field: "--max-concurrency") {
             throw ValidationError(problem + ".")
         }
         if let problem = ParamRanges.checkHeaderValue(acceptLanguage, field: "--accept-language") {
@@ -64,19 +67,29 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let clientLog = ClientLog(level: logging.logLevel)
         try logging.bootstrap(clientLog: clientLog)
-        var settings = network.settings
-        settings.maxConcurrency = maxConcurrency
-        cacheOptions.apply(to: &settings)
-        if let acceptLanguage { settings.acceptLanguage = acceptLanguage }
-        fleetOptions.apply(to: &settings)
+        var flags = network.options
+        cacheOptions.add(to: &flags)
+        fleetOptions.add(to: &flags)
+        flags.maxConcurrency = maxConcurrency.map(Double.init)
+        flags.acceptLanguage = acceptLanguage
+        if noHoverImages { flags.hoverImages = false }
+        // A daemon runs with what is good in the file, and says what is not
+        // (logged here, shown to the client once as window/showMessage).
+        let loaded = config.load(flags: flags)
+        let notices = loaded.file.warnings + loaded.problems
+        var settings = Settings()
+        settings.acceptLanguage = UserLanguage.fromEnvironment()
+        network.applyModes(to: &settings)
+        settings.clockOffset = cacheOptions.clockOffset ?? 0
+        settings.apply(loaded.layers.merged)
         settings.reportsUsage = true
         if let http = try httpOptions.settings() {
             let code = await HTTPService.run(settings: http, engine: LinkPeekEngine(settings: settings))
             Glibc.exit(code)
         }
-        let editorDefaults = noHoverImages ? InitializationOptions(hoverImages: false) : nil
+        let editorDefaults = loaded.layers.merged
         let code = await Server.serve(
-            settings: settings, editorDefaults: editorDefaults, makeService: { LinkPeekEngine(settings: $0) },
+            settings: settings, editorDefaults: editorDefaults, configNotices: notices, makeService: { LinkPeekEngine(settings: $0) },
             clientLog: clientLog)
         Glibc.exit(code)
     }

@@ -1,7 +1,9 @@
 import FoundationEssentials
+import Options
 
-/// Where the persistent cache lives: `--cache-dir` / `cacheDir`, else
-/// `$XDG_CACHE_HOME/linkpeek`, else `~/.cache/linkpeek`.
+/// Where the persistent cache lives: `--cache-dir` / `cacheDir`, else the
+/// XDG rule (`XDG.cacheDirectory`: `$XDG_CACHE_HOME/linkpeek`, else
+/// `~/.cache/linkpeek`), the one rule `initialize`'s `cacheDir` reports too.
 public enum CacheLocation {
     public static let fileName = CacheStore.fileName
 
@@ -10,8 +12,6 @@ public enum CacheLocation {
         configured: String?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String {
         if let configured, !configured.isEmpty { return configured }
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/linkpeek" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        return home + "/.cache/linkpeek"
+        return XDG.cacheDirectory(environment)
     }
 }

@@ -232,7 +232,10 @@ public final class LinkPeekEngine: MetadataService {
     /// else the settings' default (the user's locale).
     func language(_ requested: String?) -> String? { requested ?? settings.acceptLanguage }
 
-    /// A GET with this engine's settings.
+    /// A GET with this engine's settings, changed by the first `[[site]]`
+    /// rule that matches `url` (`SiteRules.applied`). Every hop the engine
+    /// starts (page, icon, image, oEmbed) is built here, so each is judged
+    /// by its own host; the address policy is the engine's, whatever the rule.
     func transferRequest(url: String, timeout: Double, maxBytes: Int, headers: [String] = []) -> TransferRequest {
         var request = TransferRequest(
             url: url, userAgent: settings.userAgent, timeout: timeout,
@@ -243,6 +246,7 @@ public final class LinkPeekEngine: MetadataService {
         request.caPath = caPath
         request.proxies = proxies
         request.logger = logger
+        SiteRules.apply(settings.siteRules, to: &request)
         return request
     }
 

@@ -1,3 +1,5 @@
+import Options
+
 /// Settings shared by the CLI flags and the daemon's `initializationOptions`.
 public struct Settings: Sendable, Equatable, Codable {
     /// Allow loopback, private, link-local and similar addresses (off by default).
@@ -76,6 +78,12 @@ public struct Settings: Sendable, Equatable, Codable {
     public var fleet: String?
     /// Requests per second to one host for the whole fleet (burst as many), `fleetOriginRates`.
     public var fleetOriginRate: Int = 5
+    // MARK: Per site
+
+    /// The configuration file's `[[site]]` rules: the first that matches a
+    /// hop's URL changes its request (`LinkPeekEngine.transferRequest`).
+    public var siteRules: [SiteRule] = []
+
     // MARK: -
 
     /// oEmbed: the bundled provider list and discovery (`--no-oembed`, `initializationOptions.oembed`).

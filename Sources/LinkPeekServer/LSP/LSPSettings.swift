@@ -1,5 +1,6 @@
 import LinkPeek
 import LinkPeekProtocol
+import Options
 
 /// The editor-facing settings of a session (`initializationOptions`
 /// `hoverTimeout`, `prefetch`, `hoverImages`, and the negotiated position
@@ -11,12 +12,32 @@ struct LSPSettings: Sendable, Equatable {
     var hoverImages = true
     var positionEncoding = PositionEncoding.utf16
     var hoverFormat = HoverFormat.markdown
+    /// `hover.fetch`, `hover.allow`, `hover.deny` (the other keys unused here).
+    var hover = Options()
+    /// The configuration's problems, sent once as `window/showMessage` while
+    /// `initialize` is answered (logged at start as well).
+    var pendingNotices: [String] = []
 
     /// Checked against `ParamRanges` before this runs.
     mutating func apply(_ options: InitializationOptions) {
         if let value = options.hoverTimeout { hoverTimeout = value }
         if let value = options.prefetch { prefetch = value }
         if let value = options.hoverImages { hoverImages = value }
+        if let value = options.hover {
+            if let fetch = value.fetch { hover.hoverFetch = HoverFetch(rawValue: fetch) }
+            if let allow = value.allow { hover.hoverAllow = allow }
+            if let deny = value.deny { hover.hoverDeny = deny }
+        }
+    }
+
+    /// The merged preferences' editor-facing keys (flags, environment, file).
+    mutating func apply(_ options: Options) {
+        if let value = options.hoverTimeout { hoverTimeout = value }
+        if let value = options.prefetch { prefetch = value }
+        if let value = options.hoverImages { hoverImages = value }
+        hover.hoverFetch = options.hoverFetch
+        hover.hoverAllow = options.hoverAllow
+        hover.hoverDeny = options.hoverDeny
     }
 
     var hoverBudget: Duration {
@@ -29,6 +50,22 @@ extension Server {
     /// The command line's editor-facing defaults, before any `initialize`.
     func applyEditorDefaults(_ options: InitializationOptions) {
         lsp.apply(options)
+    }
+
+    /// The merged preferences' editor-facing keys, and the configuration's
+    /// problems to show the client once.
+    func applyEditorDefaults(_ options: Options, notices: [String]) {
+        lsp.apply(options)
+        lsp.pendingNotices = notices
+    }
+
+    /// Sends the configuration's problems once, as `window/showMessage`
+    /// (type 2, warning), which LSP allows while `initialize` is answered.
+    func sendPendingNotices() {
+        for notice in lsp.pendingNotices {
+            _ = connection.send(.notification(method: "window/showMessage", params: .object(["type": .int(2), "message": .string(notice)])))
+        }
+        lsp.pendingNotices = []
     }
 }
 

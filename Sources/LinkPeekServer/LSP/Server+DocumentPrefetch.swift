@@ -1,4 +1,5 @@
 import LinkPeek
+import Options
 
 /// Opt-in prefetch (`initializationOptions.prefetch`): the URLs of opened
 /// documents are fetched ahead of any hover, a few at a time at background
@@ -20,6 +21,8 @@ extension Server {
     func pumpPrefetch() {
         while prefetchRunning < PrefetchLimits.concurrent, !prefetchQueue.isEmpty {
             let url = prefetchQueue.removeFirst()
+            // Prefetch follows the hover's rule: what a hover may not fetch, neither may it.
+            guard lsp.hover.hoverMayFetch(host: URLParts(url)?.host ?? "") else { continue }
             guard previews[url] == nil else { continue }
             prefetchRunning += 1
             _ = previewFlight(for: url, prefetch: true)

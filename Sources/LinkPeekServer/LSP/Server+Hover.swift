@@ -1,5 +1,6 @@
 import JSONRPC
 import LinkPeek
+import Options
 import LinkPeekProtocol
 import Logging
 
@@ -63,6 +64,7 @@ extension Server {
             }
             return await Self.card(of: served, service: service, images: images)
         }
+        guard lsp.hover.hoverMayFetch(host: URLParts(url)?.host ?? "") else { return Self.notFetchedCard(url: url) }
         let flight = previewFlight(for: url)
         await flight.wait(atMost: lsp.hoverBudget, listener: events)
         let snapshot = flight.snapshot
@@ -98,6 +100,15 @@ extension Server {
         if card.image == nil, metadata.image?.isVerified == true {
             Task(priority: .background) { _ = await service.cardImage(for: metadata, allowNetwork: true) }
         }
+        return card
+    }
+
+    /// The card of a URL `hover.fetch` keeps a hover from fetching: one
+    /// line that says so and names what fetches it.
+    static func notFetchedCard(url: String) -> LinkCard {
+        var card = LinkCard(originalURL: url)
+        let host = URLParts(url)?.host ?? url
+        card.status = "not fetched: hover fetching is off for \(host) (hover.fetch; the linkpeek fetch command or a fetch request fetches it)"
         return card
     }
 

@@ -1,0 +1,104 @@
+import TOMLKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The configuration file, read: its options (with its `[[site]]` rules)
+/// and every problem as one sentence. A problem leaves its key out and
+/// keeps the rest, so a daemon runs with what is good and says what is not.
+public struct ConfigFile: Sendable, Equatable {
+    public let path: String
+    public var options = Options()
+    public var problems: [ConfigProblem] = []
+    /// Sentences that are not errors (a token in a file others can read).
+    public var warnings: [String] = []
+    /// False when there was no file at the default location: not a problem.
+    public var exists = true
+
+    init(path: String) { self.path = path }
+
+    /// The file `--config`, `LINKPEEK_CONFIG` or the XDG rule names. A file
+    /// missing at the default location is no file; one named and missing,
+    /// or any file that cannot be read, is a problem (never an empty file).
+    public static func load(named: String?, environment: [String: String]) -> ConfigFile {
+        let explicit = named ?? environment["LINKPEEK_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+        let path = explicit ?? XDG.configFile(environment)
+        var file = ConfigFile(path: path)
+        switch readBytes(path) {
+        case .success(let (bytes, mode)):
+            file.parse(bytes)
+            if file.options.sites?.contains(where: { $0.token != nil }) == true, mode & 0o044 != 0 {
+                file.warnings.append(
+                    "\(path) holds a token and is readable by others (mode \(String(mode & 0o777, radix: 8))); chmod 600 it")
+            }
+        case .failure(let failure) where failure.errno == ENOENT && explicit == nil:
+            file.exists = false
+        case .failure(let failure):
+            file.problems.append(ConfigProblem(
+                file: path, line: 0,
+                message: "could not be read (\(String(cString: strerror(failure.errno)))); none of it is applied"))
+        }
+        return file
+    }
+
+    /// Reads text given directly (tests, the fuzz target): as `load` does past the read.
+    public static func parse(_ bytes: [UInt8], path: String) -> ConfigFile {
+        var file = ConfigFile(path: path)
+        file.parse(bytes)
+        return file
+    }
+
+    struct ReadFailure: Error {
+        let errno: Int32
+    }
+
+    private static func readBytes(_ path: String) -> Result<([UInt8], mode_t), ReadFailure> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(ReadFailure(errno: errno)) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .failure(ReadFailure(errno: errno)) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .failure(ReadFailure(errno: EISDIR)) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while bytes.count <= ConfigText.maxBytes {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .failure(ReadFailure(errno: errno))
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return .success((bytes, info.st_mode))
+    }
+
+    private mutating func parse(_ bytes: [UInt8]) {
+        let text: String
+        switch ConfigText.check(bytes) {
+        case .success(let checked): text = checked
+        case .failure(let refusal):
+            problems.append(ConfigProblem(file: path, line: refusal.line, message: refusal.message + "; none of it is applied"))
+            return
+        }
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            problems.append(ConfigProblem(
+                file: path, line: error.source.begin.line,
+                message: "is not valid TOML (\(error.description)); none of it is applied"))
+            return
+        } catch {
+            problems.append(ConfigProblem(file: path, line: 0, message: "is not valid TOML; none of it is applied"))
+            return
+        }
+        let lines = KeyLines(text)
+        var reader = TableReader(path: path, lines: lines)
+        options = reader.options(table)
+        // In file order (the parser gives a table's keys sorted by name).
+        problems = reader.problems.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }
+            .map(\.element)
+    }
+}

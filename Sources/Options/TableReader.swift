@@ -1,0 +1,90 @@
+import TOMLKit
+
+/// Reads a parsed configuration table into `Options`, one problem per key
+/// that is unknown or not allowed, each naming its line.
+struct TableReader {
+    let path: String
+    let lines: KeyLines
+    var problems: [ConfigProblem] = []
+
+    init(path: String, lines: KeyLines) {
+        self.path = path
+        self.lines = lines
+    }
+
+    mutating func options(_ table: TOMLTable) -> Options {
+        var options = Options()
+        for name in table.keys {
+            guard let node = table[name] else { continue }
+            switch name {
+            case "hover":
+                guard let hover = node.table else {
+                    report("hover", "must be a table of fetch, allow and deny")
+                    continue
+                }
+                for sub in hover.keys {
+                    if let value = hover[sub] { set("hover." + sub, value, in: &options) }
+                }
+            case "site":
+                guard let array = node.array, array.allSatisfy({ $0.type == .table }) else {
+                    report("site", "must be [[site]] tables")
+                    continue
+                }
+                var rules: [SiteRule] = []
+                for (index, entry) in array.enumerated() {
+                    if let table = entry.table, let rule = siteRule(table, index: index) { rules.append(rule) }
+                }
+                options.sites = rules
+            default:
+                set(name, node, in: &options)
+            }
+        }
+        return options
+    }
+
+    private mutating func set(_ name: String, _ node: TOMLValueConvertible, in options: inout Options) {
+        guard let key = OptionKey.named(name) else {
+            report(name, "is not a key of linkpeek (`linkpeek config keys` lists them)")
+            return
+        }
+        guard let value = Self.value(node) else {
+            report(name, "must be \(key.kind.allowed)")
+            return
+        }
+        if let problem = key.problem(value) {
+            report(name, problem)
+            return
+        }
+        key.assign(&options, value)
+    }
+
+    mutating func report(_ key: String, _ problem: String) {
+        problems.append(ConfigProblem(file: path, line: lines.line(of: key), message: "\(Self.display(key)) \(problem)"))
+    }
+
+    /// `site#2.timeout` as a reader knows it: `[[site]] 3: timeout`.
+    private static func display(_ key: String) -> String {
+        guard key.hasPrefix("site#") else { return key }
+        let dot = key.firstIndex(of: ".") ?? key.endIndex
+        let index = Int(key[key.index(key.startIndex, offsetBy: 5)..<dot]) ?? 0
+        return dot == key.endIndex ? "[[site]] \(index + 1)" : "[[site]] \(index + 1): \(key[key.index(after: dot)...])"
+    }
+
+    static func value(_ node: TOMLValueConvertible) -> OptionValue? {
+        switch node.type {
+        case .bool: return node.bool.map(OptionValue.bool)
+        case .int: return node.int.map { .number(Double($0)) }
+        case .double: return node.double.map(OptionValue.number)
+        case .string: return node.string.map(OptionValue.string)
+        case .array:
+            guard let array = node.array else { return nil }
+            var strings: [String] = []
+            for item in array {
+                guard let string = item.string else { return nil }
+                strings.append(string)
+            }
+            return .strings(strings)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Testing
+
+@testable import Options
+
+@Suite struct ConfigFileTests {
+    private func read(_ text: String) -> ConfigFile {
+        ConfigFile.parse(Array(text.utf8), path: "config.toml")
+    }
+
+    @Test func readsKeysTablesAndRules() {
+        let file = read("""
+            timeout = 12
+            userAgent = "ua/1"
+            allowNetwork = ["10.0.0.0/8"]
+            [hover]
+            fetch = "allowList"
+            allow = ["*.example.com"]
+
+            [[site]]
+            match = "*.reddit.com"
+            userAgent = "bot/1"
+            headers = { "X-Test" = "1" }
+            minTTL = 60
+            failureTTL = { notFound = 600, timedOut = 600 }
+            fetch = "cacheOnly"
+
+            [[site]]
+            match = ["https://api.example.org/v1"]
+            headers = { Authorization = "Bearer x" }
+            allowCredentials = true
+            token = "t"
+            """)
+        #expect(file.problems == [])
+        #expect(file.options.timeout == 12)
+        #expect(file.options.userAgent == "ua/1")
+        #expect(file.options.allowNetwork == ["10.0.0.0/8"])
+        #expect(file.options.hoverFetch == .allowList)
+        #expect(file.options.hoverAllow == ["*.example.com"])
+        let rules = file.options.sites ?? []
+        #expect(rules.count == 2)
+        #expect(rules.first?.line == 8)
+        #expect(rules.first?.headers == ["X-Test": "1"])
+        #expect(rules.first?.failureTTL == [.notFound: 600, .timedOut: 600])
+        #expect(rules.first?.fetch == .cacheOnly)
+        #expect(rules.last?.headers == ["Authorization": "Bearer x"])
+        #expect(rules.last?.token == "t")
+    }
+
+    @Test func syntaxErrorNamesTheLine() {
+        let file = read("timeout = 3\nuserAgent = \n")
+        #expect(file.problems.count == 1)
+        #expect(file.problems.first?.line == 2)
+        #expect(file.problems.first?.description.hasPrefix("config.toml:2: is not valid TOML (") == true)
+        #expect(file.options == Options())
+    }
+
+    @Test func unknownKeyOutOfRangeAndBadPatternEachOneSentenceTheRestApplied() {
+        let file = read("""
+            timeout = 3
+            timout = 4
+            maxConcurrency = 0
+            [hover]
+            fetch = "sometimes"
+            deny = ["http://x"]
+            """)
+        #expect(file.problems.map(\.description) == [
+            "config.toml:2: timout is not a key of linkpeek (`linkpeek config keys` lists them).",
+            "config.toml:3: maxConcurrency must be an integer from 1 to 1024.",
+            "config.toml:5: hover.fetch must be one of \"always\", \"allowList\", \"cacheOnly\".",
+            "config.toml:6: hover.deny must be host patterns such as \"example.com\", \"*.example.com\" or \"example.com/path\".",
+        ])
+        #expect(file.options.timeout == 3)
+        #expect(file.options.maxConcurrency == nil)
+    }
+
+    @Test func siteRuleProblems() {
+        let file = read("""
+            [[site]]
+            match = "example.com"
+            headers = { Cookie = "a=b" }
+
+            [[site]]
+            match = "https://api.example.com"
+            allowCredentials = true
+            failureTTL = { rateLimited = 5 }
+            speed = 3
+
+            [[site]]
+            userAgent = "x"
+            """)
+        #expect(file.problems.map(\.description) == [
+            "config.toml:3: [[site]] 1: headers.Cookie is refused: Host, Cookie and Authorization need allowCredentials = true and match patterns that each name one https:// host.",
+            "config.toml:8: [[site]] 2: failureTTL.rateLimited cannot be set: a rate-limited host is held for its Retry-After, never longer.",
+            "config.toml:9: [[site]] 2: speed is not a key of a [[site]] rule (`linkpeek config keys` lists them).",
+            "config.toml:11: [[site]] 3 needs match = \"host\" (host patterns such as \"example.com\", \"*.example.com\" or \"example.com/path\").",
+        ])
+        #expect(file.options.sites?.count == 2)
+        #expect(file.options.sites?.first?.headers == [:])
+    }
+
+    @Test func credentialsToAnHTTPHostOrAWildcardAreRefused() {
+        for match in ["\"api.example.com\"", "\"https://*.example.com\""] {
+            let file = read("[[site]]\nmatch = \(match)\nallowCredentials = true\nheaders = { Authorization = \"x\" }\n")
+            #expect(file.problems.map(\.line) == [4], "\(match)")
+            #expect(file.options.sites?.first?.headers == [:])
+        }
+        // An http:// pattern is no pattern at all: the rule goes, with its header.
+        let http = read("[[site]]\nmatch = \"http://api.example.com\"\nallowCredentials = true\nheaders = { Authorization = \"x\" }\n")
+        #expect(http.problems.map(\.line) == [2])
+        #expect(http.options.sites == [])
+    }
+
+    @Test func bytesTheParserNeverSees() {
+        #expect(read("a = \"\u{0}\"").problems.first?.description == "config.toml:1: has a NUL byte, which TOML does not allow; none of it is applied.")
+        let invalid = ConfigFile.parse([0x61, 0x3D, 0x22, 0xFF, 0x22], path: "c.toml")
+        #expect(invalid.problems.first?.description == "c.toml: is not valid UTF-8, which TOML requires; none of it is applied.")
+        let deep = read("a = " + String(repeating: "[", count: 5000))
+        #expect(deep.problems.first?.description == "config.toml:1: nests arrays or tables more than 16 deep; none of it is applied.")
+        let large = ConfigFile.parse([UInt8](repeating: 0x23, count: (1 << 20) + 1), path: "c.toml")
+        #expect(large.problems.first?.description == "c.toml: is 1048577 bytes; a configuration file may have at most 1048576; none of it is applied.")
+    }
+}
