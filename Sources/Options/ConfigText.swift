@@ -1,7 +1,8 @@
 /// Checks on a configuration file's bytes before the TOML parser sees them,
 /// so that no file can stop the process there: toml++ recurses per nesting
 /// level and reads C strings, so a file is refused unless it is at most
-/// `maxBytes`, valid UTF-8 without NUL bytes, and nests brackets and braces
+/// `maxBytes`, valid UTF-8 without control characters (TOML allows none
+/// but tab, LF and CR), and nests brackets and braces
 /// at most `maxDepth` deep.
 enum ConfigText {
     static let maxBytes = 1 << 20
@@ -26,7 +27,13 @@ enum ConfigText {
         var escaped = false
         var comment = false
         for byte in bytes {
-            if byte == 0 { return .failure(Refusal(line: line, message: "has a NUL byte, which TOML does not allow")) }
+            // TOML allows no control character but tab, LF and CR, in
+            // strings or out; toml++ asserts on some of them (`[` then U+001A).
+            if (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F {
+                let code = String(byte, radix: 16, uppercase: true)
+                return .failure(Refusal(
+                    line: line, message: "has the control character U+\(String(repeating: "0", count: 4 - code.count))\(code), which TOML does not allow"))
+            }
             if byte == 0x0A {
                 line += 1
                 comment = false

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs linkpeek's fuzzers: `python3 Tests/fuzz/fuzz.py [frames|html|images|oembed|all] [--seconds N] [--seed S]`.
+"""Runs linkpeek's fuzzers: `python3 Tests/fuzz/fuzz.py [config|frames|html|images|oembed|all] [--seconds N] [--seed S]`.
 
 Each target replays its regression corpus (Tests/fuzz/corpus/<target>/),
 then runs random cases from the seed for the time budget. The seed is
@@ -17,12 +17,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import fuzz_config  # noqa: E402
 import fuzz_frames  # noqa: E402
 import fuzz_html  # noqa: E402
 import fuzz_images  # noqa: E402
 import fuzz_oembed  # noqa: E402
 
-TARGETS = {"frames": fuzz_frames.run, "html": fuzz_html.run, "images": fuzz_images.run, "oembed": fuzz_oembed.run}
+TARGETS = {"config": fuzz_config.run, "frames": fuzz_frames.run, "html": fuzz_html.run, "images": fuzz_images.run, "oembed": fuzz_oembed.run}
 
 
 def main() -> int:
