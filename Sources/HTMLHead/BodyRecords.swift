@@ -6,7 +6,7 @@
 /// tag: `<video>`, `<audio>` (and the `<source>`/`<track>` inside a recorded
 /// one), `<img>`, `<h1>`, `<p>` and `<time>` with an attribute (`datetime`, a class).
 public struct BodyRecords: Sendable, Equatable {
-    /// Lowercase substrings of `class`, `id` or `rel` that make any body
+    /// Lowercase substrings of `class`, `id`, `rel` or `data-testid` that make any body
     /// element worth recording with its text.
     public var markers: [String]
     /// Lowercase substrings of an `<a href>` that make the link worth recording.

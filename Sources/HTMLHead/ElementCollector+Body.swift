@@ -23,7 +23,7 @@ extension ElementCollector {
         /// `<a>` whose `href` has one of `BodyRecords.linkHrefs` or ends in
         /// one of `linkPathEndings`, or is marked, with its text.
         case link
-        /// Any element whose `class`, `id` or `rel` has one of `BodyRecords.markers`, with its text.
+        /// Any element whose `class`, `id`, `rel` or `data-testid` has one of `BodyRecords.markers`, with its text.
         case marked
         /// `<h1>`, with its text.
         case heading
@@ -104,9 +104,9 @@ extension ElementCollector {
         }
 
         /// The attributes whose values markers are looked for in.
-        static let markedAttributes: [StaticString] = ["class", "id", "rel"]
+        static let markedAttributes: [StaticString] = ["class", "id", "rel", "data-testid"]
 
-        /// True when `class`, `id` or `rel` holds one of the caller's markers.
+        /// True when `class`, `id`, `rel` or `data-testid` holds one of the caller's markers.
         func isMarked(_ attributes: AttributeList) -> Bool {
             guard !records.markerSet.isEmpty else { return false }
             for name in FallbackLimits.markedAttributes {
