@@ -29,7 +29,8 @@ extension ElementCollector {
         case heading
         /// `<p>`, with its text.
         case paragraph
-        /// `<time datetime>`, with its text.
+        /// `<time datetime>`, or any element with one of the caller's
+        /// `BodyRecords.dateAttributes`, with its text.
         case time
         /// `<time>` without `datetime` but with another attribute (a class),
         /// with its text, where its date may be; counted apart from `.time`
@@ -99,8 +100,14 @@ extension ElementCollector {
             case .html, .head, .body, .script, .style, .svg, .math, .template, .noscript, .meta, .link:
                 return nil
             default:
-                return !markedFull && isMarked(attributes) ? .marked : nil
+                if !markedFull && isMarked(attributes) { return .marked }
+                return hasDateAttribute(attributes) ? .time : nil
             }
+        }
+
+        /// True when the element has one of the caller's date attributes.
+        func hasDateAttribute(_ attributes: AttributeList) -> Bool {
+            !records.dateAttributeBytes.isEmpty && attributes.containsAny(ofNames: records.dateAttributeBytes)
         }
 
         /// The attributes whose values markers are looked for in.

@@ -36,6 +36,11 @@ extension MetadataRules {
         "taboola",
     ]
 
+    /// Attributes that templates put a date in on any element: epoch
+    /// seconds or milliseconds (`data-timestamp="1615277700"`,
+    /// `data-time`), or a date string (`data-origindate`).
+    static let dateAttributes = ["data-timestamp", "data-time", "data-origindate"]
+
     /// What the scanner should record from a page's body for these rules.
     public static let bodyRecords = BodyRecords(
         markers: bylineMarkers + bylineTokenMarkers,
@@ -43,5 +48,6 @@ extension MetadataRules {
         linkPathEndings: (audioFileExtensions + videoFileExtensions).map { "." + $0 },
         apart: chromeLandmarks,
         areaWords: chromeAreaWords,
-        areaPrefixes: chromeAreaPrefixes)
+        areaPrefixes: chromeAreaPrefixes,
+        dateAttributes: dateAttributes)
 }

@@ -144,12 +144,17 @@ extension MetadataRules {
     }
 
     /// The best-placed `<time>` that holds a date (`BodyPlace`), in its
-    /// `datetime`, else in its text ("May 3, 2016", read as a dateline is):
+    /// `datetime`, or an element with a date in one of `dateAttributes`
+    /// (epoch seconds or milliseconds, or a date string), else in its text ("May 3, 2016", read as a dateline is):
     /// the lead article's header's, else the article's, else the first
     /// elsewhere; one in navigation, an aside or the page footer (a related
     /// article's, a comment's, a copyright's) only when there is no other.
     static func timeElementDate(in page: PageIndex) -> (place: BodyPlace, value: Picked<String>)? {
         bestPlaced(in: page) { _, element in
+            for attribute in dateAttributes {
+                guard let value = element[attribute] else { continue }
+                if let date = epochDate(value) ?? dateText(value) { return Picked(value: date, source: attribute) }
+            }
             guard element.name == "time",
                   let date = dateText(element["datetime"]) ?? TextCleaner.clean(element.text).flatMap(dateInText) else { return nil }
             return Picked(value: date, source: "time element")

@@ -1,3 +1,5 @@
+import TextTrimming
+
 /// The date forms `isoDate` reads besides words and ISO 8601: numeric
 /// dates in their national orders, CJK dates with unit characters, and the
 /// pieces that come glued to them.
@@ -103,5 +105,32 @@ extension MetadataRules {
             return (clock, isPM)
         }
         return nil
+    }
+
+    /// Epoch time as ISO 8601 UTC: 9 or 10 digits are seconds
+    /// ("1615277700"), 12 or 13 milliseconds ("1615277700000"); years
+    /// outside 2001–2286 are no page dates. Nil for other text.
+    static func epochDate(_ text: String) -> String? {
+        let digits = text.trimmedSpaces
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), let value = Int(digits) else { return nil }
+        let seconds: Int
+        switch digits.count {
+        case 9, 10: seconds = value
+        case 12, 13: seconds = value / 1000
+        default: return nil
+        }
+        let days = seconds / 86_400, rest = seconds % 86_400
+        // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+        let shifted = days + 719_468
+        let era = shifted / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        guard (2001...2286).contains(year) else { return nil }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(rest / 3600, 2)):\(pad(rest % 3600 / 60, 2)):\(pad(rest % 60, 2))Z"
     }
 }

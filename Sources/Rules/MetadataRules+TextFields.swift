@@ -150,8 +150,12 @@ extension MetadataRules {
     /// A profile URL the page declares for its author (`article:author`,
     /// JSON-LD `author.url`), for `authorURL`.
     static func authorURL(in page: PageIndex) -> Picked<String>? {
-        for meta in page.metaValues("article:author") where looksLikeURL(meta.content.trimmedWhitespace) {
-            if let url = page.resolver.resolveWeb(meta.content) { return Picked(value: url, source: "article:author") }
+        for meta in page.metaValues("article:author") {
+            let value = meta.content.trimmedWhitespace
+            guard looksLikeURL(value) else { continue }
+            // "www.example.com/ann" names a host, not a path on this page's.
+            let absolute = value.lowercased().hasPrefix("www.") ? "https://" + value : value
+            if let url = page.resolver.resolveWeb(absolute) { return Picked(value: url, source: "article:author") }
         }
         for node in page.jsonLD.contentNodes {
             for url in page.jsonLD.urls(node["author"]) where looksLikeURL(url) {

@@ -59,6 +59,8 @@ import Metadata
         #expect(page.author == "Ann Lee")
         #expect(page.authorURL == "https://example.com/people/ann-lee")
         #expect(page.sources?["authorURL"] == "article:author")
+        let bare = extract([Tag.meta(property: "article:author", "www.example.org/ann"), Tag.meta(name: "author", "Ann Lee")])
+        #expect(bare.authorURL == "https://www.example.org/ann")
     }
 
     @Test func aSlugLosesToTheJSONLDName() {

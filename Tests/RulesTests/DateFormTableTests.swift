@@ -1,3 +1,5 @@
+import HTMLHead
+import Metadata
 import Testing
 @testable import Rules
 
@@ -114,5 +116,28 @@ import Testing
     ])
     func nonDatesAreNot(written: String) {
         #expect(MetadataRules.isoDate(written) == nil)
+    }
+}
+
+/// Dates that templates keep in attributes rather than text.
+@Suite struct DateAttributeTests {
+    @Test(arguments: [
+        ("1615277700", "2021-03-09T08:15:00Z"), ("1615277700000", "2021-03-09T08:15:00Z"),
+        ("951782400", "2000-02-29T00:00:00Z"), ("1709164800", "2024-02-29T00:00:00Z"),
+    ])
+    func epochSecondsAndMillisecondsAreToldApart(value: String, iso: String) {
+        #expect(MetadataRules.epochDate(value) == (iso.hasPrefix("2000") ? nil : iso))
+    }
+
+    @Test func aDataTimestampOnASpanGivesTheDate() {
+        let span = HTMLElement(name: "span", attributes: ["data-timestamp": "1615277700000"], text: "4 months ago",
+                               inBody: true, isFallback: true)
+        let page = extract([span])
+        #expect(page.publishedTime == "2021-03-09T08:15:00Z")
+        #expect(page.sources?["publishedTime"] == "data-timestamp")
+        let origin = HTMLElement(name: "div", attributes: ["data-origindate": "2021-03-09 08:15:00"], inBody: true, isFallback: true)
+        #expect(extract([origin]).publishedTime == "2021-03-09T08:15:00")
+        let relative = HTMLElement(name: "span", attributes: ["class": "ago"], text: "4 months ago", inBody: true, isFallback: true)
+        #expect(extract([relative]).publishedTime == nil)
     }
 }
