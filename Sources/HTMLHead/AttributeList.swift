@@ -44,6 +44,20 @@ struct AttributeList {
         return found
     }
 
+    /// Whether an attribute is named one of `names` (lowercase ASCII bytes),
+    /// in any ASCII case.
+    func containsAny(ofNames names: [[UInt8]]) -> Bool {
+        var found = false
+        forEach { key, _ in
+            found = names.contains { name in
+                for (offset, byte) in name.enumerated() where ByteCursor.lower(key[offset]) != byte { return false }
+                return key[name.count] == 0
+            }
+            return !found
+        }
+        return found
+    }
+
     /// Whether the C string `cString` is `name` in any ASCII case. A shorter
     /// string differs at its NUL, so no byte past it is read.
     static func equalsIgnoringASCIICase(_ cString: UnsafePointer<UInt8>, _ name: StaticString) -> Bool {

@@ -6,7 +6,7 @@
 /// tag: `<video>`, `<audio>` (and the `<source>`/`<track>` inside a recorded
 /// one), `<img>`, `<h1>`, `<p>` and `<time>` with an attribute (`datetime`, a class).
 public struct BodyRecords: Sendable, Equatable {
-    /// Lowercase substrings of `class`, `id` or `rel` that make any body
+    /// Lowercase substrings of `class`, `id`, `rel` or `data-testid` that make any body
     /// element worth recording with its text.
     public var markers: [String]
     /// Lowercase substrings of an `<a href>` that make the link worth recording.
@@ -28,9 +28,17 @@ public struct BodyRecords: Sendable, Equatable {
     /// element a `.markedArea` landmark ("related" in `jp-relatedposts`).
     public var areaPrefixes: [String]
 
+    /// Lowercase attribute names that carry a date on any element
+    /// (`data-timestamp`): such an element is recorded as a dated one, with
+    /// its attributes and text, against the `<time datetime>` cap.
+    public var dateAttributes: [String]
+
     public init(markers: [String] = [], linkHrefs: [String] = [], linkPathEndings: [String] = [],
-                apart: BodyContext.Landmarks = [], areaWords: [String] = [], areaPrefixes: [String] = []) {
+                apart: BodyContext.Landmarks = [], areaWords: [String] = [], areaPrefixes: [String] = [],
+                dateAttributes: [String] = []) {
         self.markers = markers
+        self.dateAttributes = dateAttributes
+        dateAttributeBytes = Self.bytes(dateAttributes)
         self.linkHrefs = linkHrefs
         self.linkPathEndings = linkPathEndings
         self.apart = apart
@@ -55,10 +63,13 @@ public struct BodyRecords: Sendable, Equatable {
     let linkPathEndingBytes: [[UInt8]]
     let areaWordBytes: [[UInt8]]
     let areaPrefixBytes: [[UInt8]]
+    let dateAttributeBytes: [[UInt8]]
     /// `markerBytes` and `linkHrefBytes`, looked for in one pass over a value.
     let markerSet: WordSet
     let linkHrefSet: WordSet
 
     /// True when there are no words at all: only the plain elements are recorded.
-    var isEmpty: Bool { markerBytes.isEmpty && linkHrefBytes.isEmpty && linkPathEndingBytes.isEmpty }
+    var isEmpty: Bool {
+        markerBytes.isEmpty && linkHrefBytes.isEmpty && linkPathEndingBytes.isEmpty && dateAttributeBytes.isEmpty
+    }
 }

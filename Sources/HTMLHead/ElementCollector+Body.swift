@@ -23,13 +23,14 @@ extension ElementCollector {
         /// `<a>` whose `href` has one of `BodyRecords.linkHrefs` or ends in
         /// one of `linkPathEndings`, or is marked, with its text.
         case link
-        /// Any element whose `class`, `id` or `rel` has one of `BodyRecords.markers`, with its text.
+        /// Any element whose `class`, `id`, `rel` or `data-testid` has one of `BodyRecords.markers`, with its text.
         case marked
         /// `<h1>`, with its text.
         case heading
         /// `<p>`, with its text.
         case paragraph
-        /// `<time datetime>`, with its text.
+        /// `<time datetime>`, or any element with one of the caller's
+        /// `BodyRecords.dateAttributes`, with its text.
         case time
         /// `<time>` without `datetime` but with another attribute (a class),
         /// with its text, where its date may be; counted apart from `.time`
@@ -99,14 +100,20 @@ extension ElementCollector {
             case .html, .head, .body, .script, .style, .svg, .math, .template, .noscript, .meta, .link:
                 return nil
             default:
-                return !markedFull && isMarked(attributes) ? .marked : nil
+                if !markedFull && isMarked(attributes) { return .marked }
+                return hasDateAttribute(attributes) ? .time : nil
             }
         }
 
-        /// The attributes whose values markers are looked for in.
-        static let markedAttributes: [StaticString] = ["class", "id", "rel"]
+        /// True when the element has one of the caller's date attributes.
+        func hasDateAttribute(_ attributes: AttributeList) -> Bool {
+            !records.dateAttributeBytes.isEmpty && attributes.containsAny(ofNames: records.dateAttributeBytes)
+        }
 
-        /// True when `class`, `id` or `rel` holds one of the caller's markers.
+        /// The attributes whose values markers are looked for in.
+        static let markedAttributes: [StaticString] = ["class", "id", "rel", "data-testid"]
+
+        /// True when `class`, `id`, `rel` or `data-testid` holds one of the caller's markers.
         func isMarked(_ attributes: AttributeList) -> Bool {
             guard !records.markerSet.isEmpty else { return false }
             for name in FallbackLimits.markedAttributes {

@@ -28,8 +28,12 @@ public struct LinkMetadata: Codable, Sendable, Equatable {
     /// A video URL that a player can play directly (LinkPresentation's `remoteVideoURL`).
     public var remoteVideoURL: String?
     public var audio: MediaResource?
+    /// The authors' names joined with ", " (`authors` holds them one by one).
     public var author: String?
-    /// The author's page (oEmbed's `author_url`), given with an oEmbed `author`.
+    /// Every author the page names, in its order, each once.
+    public var authors: [String]?
+    /// The author's page: a profile URL the page declares (`article:author`,
+    /// JSON-LD `author.url`), or oEmbed's `author_url` with an oEmbed `author`.
     public var authorURL: String?
     public var publishedTime: String?
     public var themeColor: String?

@@ -52,16 +52,6 @@ extension MetadataRules {
         return String(output)
     }
 
-    /// Several authors the way a byline writes them: "Ann", "Ann and Bo",
-    /// "Ann, Bo and Cy".
-    static func joinedAuthors(_ names: [String]) -> String? {
-        var unique: [String] = []
-        for name in names where !unique.contains(name) { unique.append(name) }
-        guard let last = unique.last else { return nil }
-        guard unique.count > 1 else { return last }
-        return unique.dropLast().joined(separator: ", ") + " and " + last
-    }
-
     /// The handle in `twitter:creator` ("@ann" → "ann"): the page's author
     /// as the page names them for sharing, the weakest source of the field.
     static func twitterCreator(in page: PageIndex) -> Picked<String>? {

@@ -5,9 +5,14 @@ import HTMLHead
 /// (`BodyRecords`); the rules in `+BodyText` and `+BodyMedia` judge what a
 /// recorded element is, with the same lists.
 extension MetadataRules {
-    /// `class`, `id` or `rel` words of bylines: `class="author-name"`,
-    /// `id="byline"`, `rel="author"` (and microformats' `p-author`).
+    /// `class`, `id`, `rel` or `data-testid` words of bylines, anywhere in
+    /// the value: `class="author-name"`, `id="byline"`, `rel="author"` (and
+    /// microformats' `p-author`), `data-testid="author-link"`.
     package static let bylineMarkers = ["author", "byline"]
+    /// … and only as a whole token (`class="writer"`, `writer-name`, not
+    /// `Songwriters_Hall`). The scanner records on the substring; the rules
+    /// (`isMarkedByline`) check the token.
+    static let bylineTokenMarkers = ["writer"]
 
     /// What an `<a href>` to an author page holds (`/author/ann`, `?author=3`);
     /// `linksToAuthorPage` then checks the path segment precisely.
@@ -31,12 +36,18 @@ extension MetadataRules {
         "taboola",
     ]
 
+    /// Attributes that templates put a date in on any element: epoch
+    /// seconds or milliseconds (`data-timestamp="1615277700"`,
+    /// `data-time`), or a date string (`data-origindate`).
+    static let dateAttributes = ["data-timestamp", "data-time", "data-origindate"]
+
     /// What the scanner should record from a page's body for these rules.
     public static let bodyRecords = BodyRecords(
-        markers: bylineMarkers,
+        markers: bylineMarkers + bylineTokenMarkers,
         linkHrefs: authorLinkHrefs,
         linkPathEndings: (audioFileExtensions + videoFileExtensions).map { "." + $0 },
         apart: chromeLandmarks,
         areaWords: chromeAreaWords,
-        areaPrefixes: chromeAreaPrefixes)
+        areaPrefixes: chromeAreaPrefixes,
+        dateAttributes: dateAttributes)
 }

@@ -18,18 +18,25 @@ extension MetadataRules {
     /// (`BodyPlace`): a byline in the lead article's header, then in the
     /// article, then elsewhere; one in navigation, an aside or the page
     /// footer (related articles, comment boxes) only when there is no other.
-    static func bylineAuthor(in page: PageIndex) -> Picked<String>? {
+    static func bylineAuthors(in page: PageIndex) -> Picked<[String]>? {
         let tiers: [(String, (HTMLElement) -> Bool)] = [
             ("rel=author link", { $0.name == "a" && hasRelAuthor($0) }),
             ("byline", isMarkedByline),
             ("author page link", linksToAuthorPage),
         ]
-        var best: (place: BodyPlace, value: Picked<String>)?
+        var best: (place: BodyPlace, value: Picked<[String]>)?
         for (source, isTier) in tiers {
             // Within a tier, the first at its place; a later tier only wins by a better place.
-            let found = bestPlaced(in: page) { position, element -> Picked<String>? in
-                guard isTier(element), let text = TextCleaner.clean(element.text), let name = bylineName(text) else { return nil }
-                return Picked(value: innermostByline(after: position, in: text, page: page) ?? name, source: source)
+            let found = bestPlaced(in: page) { position, element -> Picked<[String]>? in
+                guard isTier(element), let text = TextCleaner.clean(element.text) else { return nil }
+                let names = bylineNames(text)
+                guard !names.isEmpty else { return nil }
+                let inner = innerBylines(after: position, in: text, page: page)
+                var unique: [String] = []
+                for name in inner ?? (names + sameKindLinks(after: position, page: page, isTier)) where !unique.contains(name) {
+                    unique.append(name)
+                }
+                return Picked(value: unique, source: source)
             }
             if let found, best.map({ found.place < $0.place }) ?? true { best = found }
             if best?.place == .leadHeader { break }
@@ -37,18 +44,37 @@ extension MetadataRules {
         return best?.value
     }
 
-    /// A byline box often wraps the name's own element (`<div class=author>
-    /// By <a class=author-name>Ann</a> · 5 min</div>`): the innermost is the
-    /// name without the box's other words. The elements nested in the box
-    /// follow it, their text inside its text.
-    private static func innermostByline(after position: Int, in text: String, page: PageIndex) -> String? {
-        var found: String?
+    /// Author links that follow one another ("<a rel=author>Ann</a> and
+    /// <a rel=author>Bo</a>"): the names after the link at `position`,
+    /// while the next recorded elements are links of the same kind (an
+    /// avatar image between them does not part them).
+    private static func sameKindLinks(after position: Int, page: PageIndex, _ isTier: (HTMLElement) -> Bool) -> [String] {
+        var names: [String] = []
+        for (element, _) in page.fallbacks[(position + 1)...].prefix(6) where element.name != "img" {
+            guard element.name == "a", isTier(element) else { break }
+            names += bylineNames(element.text)
+        }
+        return names
+    }
+
+    /// A byline box often wraps the names' own elements (`<div class=author>
+    /// By <a class=author-name>Ann</a> and <a rel=author>Bo</a> · 5 min</div>`):
+    /// those give the names without the box's other words. The elements
+    /// nested in the box follow it, their text inside its text. Nil when
+    /// none is marked.
+    private static func innerBylines(after position: Int, in text: String, page: PageIndex) -> [String]? {
+        var found: [String] = []
         for (inner, _) in page.fallbacks[(position + 1)...] {
             guard let innerText = TextCleaner.clean(inner.text) else { continue }
             guard text.contains(innerText) else { break }
-            if isMarkedByline(inner) || linksToAuthorPage(inner), let name = bylineName(innerText) { found = name }
+            guard isMarkedByline(inner) || linksToAuthorPage(inner) || (inner.name == "a" && hasRelAuthor(inner)) else { continue }
+            for name in bylineNames(innerText) {
+                // A wrapper and the name inside it give the same name, or the wrapper's longer text.
+                found.removeAll { $0.contains(name) }
+                if !found.contains(where: { name.contains($0) }) { found.append(name) }
+            }
         }
-        return found
+        return found.isEmpty ? nil : found
     }
 
     /// A link to an author page: a path segment starting "author"
@@ -65,21 +91,17 @@ extension MetadataRules {
         return authorSegment || href.dropFirst(path.count).contains("author=")
     }
 
-    /// A person's name from a byline's text, or nil when the text is a
-    /// label, a sentence or a URL rather than a name.
-    static func bylineName(_ raw: String?) -> String? {
-        guard var text = authorName(raw) else { return nil }
-        for prefix in ["written by ", "posted by ", "author: ", "author:", "by: "]
-        where text.lowercased().hasPrefix(prefix) {
-            text = String(text.dropFirst(prefix.count)).trimmedSpaces
+    /// The people a byline's text names, without the labels, sentences
+    /// and URLs that sit in byline boxes too.
+    static func bylineNames(_ raw: String?) -> [String] {
+        guard let text = TextCleaner.clean(raw), !bylineLabels.contains(text.lowercased()) else { return [] }
+        return authorNames(text).filter { name in
+            let words = name.split(separator: " ")
+            // Names are mostly letters; identifiers and dates are not.
+            let letters = name.filter(\.isLetter).count
+            return name.count <= 80 && words.count <= 8 && letters * 2 >= name.filter({ !$0.isWhitespace }).count
+                && !name.hasSuffix(":") && !bylineLabels.contains(name.lowercased())
         }
-        text = firstBylineSegment(text)
-        let words = text.split(separator: " ")
-        // Names are mostly letters; identifiers and dates are not.
-        let letters = text.filter(\.isLetter).count
-        guard !text.isEmpty, text.count <= 80, words.count <= 8, letters * 2 >= text.filter({ !$0.isWhitespace }).count,
-              !text.hasSuffix(":"), !bylineLabels.contains(text.lowercased()) else { return nil }
-        return text
     }
 
     /// A byline without what follows the name: after "•", "|" or "·"
@@ -102,12 +124,15 @@ extension MetadataRules {
         (element["rel"] ?? "").lowercased().split(whereSeparator: \.isWhitespace).contains("author")
     }
 
-    /// True when `class`, `id` or `rel` says author or byline, and not a
+    /// True when `class`, `id`, `rel` or `data-testid` says author or byline, and not a
     /// comment's (`class="comment-author"` names a commenter, not the author).
     static func isMarkedByline(_ element: HTMLElement) -> Bool {
-        let values = ["class", "id", "rel"].compactMap { element[$0]?.lowercased() }
+        let values = ["class", "id", "rel", "data-testid"].compactMap { element[$0]?.lowercased() }
         guard !values.contains(where: { $0.contains("comment") }) else { return false }
-        return values.contains { value in bylineMarkers.contains { value.contains($0) } }
+        return values.contains { value in
+            bylineMarkers.contains { value.contains($0) }
+                || value.split { !$0.isLetter && !$0.isNumber }.contains { bylineTokenMarkers.contains(String($0)) }
+        }
     }
 
     /// The page's first `<h1>`: the title it shows its readers.
@@ -119,12 +144,17 @@ extension MetadataRules {
     }
 
     /// The best-placed `<time>` that holds a date (`BodyPlace`), in its
-    /// `datetime`, else in its text ("May 3, 2016", read as a dateline is):
+    /// `datetime`, or an element with a date in one of `dateAttributes`
+    /// (epoch seconds or milliseconds, or a date string), else in its text ("May 3, 2016", read as a dateline is):
     /// the lead article's header's, else the article's, else the first
     /// elsewhere; one in navigation, an aside or the page footer (a related
     /// article's, a comment's, a copyright's) only when there is no other.
     static func timeElementDate(in page: PageIndex) -> (place: BodyPlace, value: Picked<String>)? {
         bestPlaced(in: page) { _, element in
+            for attribute in dateAttributes {
+                guard let value = element[attribute] else { continue }
+                if let date = epochDate(value) ?? dateText(value) { return Picked(value: date, source: attribute) }
+            }
             guard element.name == "time",
                   let date = dateText(element["datetime"]) ?? TextCleaner.clean(element.text).flatMap(dateInText) else { return nil }
             return Picked(value: date, source: "time element")

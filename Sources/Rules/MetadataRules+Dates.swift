@@ -40,28 +40,42 @@ extension MetadataRules {
     static let maximumDatelineWords = 40
 
     /// `text` as ISO 8601 (`2016-05-03`, `2016-05-03T14:58:00`,
-    /// `2016-05-03T14:58:00-07:00`, `…Z`), or nil when it is in no known form.
+    /// `2016-05-03T14:58:00-07:00`, `…Z`), or nil when it is in no known
+    /// form. Forms: ISO 8601 and RFC 2822, month names (English and the
+    /// corpus's other languages, `MonthNames`), ordinals ("Sep 3rd"),
+    /// numeric dates (`+DateForms`: "2021.06.05", "23.08.2021",
+    /// "3/14/2021"), CJK dates ("2021年07月09日 08時15分"), 12-hour clocks,
+    /// JavaScript's `Date.toString` ("Tue Mar 09 2021 08:15:00 GMT-0500
+    /// (Eastern Standard Time)"), offsets and zone abbreviations
+    /// (`ZoneAbbreviations`).
     static func isoDate(_ text: String) -> String? {
-        let tokens = dateTokens(text)
+        if let cjk = cjkDate(text) { return cjk }
+        let tokens = dateTokens(withoutParentheses(text))
         var year: Int?, month: Int?, day: Int?
         var clock: (hour: Int, minute: Int, second: Int, fraction: String)?
         var offset: String?
+        var zoneName: String?
         var index = 0
         var pendingNumbers: [Int] = []
         while index < tokens.count {
-            let token = tokens[index]
+            var token = tokens[index]
             index += 1
-            if let parts = isoDateParts(token) {
-                (year, month, day) = (parts.0, parts.1, parts.2)
+            var glued: Bool?
+            if token.first?.isASCIIDigit == true, let split = gluedMeridiem(token) { (token, glued) = split }
+            if let parts = numericDateParts(token) {
+                (year, month, day) = (parts.year, parts.month, parts.day)
             } else if let time = clockTime(token) {
                 clock = time
-                if index < tokens.count, let meridiem = meridiem(tokens[index]), var adjusted = clock {
-                    adjusted.hour = adjusted.hour % 12 + (meridiem ? 12 : 0)
+                let following = glued ?? (index < tokens.count ? meridiem(tokens[index]) : nil)
+                if let isPM = following, var adjusted = clock, (1...12).contains(adjusted.hour) {
+                    adjusted.hour = adjusted.hour % 12 + (isPM ? 12 : 0)
                     clock = adjusted
-                    index += 1
+                    if glued == nil { index += 1 }
                 }
             } else if let zone = zoneOffset(token), clock != nil || token.count > 1 {
                 if clock != nil { offset = zone }
+            } else if clock != nil, offset == nil, zoneName == nil, isZoneWord(token) {
+                zoneName = token
             } else if let value = MonthNames.number[token.lowercased()] {
                 month = value
             } else if let number = Int(token), token.count <= 4 {
@@ -73,6 +87,10 @@ extension MetadataRules {
         if day == nil, let first = pendingNumbers.first, (1...31).contains(first) { day = first }
         guard let year, let month, let day, (1...12).contains(month), (1...31).contains(day), (1000...9999).contains(year)
         else { return nil }
+        if offset == nil, let zoneName {
+            guard let zone = ZoneAbbreviations.offset(zoneName, year: year, month: month, day: day) else { return nil }
+            offset = zone
+        }
         var result = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
         guard let clock, (0...23).contains(clock.hour), (0...59).contains(clock.minute), (0...60).contains(clock.second)
         else { return result }
@@ -84,23 +102,34 @@ extension MetadataRules {
     /// commas, dots after abbreviations and "at"/"on"/"published" labels;
     /// "2016-05-03T14:58:00-07:00" comes apart into date, time and offset.
     private static func dateTokens(_ text: String) -> [String] {
-        let labels: Set<String> = ["at", "on", "published", "updated", "posted", "the", "of"]
         var tokens: [String] = []
-        for raw in text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }) {
+        for raw in text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\u{A0}" }) {
             for piece in splitGlued(String(raw)) {
                 var token = piece
-                if token.hasSuffix("."), token.count > 2, !token.dropLast().contains(".") { token.removeLast() }
                 if token.hasSuffix(":") { token.removeLast() }
-                for suffix in ["st", "nd", "rd", "th"] where token.count > 2 && token.hasSuffix(suffix)
+                if token.hasSuffix("."), token.count >= 2,
+                   token.dropLast().allSatisfy(\.isASCIIDigit) || (token.count > 2 && !token.dropLast().contains(".")) {
+                    token.removeLast()
+                }
+                for suffix in ["st", "nd", "rd", "th"] where token.count > 2 && token.lowercased().hasSuffix(suffix)
                     && token.dropLast(2).allSatisfy(\.isASCIIDigit) {
                     token.removeLast(2)
                 }
-                if token.isEmpty || labels.contains(token.lowercased()) { continue }
+                if token.isEmpty || dateLabels.contains(token.lowercased()) { continue }
                 tokens.append(token)
             }
         }
         return tokens
     }
+
+    /// Words around a date that say nothing of it: "Published on", "at",
+    /// "le", "de", "um … Uhr".
+    static let dateLabels: Set<String> = [
+        "at", "on", "published", "updated", "posted", "modified", "reviewed", "last", "the", "of", "-", "|",
+        "de", "del", "le", "um", "uhr", "à", "às", "den", "h",
+        "publié", "publiée", "publicado", "publicada", "actualizado", "atualizado", "veröffentlicht",
+        "aktualisiert", "pubblicato", "aggiornato", "gepubliceerd", "bijgewerkt",
+    ]
 
     /// "2016-05-03T14:58:00Z" → ["2016-05-03", "14:58:00", "Z"]; other tokens as they are.
     private static func splitGlued(_ token: String) -> [String] {
@@ -121,16 +150,9 @@ extension MetadataRules {
         return pieces
     }
 
-    private static func isoDateParts(_ token: String) -> (Int, Int, Int)? {
-        let parts = token.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count <= 2, parts[2].count <= 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return nil }
-        return (year, month, day)
-    }
-
     /// "14:58", "14:58:00", "14:58:00.123", with an offset glued on
     /// ("14:58:00Z", "14:58:00-0700") handled by the caller's next token.
-    private static func clockTime(_ token: String) -> (hour: Int, minute: Int, second: Int, fraction: String)? {
+    static func clockTime(_ token: String) -> (hour: Int, minute: Int, second: Int, fraction: String)? {
         let parts = token.split(separator: ":", omittingEmptySubsequences: false)
         guard (2...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty }) else { return nil }
         var secondText = parts.count == 3 ? String(parts[2]) : "0"
@@ -147,7 +169,7 @@ extension MetadataRules {
     }
 
     /// True for "pm"/"p.m.", false for "am"/"a.m.", nil otherwise.
-    private static func meridiem(_ token: String) -> Bool? {
+    static func meridiem(_ token: String) -> Bool? {
         switch token.lowercased().filter({ $0 != "." }) {
         case "pm": true
         case "am": false
@@ -155,21 +177,43 @@ extension MetadataRules {
         }
     }
 
-    /// "Z", "UTC", "GMT", "+07:00", "-0700" as an ISO 8601 offset.
+    /// "Z", "UTC", "GMT", "+07:00", "-0700", "-500", "GMT-0500" as an
+    /// ISO 8601 offset.
     private static func zoneOffset(_ token: String) -> String? {
         let upper = token.uppercased()
         if ["Z", "UTC", "GMT"].contains(upper) { return "Z" }
-        guard let sign = token.first, sign == "+" || sign == "-" else { return nil }
-        let digits = token.dropFirst().filter { $0 != ":" }
-        guard digits.count == 4, digits.allSatisfy(\.isASCIIDigit) else { return nil }
-        return "\(sign)\(digits.prefix(2)):\(digits.suffix(2))"
+        var signed = Substring(token)
+        for prefix in ["GMT", "UTC"] where upper.hasPrefix(prefix) && upper.count > prefix.count {
+            signed = signed.dropFirst(prefix.count)
+        }
+        guard let sign = signed.first, sign == "+" || sign == "-" else { return nil }
+        let body = signed.dropFirst()
+        guard !body.isEmpty, body.allSatisfy({ $0.isASCIIDigit || $0 == ":" }) else { return nil }
+        let digits = body.filter { $0 != ":" }
+        let hours: Int?, minutes: Int?
+        switch digits.count {
+        case 1, 2: (hours, minutes) = (Int(digits), 0)
+        case 3: (hours, minutes) = (Int(digits.prefix(1)), Int(digits.suffix(2)))
+        case 4: (hours, minutes) = (Int(digits.prefix(2)), Int(digits.suffix(2)))
+        default: return nil
+        }
+        guard let hours, let minutes, hours <= 14, minutes <= 59 else { return nil }
+        let total = (hours * 60 + minutes) * (sign == "-" ? -1 : 1)
+        return total == 0 ? (sign == "-" ? "-00:00" : "+00:00") : ZoneAbbreviations.isoOffset(minutes: total)
+    }
+
+    /// A word that could be a zone abbreviation ("PT", "EDT", "JST"):
+    /// two to five capital letters. Whether the table knows it is asked
+    /// once the date is known (US generic zones depend on it).
+    private static func isZoneWord(_ token: String) -> Bool {
+        (2...5).contains(token.count) && token.allSatisfy { $0.isASCII && $0.isUppercase }
     }
 
     private static func isWeekday(_ token: String) -> Bool {
         ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].contains { token.lowercased().hasPrefix($0) } && token.count <= 9
     }
 
-    private static func pad(_ value: Int, _ width: Int) -> String {
+    static func pad(_ value: Int, _ width: Int) -> String {
         let text = String(value)
         return String(repeating: "0", count: max(0, width - text.count)) + text
     }

@@ -33,9 +33,20 @@ extension MetadataRules {
         return page.microdataText(["headline", "name"]) ?? headingTitle(in: page)
     }
 
+    /// A plain `meta description` longer than this (characters) is an
+    /// article pasted whole, not a summary: a shorter JSON-LD one wins, else
+    /// it ends at a sentence within `maximumSummaryLength`. An `og:` or
+    /// `twitter:description` is written for cards and stays as written.
+    static let longDescriptionLength = 500
+
     static func summary(in page: PageIndex) -> Picked<String>? {
         if let picked = page.metaText(["og:description", "twitter:description", "description", "dc.description"]) {
-            return picked
+            guard picked.value.count > longDescriptionLength, ["description", "dc.description"].contains(picked.source)
+            else { return picked }
+            if let text = JSONLDGraph.text("description", in: page.jsonLD.contentNodes), text.count <= longDescriptionLength {
+                return Picked(value: text, source: "json-ld:description")
+            }
+            return Picked(value: summaryPrefix(picked.value), source: picked.source)
         }
         if let text = JSONLDGraph.text("description", in: page.jsonLD.contentNodes) {
             return Picked(value: text, source: "json-ld:description")
@@ -72,45 +83,98 @@ extension MetadataRules {
         return titleAffixSiteName(in: page, knownSplit: knownSplit)
     }
 
-    /// The author's name. Open Graph's `article:author` is often a profile
-    /// URL; such values are skipped. A leading "By " of a byline is dropped.
-    /// JSON-LD authors may be an array and `@id` references; several are
-    /// joined as a byline writes them. Values that name no author (a URL,
-    /// "Admin", a date) fall through to the next source. The site's own name
-    /// is refused only from what the body shows and from handles: a declared
-    /// author may be an organisation (schema.org allows it), but a byline or
-    /// handle that is the site's name is its logo or account.
-    /// Twitter's `creator` is a handle, not a name: the last resort.
-    static func author(in page: PageIndex) -> Picked<String>? {
+    /// The authors' names. Open Graph's `article:author` is often a profile
+    /// URL; such values are skipped (and kept as `authorURL`), as are slugs
+    /// ("ann-lee") and handles. Each value is read as a credit line
+    /// (`authorNames`): prefixes in the corpus's languages, dates, reading
+    /// times and job titles go, and every person it names is kept. JSON-LD
+    /// authors may be an array and `@id` references. Values that name no
+    /// author (a URL, "Admin", a date) fall through to the next source. The
+    /// site's own name is refused only from what the body shows and from
+    /// handles: a declared author may be an organisation (schema.org allows
+    /// it), but a byline or handle that is the site's name is its logo or
+    /// account. A declared credit that names no person — the site's name or
+    /// a desk ("Staff", "News Desk") — loses to a visible byline that names
+    /// one: the page shows its readers who wrote it. Twitter's `creator` is
+    /// a handle, not a name: the last resort.
+    static func authors(in page: PageIndex) -> Picked<[String]>? {
         let siteNames = declaredSiteNames(in: page)
-        let plausible = { (name: String) in isPlausibleAuthor(name, siteNames: []) }
+        let plausible = { (name: String) in isPlausibleAuthor(name, siteNames: []) && !isSlug(name) }
         let shown = { (name: String) in isPlausibleAuthor(name, siteNames: siteNames) }
-        for key in ["article:author", "author", "dc.creator", "parsely-author", "sailthru.author"] {
+        var declared: Picked<[String]>?
+        metas: for key in ["article:author", "author", "dc.creator", "byl", "parsely-author", "sailthru.author"] {
+            var names: [String] = []
             for meta in page.metaValues(key) {
-                if let name = authorName(meta.content), plausible(name) { return Picked(value: name, source: key) }
+                for name in authorNames(meta.content) where plausible(name) && !names.contains(name) { names.append(name) }
+            }
+            if !names.isEmpty {
+                declared = Picked(value: names, source: key)
+                break metas
             }
         }
-        for key in ["author", "creator"] {
-            for node in page.jsonLD.contentNodes {
-                let names = page.jsonLD.names(node[key]).compactMap(authorName).filter(plausible)
-                if let joined = joinedAuthors(names) { return Picked(value: joined, source: "json-ld:\(key)") }
+        if declared == nil, let credit = parselyPage(in: page, key: "author") {
+            let names = authorNames(credit).filter(plausible)
+            if !names.isEmpty { declared = Picked(value: names, source: "parsely-page") }
+        }
+        if declared == nil {
+            jsonLD: for key in ["author", "creator"] {
+                for node in page.jsonLD.contentNodes {
+                    var names: [String] = []
+                    for name in page.jsonLD.names(node[key]).flatMap(authorNames) where plausible(name) && !names.contains(name) {
+                        names.append(name)
+                    }
+                    if !names.isEmpty {
+                        declared = Picked(value: names, source: "json-ld:\(key)")
+                        break jsonLD
+                    }
+                }
             }
         }
-        if let name = page.bestPlacedProperty(named: "author", { authorName($0.value).flatMap { plausible($0) ? $0 : nil } }) {
-            return Picked(value: name, source: "microdata:author")
+        if declared == nil, let names = page.bestPlacedProperty(named: "author", { property -> [String]? in
+            let names = authorNames(property.value).filter(plausible)
+            return names.isEmpty ? nil : names
+        }) {
+            declared = Picked(value: names, source: "microdata:author")
         }
-        if let picked = bylineAuthor(in: page), shown(picked.value) { return picked }
-        return twitterCreator(in: page).flatMap { shown($0.value) ? $0 : nil }
+        if let declared, !declared.value.allSatisfy({ isGenericCredit($0, siteNames: siteNames) }) { return declared }
+        if let picked = bylineAuthors(in: page) {
+            let names = picked.value.filter(shown)
+            if !names.isEmpty, declared == nil || !names.allSatisfy({ isGenericCredit($0, siteNames: siteNames) }) {
+                return Picked(value: names, source: picked.source)
+            }
+        }
+        if let declared { return declared }
+        return twitterCreator(in: page).flatMap { shown($0.value) ? Picked(value: [$0.value], source: $0.source) : nil }
+    }
+
+    /// A profile URL the page declares for its author (`article:author`,
+    /// JSON-LD `author.url`), for `authorURL`.
+    static func authorURL(in page: PageIndex) -> Picked<String>? {
+        for meta in page.metaValues("article:author") {
+            let value = meta.content.trimmedWhitespace
+            guard looksLikeURL(value) else { continue }
+            // "www.example.com/ann" names a host, not a path on this page's.
+            let absolute = value.lowercased().hasPrefix("www.") ? "https://" + value : value
+            if let url = page.resolver.resolveWeb(absolute) { return Picked(value: url, source: "article:author") }
+        }
+        for node in page.jsonLD.contentNodes {
+            for url in page.jsonLD.urls(node["author"]) where looksLikeURL(url) {
+                if let resolved = page.resolver.resolveWeb(url) { return Picked(value: resolved, source: "json-ld:author.url") }
+            }
+        }
+        return nil
+    }
+
+    /// A URL slug rather than a name: "ann-lee", "ann_lee" (lowercase, no spaces).
+    static func isSlug(_ name: String) -> Bool {
+        !name.contains(" ") && (name.contains("-") || name.contains("_") || name.hasPrefix("/"))
+            && name.allSatisfy { $0.isLowercase || $0.isASCIIDigit || "-_/@.".contains($0) }
     }
 
     /// A person's name from a byline: cleaned, without a leading "By",
-    /// nil for URLs.
+    /// nil for URLs. The first name of a credit line (`authorNames`).
     static func authorName(_ raw: String?) -> String? {
-        guard var text = TextCleaner.clean(raw), !looksLikeURL(text) else { return nil }
-        if text.lowercased().hasPrefix("by "), text.count > 3 {
-            text = String(text.dropFirst(3)).trimmedSpaces
-        }
-        return text.isEmpty ? nil : text
+        authorNames(raw).first
     }
 
     /// The page's own date string (ISO 8601 as written), trimmed. A value
@@ -128,6 +192,9 @@ extension MetadataRules {
                 if let date = dateText(meta.content) { return Picked(value: date, source: key) }
             }
         }
+        if let date = parselyPage(in: page, key: "pub_date").flatMap(dateText) {
+            return Picked(value: date, source: "parsely-page")
+        }
         for key in ["datePublished", "uploadDate", "dateCreated"] {
             for node in page.jsonLD.contentNodes {
                 if let date = dateText(node[key]?.stringValue) { return Picked(value: date, source: "json-ld:\(key)") }
@@ -137,6 +204,15 @@ extension MetadataRules {
             return Picked(value: date, source: "microdata:datepublished")
         }
         return shownDate(in: page)
+    }
+
+    /// A text field of Parse.ly's `<meta name="parsely-page" content="{…}">`
+    /// (`pub_date`, `author`), a JSON object in an attribute.
+    static func parselyPage(in page: PageIndex, key: String) -> String? {
+        for meta in page.metaValues("parsely-page") {
+            if case .object(let object)? = JSONLDGraph.parse(meta.content), let text = object[key]?.stringValue { return text }
+        }
+        return nil
     }
 
     /// A date: ISO 8601 with the page's offset when its form is known

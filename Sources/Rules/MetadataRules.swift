@@ -56,7 +56,11 @@ public enum MetadataRules {
         metadata.siteName = record("siteName", siteName(in: page, knownSplit: knownSplit))
         metadata.canonicalURL = record("canonicalURL", canonicalURL(in: page))
         metadata.type = record("type", page.metaText(["og:type"]))
-        metadata.author = record("author", author(in: page))
+        if let authors = record("author", authors(in: page)) {
+            metadata.authors = authors
+            metadata.author = authors.joined(separator: ", ")
+            metadata.authorURL = record("authorURL", authorURL(in: page))
+        }
         metadata.publishedTime = record("publishedTime", publishedTime(in: page))
         metadata.themeColor = record("themeColor", page.metaText(["theme-color", "msapplication-tilecolor"]))
         metadata.lang = record("lang", lang(in: page, contentLanguage: contentLanguage))

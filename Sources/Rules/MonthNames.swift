@@ -11,6 +11,24 @@ package enum MonthNames {
     /// HTTP dates).
     package static let abbreviated = full.map { String($0.prefix(3)) }
 
+    /// Month names in the other languages of the pages linkpeek is tested
+    /// on (French, Spanish, German, Italian, Portuguese, Dutch), January
+    /// first; full names and the abbreviations no English word shares.
+    static let otherLanguages: [[String]] = [
+        ["janvier", "janv", "enero", "ene", "januar", "jän", "gennaio", "janeiro", "januari"],
+        ["février", "fevrier", "févr", "febrero", "februar", "febbraio", "fevereiro", "februari"],
+        ["mars", "marzo", "märz", "mär", "março", "maart", "mrt"],
+        ["avril", "avr", "abril", "abr", "aprile"],
+        ["mai", "mayo", "maggio", "maio", "mei"],
+        ["juin", "junio", "juni", "giugno", "junho"],
+        ["juillet", "juil", "julio", "juli", "luglio", "julho"],
+        ["août", "aout", "agosto", "augustus"],
+        ["septembre", "septiembre", "setiembre", "settembre", "setembro"],
+        ["octobre", "octubre", "oktober", "okt", "ottobre", "outubro"],
+        ["novembre", "noviembre", "novembro"],
+        ["décembre", "decembre", "déc", "diciembre", "dic", "dezember", "dez", "dicembre", "dezembro", "december"],
+    ]
+
     /// A lowercase full name or common abbreviation ("sep", "sept") → 1…12.
     static let number: [String: Int] = {
         var numbers: [String: Int] = [:]
@@ -19,6 +37,9 @@ package enum MonthNames {
             numbers[abbreviated[index]] = index + 1
         }
         numbers["sept"] = 9
+        for (index, names) in otherLanguages.enumerated() {
+            for name in names { numbers[name] = index + 1 }
+        }
         return numbers
     }()
 }

@@ -180,13 +180,21 @@ struct PageIndex {
 /// work showed in profiles), else the Unicode way.
 extension PageIndex {
     /// A meta's keys: its `property` and `name` trimmed and lowercased (when
-    /// not empty), and `http-equiv:` with its value; sorted, without repeats.
+    /// not empty), each of their white-space separated names, and
+    /// `http-equiv:` with its value; sorted, without repeats.
     static func metaKeys(of element: HTMLElement) -> [String] {
         var keys: [String] = []
         for attribute in ["property", "name"] {
             guard let value = element[attribute] else { continue }
             let key = normalizedKey(value)
-            if !key.isEmpty, !keys.contains(key) { keys.append(key) }
+            // RDFa allows several names in one attribute ("og:title twitter:title"): each counts.
+            if key.utf8.contains(where: WhiteSpaceByte.isWhitespace) {
+                for token in key.split(whereSeparator: \.isWhitespace) where !keys.contains(String(token)) {
+                    keys.append(String(token))
+                }
+            } else if !key.isEmpty, !keys.contains(key) {
+                keys.append(key)
+            }
         }
         if let equiv = element["http-equiv"] {
             let key = "http-equiv:" + normalizedKey(equiv)

@@ -12,6 +12,21 @@ import Testing
         scan(html, chunk: chunk, bodyRecords: words).elements.filter(\.isFallback)
     }
 
+    @Test func aTestIDIsMarkedLikeAClass() {
+        let kept = fallbacks(#"<body><a data-testid="Author-Link" href="/p/ann">Ann Lee</a><span data-testid="share">x</span>"#)
+        #expect(kept.map(\.text) == ["Ann Lee"])
+    }
+
+    @Test func elementsWithTheCallersDateAttributesAreKeptAsDated() {
+        let words = BodyRecords(dateAttributes: ["data-timestamp", "data-origindate"])
+        let html = #"<body><span DATA-TIMESTAMP="1615277700">4 months ago</span><span data-times="1">no</span><div data-origindate="2021-03-09">x</div>"#
+        for chunk in [nil, 5] {
+            let kept = scan(html, chunk: chunk, bodyRecords: words).elements.filter(\.isFallback)
+            #expect(kept.map(\.name) == ["span", "div"])
+            #expect(kept.first?["data-timestamp"] == "1615277700")
+        }
+    }
+
     @Test func withoutWordsOnlyPlainElementsAreKept() {
         let html = """
             <body><div class="byline">Kim</div><a rel="author" href="/author/kim">Kim</a>

@@ -14,9 +14,11 @@ import Metadata
 
     @Test func jsonLDAuthorArrayReadsAsAByline() {
         let two = extract([Tag.jsonLD(#"{"@type":"NewsArticle","author":[{"@type":"Person","name":"Ann Lee"},{"@type":"Person","name":"Bo Kim"}]}"#)])
-        #expect(two.author == "Ann Lee and Bo Kim")
+        #expect(two.author == "Ann Lee, Bo Kim")
+        #expect(two.authors == ["Ann Lee", "Bo Kim"])
         let three = extract([Tag.jsonLD(#"{"@type":"NewsArticle","author":["Ann Lee","Bo Kim","Cy Dow","Bo Kim"]}"#)])
-        #expect(three.author == "Ann Lee, Bo Kim and Cy Dow")
+        #expect(three.author == "Ann Lee, Bo Kim, Cy Dow")
+        #expect(three.authors == ["Ann Lee", "Bo Kim", "Cy Dow"])
     }
 
     @Test func jsonLDAuthorReferenceIsFollowed() {

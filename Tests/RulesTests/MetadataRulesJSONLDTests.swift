@@ -39,7 +39,7 @@ import Metadata
         let array = #"[{"@type":"BreadcrumbList","name":"Crumbs"},{"@type":"BlogPosting","name":"Post name","author":[{"@type":"Person","name":"A"},"B"],"image":["https://i.example/1.jpg","https://i.example/2.jpg"]}]"#
         let metadata = extract([Tag.jsonLD(array)])
         #expect(metadata.title == "Post name")
-        #expect(metadata.author == "A and B")
+        #expect(metadata.author == "A, B")
         #expect(metadata.images?.map(\.url) == ["https://i.example/1.jpg", "https://i.example/2.jpg"])
     }
 

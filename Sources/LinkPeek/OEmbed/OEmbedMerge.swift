@@ -39,6 +39,7 @@ extension OEmbedResponse {
         }
         if let authorName, Self.isOpen("author", in: metadata, present: metadata.author != nil) {
             metadata.author = authorName
+            metadata.authors = [authorName]
             metadata.authorURL = authorURL
             sources["author"] = Self.source
             if authorURL != nil { sources["authorURL"] = Self.source }

@@ -1,0 +1,156 @@
+import FoundationEssentials
+import TextTrimming
+
+/// Authors as people write them: the names in a credit line, without the
+/// words around them ("By", "Par", a date, "5 min read", an @handle, a job
+/// title), one entry per person.
+extension MetadataRules {
+    /// What credit lines start with, in the corpus's languages (lowercase,
+    /// each followed by a space or a colon): English, French, Spanish and
+    /// Portuguese, German, Italian, Dutch, the Scandinavian languages,
+    /// Chinese and Japanese.
+    static let bylinePrefixes = [
+        "written by", "posted by", "story by", "words by", "text by", "reporting by", "by", "text", "words",
+        "par", "por", "von", "di", "door", "av", "af", "author", "autor", "auteur", "autore",
+        "文", "作者", "著者", "撰文", "記者", "文・",
+    ]
+
+    /// Credit lines for other roles: what follows them is no author.
+    static let otherRoleLabels = [
+        "illustrated by", "illustration by", "illustrations by", "illustration:", "illustrations:",
+        "photos by", "photo by", "photographs by", "photography by", "photo:", "photos:",
+        "translated by", "translation by", "translation:", "edited by", "editor:", "edited:",
+        "video by", "graphics by", "additional reporting by", "contributing:", "with reporting by",
+        "traduit par", "traducido por", "übersetzt von", "tradotto da", "vertaald door", "illustré par",
+    ]
+
+    /// Words that make a comma-separated part of a credit a job title or
+    /// desk, not a person ("Ann Lee, Senior Editor", "Bo Kim, Staff Writer").
+    static let jobTitleWords: Set<String> = [
+        "editor", "reporter", "correspondent", "writer", "columnist", "contributor", "producer", "analyst",
+        "director", "senior", "chief", "staff", "deputy", "associate", "managing", "executive", "editorial",
+        "journalist", "photographer", "critic", "desk", "bureau", "contributing", "news", "team", "intern",
+        "founder", "ceo", "head", "lead", "manager", "professor", "md", "phd",
+    ]
+
+    /// Interface words that sit in or beside bylines and are no names.
+    static let interfaceWords: Set<String> = [
+        "write", "see all", "follow", "following", "read more", "more", "view profile", "profile", "subscribe",
+        "share", "email", "contact", "bio", "close", "menu", "show more", "load more", "view all", "all articles",
+        "more articles", "follow us", "sign in", "log in", "login",
+    ]
+
+    /// Generic credits that name no person ("Staff", "News Desk"): a
+    /// visible byline that names one wins over them.
+    static func isGenericCredit(_ name: String, siteNames: [String]) -> Bool {
+        let folded = foldedName(name)
+        if siteNames.contains(where: { let site = foldedName($0); return !site.isEmpty && (site == folded || folded.hasPrefix(site)) }) {
+            return true
+        }
+        let words = name.lowercased().split { !$0.isLetter }
+        return !words.isEmpty && words.allSatisfy { jobTitleWords.contains(String($0)) || ["the", "and", "of", "for"].contains(String($0)) }
+    }
+
+    /// The people a credit line names, in order, each once: "By Ann Lee
+    /// and Bo Kim · 5 min read" → ["Ann Lee", "Bo Kim"]. Empty when it
+    /// names none (a label, a URL, a handle alone, interface text).
+    static func authorNames(_ raw: String?) -> [String] {
+        guard var text = TextCleaner.clean(raw), !looksLikeURL(text) else { return [] }
+        text = withoutOtherRoles(text)
+        text = withoutBylinePrefix(text)
+        text = firstBylineSegment(text)
+        var names: [String] = []
+        for part in splitAuthors(text) {
+            let name = withoutTrailingNoise(withoutBylinePrefix(part))
+            guard !name.isEmpty, !interfaceWords.contains(name.lowercased()), !looksLikeURL(name), !name.hasPrefix("@"),
+                  !names.contains(name) else { continue }
+            names.append(name)
+        }
+        // A job title beside a name goes ("Ann Lee, Senior Editor"); a
+        // credit that is only a title ("Staff") stays, for the caller to weigh.
+        let people = names.filter { !isJobTitle($0) }
+        return people.isEmpty ? names : people
+    }
+
+    /// The credit without a leading "By", "Par", "作者：" …, also glued to
+    /// the name as some templates write it ("ByJane Doe").
+    static func withoutBylinePrefix(_ text: String) -> String {
+        let lower = text.lowercased()
+        for prefix in bylinePrefixes where lower.hasPrefix(prefix) {
+            let rest = text.dropFirst(prefix.count)
+            guard let next = rest.first else { continue }
+            let isCJKPrefix = prefix.unicodeScalars.contains { $0.value >= 0x3000 }
+            if next == " " || next == ":" || next == "：" || next == "\u{A0}" || next == "|" || next == "／" || isCJKPrefix {
+                return String(rest).trimmingScalars { String.isSpace($0) || ":：|/／".unicodeScalars.contains($0) }
+            }
+            // "ByJane Doe": a capital right after "By" starts the name.
+            if prefix == "by", text.hasPrefix("By"), next.isUppercase { return String(rest) }
+        }
+        return text
+    }
+
+    /// The credit up to the first other role ("Ann Lee. Illustrations by Bo
+    /// Kim" → "Ann Lee.").
+    private static func withoutOtherRoles(_ text: String) -> String {
+        let lower = text.lowercased()
+        var cut = lower.endIndex
+        for label in otherRoleLabels {
+            guard let range = lower.firstRange(of: label) else { continue }
+            let atWordStart = range.lowerBound == lower.startIndex
+                || lower[lower.index(before: range.lowerBound)].isLetter == false
+            if atWordStart, range.lowerBound < cut { cut = range.lowerBound }
+        }
+        guard cut != lower.endIndex else { return text }
+        let offset = lower.distance(from: lower.startIndex, to: cut)
+        return String(text.prefix(offset)).trimmingScalars { String.isSpace($0) || ".,;|·•-–—".unicodeScalars.contains($0) }
+    }
+
+    /// "Ann Lee, Bo Kim and Cy Dow" → three parts; also "&", "y", "et",
+    /// "und", "e", "en", "og", "och", "、" and ";". A comma part of one word
+    /// ("Lee, Ann" in a catalogue) would cut a name: such a credit stays whole.
+    private static func splitAuthors(_ text: String) -> [String] {
+        var parts = [text]
+        for separator in [" and ", " & ", " y ", " et ", " und ", " e ", " en ", " og ", " och ", "、", ";", " và "] {
+            parts = parts.flatMap { $0.split(separator: separator).map(String.init) }
+        }
+        let byComma = parts.flatMap { $0.split(separator: ",").map(String.init) }
+            .map(\.trimmedSpaces).filter { !$0.isEmpty }
+        if byComma.count > parts.count, byComma.allSatisfy({ $0.contains(" ") || isJobTitle($0) || $0.unicodeScalars.contains { $0.value >= 0x3000 } }) {
+            parts = byComma
+        }
+        return parts.map(\.trimmedSpaces).filter { !$0.isEmpty }
+    }
+
+    /// A name without what templates glue after it: an @handle, a reading
+    /// time, a date, "Follow".
+    private static func withoutTrailingNoise(_ name: String) -> String {
+        var words = name.split(separator: " ").map(String.init)
+        if let handle = words.firstIndex(where: { $0.hasPrefix("@") && $0.count > 1 }), handle > 0 {
+            words = Array(words[..<handle])
+        }
+        if let minutes = words.firstIndex(where: { ["min", "mins", "minute", "minutes"].contains($0.lowercased()) }),
+           minutes > 0, words[minutes - 1].allSatisfy(\.isASCIIDigit) {
+            words = Array(words[..<(minutes - 1)])
+        }
+        while let last = words.last, ["follow", "following", "updated", "published", "on", "at", "-", "–", "—"].contains(last.lowercased()) {
+            words.removeLast()
+        }
+        var result = words.joined(separator: " ")
+        if let date = firstDateWord(in: words), date > 0 { result = words[..<date].joined(separator: " ") }
+        return result.trimmingScalars { String.isSpace($0) || "-–—•|·,:".unicodeScalars.contains($0) }
+    }
+
+    /// Where a date starts among a name's words ("Ann Lee March 9, 2021"):
+    /// the first word from which the rest reads as a date.
+    private static func firstDateWord(in words: [String]) -> Int? {
+        guard words.count > 2, hasYear(words.joined(separator: " ")) else { return nil }
+        for start in 1..<words.count where isoDate(words[start...].joined(separator: " ")) != nil { return start }
+        return nil
+    }
+
+    /// True when every word is a job-title word ("Senior Editor", "Staff").
+    static func isJobTitle(_ text: String) -> Bool {
+        let words = text.lowercased().split { !$0.isLetter }
+        return !words.isEmpty && words.allSatisfy { jobTitleWords.contains(String($0)) || ["of", "the", "for", "and", "at"].contains(String($0)) }
+    }
+}

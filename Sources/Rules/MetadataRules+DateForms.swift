@@ -1,0 +1,136 @@
+import TextTrimming
+
+/// The date forms `isoDate` reads besides words and ISO 8601: numeric
+/// dates in their national orders, CJK dates with unit characters, and the
+/// pieces that come glued to them.
+extension MetadataRules {
+    /// A numeric date token as year, month and day:
+    /// - year first, any of `-`, `.`, `/` ("2021-06-05", "2021.06.05", "2021/06/05");
+    /// - year last with dots: day first, as Europe writes it ("23.08.2021");
+    /// - year last with `/` or `-`: month first, as the US writes it
+    ///   ("3/14/2021", "03-09-2021"), unless the first number cannot be a
+    ///   month ("14/03/2021" is the 14th).
+    static func numericDateParts(_ token: String) -> (year: Int, month: Int, day: Int)? {
+        guard let separator = token.first(where: { $0 == "-" || $0 == "." || $0 == "/" }) else { return nil }
+        let parts = token.split(separator: separator, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }),
+              let first = Int(parts[0]), let second = Int(parts[1]), let third = Int(parts[2]) else { return nil }
+        if parts[0].count == 4, parts[1].count <= 2, parts[2].count <= 2 { return (first, second, third) }
+        guard parts[2].count == 4, parts[0].count <= 2, parts[1].count <= 2 else { return nil }
+        if separator == "." || first > 12 { return (third, second, first) }
+        return (third, first, second)
+    }
+
+    /// A date written with CJK unit characters, as ISO 8601:
+    /// "2021年07月09日 08時15分", "最終更新日：2021年3月9日", "2021년 3월 9일 오후 8:15".
+    /// A number counts only directly before its unit, so labels that hold
+    /// the characters ("更新日") are passed over. Nil without year, month and day.
+    static func cjkDate(_ text: String) -> String? {
+        guard text.contains(where: { "年년月월".contains($0) }) else { return nil }
+        var fields: [Character: Int] = [:]
+        var digits = ""
+        var afternoon = false
+        var clock: (hour: Int, minute: Int, second: Int, fraction: String)?
+        var rest = Substring(text)
+        while let character = rest.first {
+            if let ascii = fullWidthDigit(character) {
+                digits.append(ascii)
+                rest = rest.dropFirst()
+                continue
+            }
+            if character == ":" || character == "：", !digits.isEmpty, fields["年"] != nil {
+                // "8:15" after the date: the clock is the run of digits and colons.
+                let run = rest.prefix { $0.isASCIIDigit || $0 == ":" }
+                clock = clockTime(digits + run)
+                rest = rest.dropFirst(run.count)
+                digits = ""
+                continue
+            }
+            if let unit = cjkUnits[character], let value = Int(digits), fields[unit] == nil { fields[unit] = value }
+            if character == "後" || character == "후" { afternoon = true }  // 午後, 오후: afternoon
+            digits = ""
+            rest = rest.dropFirst()
+        }
+        guard let year = fields["年"], let month = fields["月"], let day = fields["日"],
+              (1000...9999).contains(year), (1...12).contains(month), (1...31).contains(day) else { return nil }
+        var result = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+        if clock == nil, let hour = fields["時"] {
+            clock = (hour, fields["分"] ?? 0, fields["秒"] ?? 0, "")
+        }
+        guard var clock else { return result }
+        if afternoon, (1...11).contains(clock.hour) { clock.hour += 12 }
+        guard (0...23).contains(clock.hour), (0...59).contains(clock.minute), (0...60).contains(clock.second) else {
+            return result
+        }
+        result += "T\(pad(clock.hour, 2)):\(pad(clock.minute, 2)):\(pad(clock.second, 2))"
+        return result
+    }
+
+    /// Unit characters (Japanese, Chinese, Korean) → the field they close.
+    private static let cjkUnits: [Character: Character] = [
+        "年": "年", "년": "年", "月": "月", "월": "月", "日": "日", "일": "日", "号": "日", "號": "日",
+        "時": "時", "时": "時", "시": "時", "点": "時", "點": "時", "分": "分", "분": "分", "秒": "秒", "초": "秒",
+    ]
+
+    /// An ASCII digit for "0"…"9" and their full-width forms ("２０２１").
+    private static func fullWidthDigit(_ character: Character) -> Character? {
+        if character.isASCIIDigit { return character }
+        guard let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
+              (0xFF10...0xFF19).contains(scalar.value),
+              let ascii = Unicode.Scalar(scalar.value - 0xFF10 + 0x30) else { return nil }
+        return Character(ascii)
+    }
+
+    /// The text without parenthesised parts: `Date.toString`'s zone name
+    /// ("(Eastern Standard Time)"), "(updated)".
+    static func withoutParentheses(_ text: String) -> String {
+        guard text.contains("(") else { return text }
+        var output = ""
+        var depth = 0
+        for character in text {
+            if character == "(" { depth += 1; continue }
+            if character == ")" { depth = max(0, depth - 1); continue }
+            if depth == 0 { output.append(character) }
+        }
+        return output
+    }
+
+    /// "9:05PM" → ("9:05", true); "8:15am" → ("8:15", false); nil when no
+    /// meridiem is glued to the clock.
+    static func gluedMeridiem(_ token: String) -> (String, Bool)? {
+        let lower = token.lowercased()
+        for (suffix, isPM) in [("p.m.", true), ("a.m.", false), ("pm", true), ("am", false)] where lower.hasSuffix(suffix) {
+            let clock = String(token.dropLast(suffix.count))
+            guard clock.contains(":"), clock.last?.isASCIIDigit == true else { return nil }
+            return (clock, isPM)
+        }
+        return nil
+    }
+
+    /// Epoch time as ISO 8601 UTC: 9 or 10 digits are seconds
+    /// ("1615277700"), 12 or 13 milliseconds ("1615277700000"); years
+    /// outside 2001–2286 are no page dates. Nil for other text.
+    static func epochDate(_ text: String) -> String? {
+        let digits = text.trimmedSpaces
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), let value = Int(digits) else { return nil }
+        let seconds: Int
+        switch digits.count {
+        case 9, 10: seconds = value
+        case 12, 13: seconds = value / 1000
+        default: return nil
+        }
+        let days = seconds / 86_400, rest = seconds % 86_400
+        // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+        let shifted = days + 719_468
+        let era = shifted / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        guard (2001...2286).contains(year) else { return nil }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(rest / 3600, 2)):\(pad(rest % 3600 / 60, 2)):\(pad(rest % 60, 2))Z"
+    }
+}

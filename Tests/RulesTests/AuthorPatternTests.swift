@@ -1,0 +1,108 @@
+import HTMLHead
+import LinkPeekTestSupport
+import Testing
+import Metadata
+@testable import Rules
+
+/// Authors as people write them, one test per pattern that real bylines
+/// and author tags show (hand-written markup, no page copied).
+@Suite struct AuthorPatternTests {
+    private func marked(_ name: String = "div", _ attributes: [String: String], _ text: String) -> HTMLElement {
+        HTMLElement(name: name, attributes: attributes, text: text, inBody: true, isFallback: true)
+    }
+
+    @Test(arguments: [
+        ("By Ann Lee", "Ann Lee"), ("ByAnn Lee", "Ann Lee"), ("Written by Ann Lee", "Ann Lee"),
+        ("Par Jean Dupont", "Jean Dupont"), ("Por Ana Gómez", "Ana Gómez"), ("Von Max Muster", "Max Muster"),
+        ("Di Marco Rossi", "Marco Rossi"), ("Door Jan Jansen", "Jan Jansen"), ("Av Lars Berg", "Lars Berg"),
+        ("文／王小明", "王小明"), ("作者：李雷", "李雷"), ("著者：山田太郎", "山田太郎"), ("By: Ann Lee", "Ann Lee"),
+    ])
+    func bylinePrefixesGo(credit: String, name: String) {
+        #expect(MetadataRules.authorNames(credit) == [name])
+        #expect(extract([marked("div", ["class": "byline"], credit)]).author == name)
+    }
+
+    @Test(arguments: [
+        ("By Ann Lee • 5 min read", ["Ann Lee"]),
+        ("Ann Lee 5 min read", ["Ann Lee"]),
+        ("Ann Lee @annlee", ["Ann Lee"]),
+        ("By Ann Lee March 9, 2021", ["Ann Lee"]),
+        ("Ann Lee | Updated March 9, 2021", ["Ann Lee"]),
+        ("Ann Lee, Senior Editor", ["Ann Lee"]),
+        ("Ann Lee Follow", ["Ann Lee"]),
+        ("By Ann Lee and Bo Kim", ["Ann Lee", "Bo Kim"]),
+        ("Ann Lee, Bo Kim and Cy Dow", ["Ann Lee", "Bo Kim", "Cy Dow"]),
+        ("Ann Lee & Bo Kim", ["Ann Lee", "Bo Kim"]),
+        ("Par Jean Dupont et Marie Curie", ["Jean Dupont", "Marie Curie"]),
+        ("By Ann Lee. Illustrations by Bo Kim", ["Ann Lee"]),
+        ("Written by Ann Lee, translated by Bo Kim", ["Ann Lee"]),
+        ("Text: Ann Lee; Photos: Bo Kim", ["Ann Lee"]),
+    ])
+    func aCreditLineGivesItsPeopleOnly(credit: String, names: [String]) {
+        #expect(MetadataRules.authorNames(credit) == names)
+    }
+
+    @Test(arguments: ["Follow", "See all", "Write", "https://example.com/ann", "@annlee"])
+    func interfaceWordsURLsAndHandlesAreNoNames(credit: String) {
+        #expect(extract([marked("div", ["class": "author"], credit)]).author == nil)
+    }
+
+    @Test func everyAuthorIsKeptAndJoinedWithCommas() {
+        let page = extract([Tag.meta(name: "author", "Ann Lee"), Tag.meta(name: "author", "Bo Kim")])
+        #expect(page.authors == ["Ann Lee", "Bo Kim"])
+        #expect(page.author == "Ann Lee, Bo Kim")
+    }
+
+    @Test func aProfileURLGoesToAuthorURLAndTheNameComesFromElsewhere() {
+        let page = extract([Tag.meta(property: "article:author", "https://example.com/people/ann-lee"),
+                            Tag.meta(name: "author", "Ann Lee")])
+        #expect(page.author == "Ann Lee")
+        #expect(page.authorURL == "https://example.com/people/ann-lee")
+        #expect(page.sources?["authorURL"] == "article:author")
+        let bare = extract([Tag.meta(property: "article:author", "www.example.org/ann"), Tag.meta(name: "author", "Ann Lee")])
+        #expect(bare.authorURL == "https://www.example.org/ann")
+    }
+
+    @Test func aSlugLosesToTheJSONLDName() {
+        let page = extract([Tag.meta(name: "author", "ann-lee"),
+                            Tag.jsonLD(#"{"@type":"NewsArticle","author":{"@type":"Person","name":"Ann Lee","url":"https://example.com/ann"}}"#)])
+        #expect(page.author == "Ann Lee")
+        #expect(page.sources?["author"] == "json-ld:author")
+        #expect(page.authorURL == "https://example.com/ann")
+    }
+
+    @Test func aGenericCreditLosesToAVisibleBylineThatNamesAPerson() {
+        let byline = marked("span", ["class": "byline"], "By Ann Lee")
+        #expect(extract([Tag.meta(name: "author", "Staff"), byline]).author == "Ann Lee")
+        let site = [Tag.meta(property: "og:site_name", "Daily Planet"), Tag.meta(name: "author", "Daily Planet")]
+        #expect(extract(site + [byline]).author == "Ann Lee")
+        // Without a byline the declared credit stands.
+        #expect(extract([Tag.meta(name: "author", "Staff")]).author == "Staff")
+        // A declared person is not overruled by a byline.
+        #expect(extract([Tag.meta(name: "author", "Bo Kim"), byline]).author == "Bo Kim")
+    }
+
+    @Test func theBylineMetaOfNewsSites() {
+        #expect(extract([Tag.meta(name: "byl", "By Ann Lee and Bo Kim")]).authors == ["Ann Lee", "Bo Kim"])
+    }
+
+    @Test func aBylineBoxWithTwoAuthorLinksGivesBoth() {
+        let box = marked("div", ["class": "article-byline"], "By Ann Lee and Bo Kim · 5 min read")
+        let ann = marked("a", ["rel": "author", "href": "/people/ann"], "Ann Lee")
+        let bo = marked("a", ["rel": "author", "href": "/people/bo"], "Bo Kim")
+        #expect(extract([box, ann, bo]).authors == ["Ann Lee", "Bo Kim"])
+    }
+
+    @Test func aWriterSpanAndAVCardCiteAreBylines() {
+        #expect(extract([marked("span", ["class": "writer"], "Ann Lee")]).author == "Ann Lee")
+        let cite = marked("cite", ["class": "byline vcard"], "By Ann Lee")
+        let fn = marked("span", ["class": "fn"], "Ann Lee")
+        #expect(extract([cite, fn]).author == "Ann Lee")
+        #expect(extract([marked("div", ["class": "article_byline"], "By Ann Lee | March 9, 2021")]).author == "Ann Lee")
+    }
+
+    @Test func aTestIDThatSaysAuthorMarksALink() {
+        let link = marked("a", ["data-testid": "author-link", "href": "/people/ann"], "Ann Lee")
+        #expect(extract([link]).author == "Ann Lee")
+    }
+}

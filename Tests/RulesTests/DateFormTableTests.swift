@@ -1,0 +1,143 @@
+import HTMLHead
+import Metadata
+import Testing
+@testable import Rules
+
+/// Every date form the rules read, written as pages write them, with the
+/// ISO 8601 it must become: one row per form.
+@Suite struct DateFormTableTests {
+    static let forms: [(written: String, iso: String)] = [
+        // ISO 8601 and its near relatives.
+        ("2021-03-09", "2021-03-09"),
+        ("2021-03-09T08:15:00Z", "2021-03-09T08:15:00Z"),
+        ("2021-03-09T08:15:00.000Z", "2021-03-09T08:15:00.000Z"),
+        ("2021-03-09T08:15:00+09:00", "2021-03-09T08:15:00+09:00"),
+        ("2021-03-09T08:15:00-0500", "2021-03-09T08:15:00-05:00"),
+        ("2021-03-09T08:15-500", "2021-03-09T08:15:00-05:00"),
+        ("2021-03-09T08:15:00+0000", "2021-03-09T08:15:00+00:00"),
+        ("2021-03-09 08:15:00", "2021-03-09T08:15:00"),
+        ("2021-03-09 08:15", "2021-03-09T08:15:00"),
+        ("2021-03-09 08:15:00 UTC", "2021-03-09T08:15:00Z"),
+        ("2021-3-9", "2021-03-09"),
+        // RFC 2822 and JavaScript's Date.toString.
+        ("Tue, 09 Mar 2021 08:15:00 GMT", "2021-03-09T08:15:00Z"),
+        ("Tue, 09 Mar 2021 08:15:00 +0530", "2021-03-09T08:15:00+05:30"),
+        ("Tue, 9 Mar 2021 08:15:00 -0800", "2021-03-09T08:15:00-08:00"),
+        ("Tue Mar 09 08:15:00 EST 2021", "2021-03-09T08:15:00-05:00"),
+        ("Tue Mar 09 2021 08:15:00 GMT-0500 (Eastern Standard Time)", "2021-03-09T08:15:00-05:00"),
+        ("Tue Mar 09 2021 08:15:00 GMT+0100 (Central European Standard Time)", "2021-03-09T08:15:00+01:00"),
+        // Month names, English.
+        ("March 9, 2021", "2021-03-09"),
+        ("Mar 9, 2021", "2021-03-09"),
+        ("Mar. 9, 2021", "2021-03-09"),
+        ("9 March 2021", "2021-03-09"),
+        ("09 Mar 2021", "2021-03-09"),
+        ("Tuesday, March 9, 2021", "2021-03-09"),
+        ("Sep 3rd, 2021", "2021-09-03"),
+        ("September 3rd 2021", "2021-09-03"),
+        ("Sept. 12, 2021", "2021-09-12"),
+        ("1st June 2021", "2021-06-01"),
+        ("22nd Feb 2021", "2021-02-22"),
+        ("March 9, 2021, 8:15 a.m.", "2021-03-09T08:15:00"),
+        ("March 9, 2021 at 8:15 PM", "2021-03-09T20:15:00"),
+        ("March 9, 2021 12:30 PM", "2021-03-09T12:30:00"),
+        ("March 9, 2021 12:30 AM", "2021-03-09T00:30:00"),
+        ("March 9, 2021 8:15pm", "2021-03-09T20:15:00"),
+        ("Published: March 9, 2021", "2021-03-09"),
+        ("Updated: March 9, 2021 8:15 AM UTC", "2021-03-09T08:15:00Z"),
+        ("Reviewed: Mar 9, 2021", "2021-03-09"),
+        ("Last updated on 9 March 2021", "2021-03-09"),
+        // Zone abbreviations (ZoneAbbreviations).
+        ("3/14/2021 9:05 PM PT", "2021-03-14T21:05:00-07:00"),
+        ("3/13/2021 9:05 PM PT", "2021-03-13T21:05:00-08:00"),
+        ("Nov 10, 2021 9:05 PM ET", "2021-11-10T21:05:00-05:00"),
+        ("July 4, 2021 10:00 AM ET", "2021-07-04T10:00:00-04:00"),
+        ("March 9, 2021 8:15 AM EDT", "2021-03-09T08:15:00-04:00"),
+        ("March 9, 2021 8:15 AM PST", "2021-03-09T08:15:00-08:00"),
+        ("March 9, 2021 8:15 AM PDT", "2021-03-09T08:15:00-07:00"),
+        ("March 9, 2021 8:15 AM CST", "2021-03-09T08:15:00-06:00"),
+        ("March 9, 2021 8:15 AM CDT", "2021-03-09T08:15:00-05:00"),
+        ("March 9, 2021 8:15 AM MST", "2021-03-09T08:15:00-07:00"),
+        ("March 9, 2021 08:15 IST", "2021-03-09T08:15:00+05:30"),
+        ("March 9, 2021 08:15 JST", "2021-03-09T08:15:00+09:00"),
+        ("March 9, 2021 08:15 KST", "2021-03-09T08:15:00+09:00"),
+        ("9 March 2021 08:15 CET", "2021-03-09T08:15:00+01:00"),
+        ("9 June 2021 08:15 CEST", "2021-06-09T08:15:00+02:00"),
+        ("9 June 2021 08:15 BST", "2021-06-09T08:15:00+01:00"),
+        ("9 March 2021 08:15 GMT", "2021-03-09T08:15:00Z"),
+        ("9 March 2021 08:15 AEDT", "2021-03-09T08:15:00+11:00"),
+        ("9 March 2021 08:15 HKT", "2021-03-09T08:15:00+08:00"),
+        // Numeric dates in their national orders.
+        ("2021.06.05", "2021-06-05"),
+        ("2021/06/05", "2021-06-05"),
+        ("2021/06/05 08:15", "2021-06-05T08:15:00"),
+        ("23.08.2021", "2021-08-23"),
+        ("23.08.2021 08:15", "2021-08-23T08:15:00"),
+        ("3.8.2021", "2021-08-03"),
+        ("03-09-2021", "2021-03-09"),
+        ("3/14/2021", "2021-03-14"),
+        ("14/03/2021", "2021-03-14"),
+        ("03/09/2021 10:30 AM", "2021-03-09T10:30:00"),
+        // CJK.
+        ("2021年07月09日 08時15分", "2021-07-09T08:15:00"),
+        ("2021年7月9日", "2021-07-09"),
+        ("最終更新日：2021年3月9日", "2021-03-09"),
+        ("公開日：2021年3月9日 10:05", "2021-03-09T10:05:00"),
+        ("2021年3月9日(火) 午後3時5分", "2021-03-09T15:05:00"),
+        ("２０２１年３月９日", "2021-03-09"),
+        ("2021年3月9日 08:15", "2021-03-09T08:15:00"),
+        ("2021年3月9号", "2021-03-09"),
+        ("2021년 3월 9일", "2021-03-09"),
+        ("2021년 3월 9일 오후 3:05", "2021-03-09T15:05:00"),
+        // Other languages' month names.
+        ("9 mars 2021", "2021-03-09"),
+        ("Publié le 9 mars 2021 à 08:15", "2021-03-09T08:15:00"),
+        ("9 de marzo de 2021", "2021-03-09"),
+        ("9. März 2021", "2021-03-09"),
+        ("9. März 2021 um 08:15 Uhr", "2021-03-09T08:15:00"),
+        ("9 marzo 2021", "2021-03-09"),
+        ("9 de março de 2021", "2021-03-09"),
+        ("9 maart 2021", "2021-03-09"),
+        ("23 décembre 2021", "2021-12-23"),
+    ]
+
+    @Test func theTableHasEnoughForms() {
+        #expect(Self.forms.count >= 60)
+    }
+
+    @Test(arguments: forms)
+    func eachFormBecomesISO8601(written: String, iso: String) {
+        #expect(MetadataRules.isoDate(written) == iso)
+    }
+
+    @Test(arguments: [
+        "Spring 2021", "4 months ago", "2021", "13/14/2021", "2021-13-09", "2021年13月9日", "32.08.2021",
+        "March 9, 2021 8:15 AM XYZ", "Updated 2 hours ago",
+    ])
+    func nonDatesAreNot(written: String) {
+        #expect(MetadataRules.isoDate(written) == nil)
+    }
+}
+
+/// Dates that templates keep in attributes rather than text.
+@Suite struct DateAttributeTests {
+    @Test(arguments: [
+        ("1615277700", "2021-03-09T08:15:00Z"), ("1615277700000", "2021-03-09T08:15:00Z"),
+        ("951782400", "2000-02-29T00:00:00Z"), ("1709164800", "2024-02-29T00:00:00Z"),
+    ])
+    func epochSecondsAndMillisecondsAreToldApart(value: String, iso: String) {
+        #expect(MetadataRules.epochDate(value) == (iso.hasPrefix("2000") ? nil : iso))
+    }
+
+    @Test func aDataTimestampOnASpanGivesTheDate() {
+        let span = HTMLElement(name: "span", attributes: ["data-timestamp": "1615277700000"], text: "4 months ago",
+                               inBody: true, isFallback: true)
+        let page = extract([span])
+        #expect(page.publishedTime == "2021-03-09T08:15:00Z")
+        #expect(page.sources?["publishedTime"] == "data-timestamp")
+        let origin = HTMLElement(name: "div", attributes: ["data-origindate": "2021-03-09 08:15:00"], inBody: true, isFallback: true)
+        #expect(extract([origin]).publishedTime == "2021-03-09T08:15:00")
+        let relative = HTMLElement(name: "span", attributes: ["class": "ago"], text: "4 months ago", inBody: true, isFallback: true)
+        #expect(extract([relative]).publishedTime == nil)
+    }
+}

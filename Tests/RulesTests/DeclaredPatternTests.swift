@@ -1,0 +1,49 @@
+import HTMLHead
+import LinkPeekTestSupport
+import Testing
+import Metadata
+@testable import Rules
+
+/// Declared values written the ways real heads write them: several names
+/// in one attribute, an article pasted into `meta description`, Parse.ly's
+/// JSON meta (hand-written markup, no page copied).
+@Suite struct DeclaredPatternTests {
+    @Test func aPropertyListingSeveralNamesCountsForEach() {
+        let page = extract([Tag.meta(property: "og:title twitter:title", "A headline"),
+                            Tag.meta(property: "og:description  twitter:description", "What it says")])
+        #expect(page.title == "A headline")
+        #expect(page.sources?["title"] == "og:title")
+        #expect(page.summary == "What it says")
+        let twitterOnly = extract([Tag.meta(name: "twitter:title description", "Only twitter")])
+        #expect(twitterOnly.title == "Only twitter")
+        #expect(twitterOnly.summary == "Only twitter")
+    }
+
+    private static let longArticle = (1...40).map { "Sentence number \($0) of the article goes on." }.joined(separator: " ")
+
+    @Test func aWholeArticleInMetaDescriptionLosesToAShortDeclaredOne() {
+        let page = extract([Tag.meta(name: "description", Self.longArticle),
+                            Tag.jsonLD(#"{"@type":"NewsArticle","description":"One sentence that sums it up."}"#)])
+        #expect(page.summary == "One sentence that sums it up.")
+        #expect(page.sources?["summary"] == "json-ld:description")
+    }
+
+    @Test func aWholeArticleInMetaDescriptionIsCutAtASentence() {
+        let page = extract([Tag.meta(name: "description", Self.longArticle)])
+        let summary = page.summary ?? ""
+        #expect(summary.count <= MetadataRules.maximumSummaryLength)
+        #expect(summary.hasPrefix("Sentence number 1 of the article goes on."))
+        #expect(summary.hasSuffix("goes on."))
+        // A description of ordinary length stays whole.
+        #expect(extract([Tag.meta(name: "description", "Short and whole.")]).summary == "Short and whole.")
+    }
+
+    @Test func parselyPageGivesTheDateAndTheAuthor() {
+        let json = #"{"title":"A headline","pub_date":"2021-03-09T08:15:00Z","author":"By Ann Lee","section":"News"}"#
+        let page = extract([Tag.meta(name: "parsely-page", json)])
+        #expect(page.publishedTime == "2021-03-09T08:15:00Z")
+        #expect(page.sources?["publishedTime"] == "parsely-page")
+        #expect(page.author == "Ann Lee")
+        #expect(extract([Tag.meta(name: "parsely-page", "{not json")]).publishedTime == nil)
+    }
+}
