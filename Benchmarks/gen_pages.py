@@ -31,6 +31,27 @@ WORDS = ("lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod 
          "commodo consequat duis aute irure in reprehenderit voluptate velit esse cillum eu fugiat nulla").split()
 
 
+@dataclass(frozen=True)
+class Shape:
+    """The ranges a page set is drawn from."""
+    tags: tuple[int, int]        # metas and links in the head
+    codes: tuple[int, int]       # inline scripts and styles in the head
+    json_ld: tuple[int, int]     # JSON-LD blocks in the head
+    json_ld_bytes: tuple[int, int]
+    body: tuple[int, int]        # body bytes, log-uniform
+    plain: float                 # the share of pages served without gzip
+
+
+# "web": heads like news and shop pages, bodies of 20 KB to 3 MB (median
+# head 29 KB, page 300 KB), every page gzip-encoded. "issue": the set the
+# fourth engine issue measured its floor on: median page ~100 KB, head
+# ~18 KB, half of the pages served gzip-encoded.
+SHAPES = {
+    "web": Shape((50, 150), (2, 12), (1, 4), (2048, 8192), (20 * 1024, 3 * 1024 * 1024), 0.0),
+    "issue": Shape((30, 100), (1, 8), (1, 3), (1536, 6144), (20 * 1024, 360 * 1024), 0.5),
+}
+
+
 @dataclass
 class Page:
     path: str
@@ -38,6 +59,8 @@ class Page:
     body_len: int        # bytes after the head
     body_offset: int     # where in the shared block this page's body starts
     has_main_fields: bool
+    gzip: bool = True    # served gzip-encoded when the server does gzip (nginx); else as it is
+
 
     @property
     def size(self) -> int:
@@ -120,7 +143,7 @@ def _code(rng: random.Random) -> str:
             ";if(window.d&&d.length<3){document.write('<div>'+d+'</div>')}</script>\n")
 
 
-def _head(rng: random.Random, i: int, main: bool) -> bytes:
+def _head(rng: random.Random, i: int, main: bool, shape: Shape = SHAPES["web"]) -> bytes:
     """A head shaped like a news or shop page's (the open corpus's heads were
     the guide, none is copied): 50–150 metas and links (Open Graph, Twitter,
     article tags, verification keys, preloads, alternates, icons), one to
@@ -146,10 +169,10 @@ def _head(rng: random.Random, i: int, main: bool) -> bytes:
                      f'<link rel="canonical" href="{url}">\n']
     else:
         main_tags = [f'<meta name="keywords" content="{_text(rng, 8)}">\n']
-    filler = [_tag(rng, i) for _ in range(rng.randrange(50, 150) - len(main_tags))]
-    filler += [_code(rng) for _ in range(rng.randrange(2, 12))]
-    filler += ['<script type="application/ld+json">' + _json_ld(rng, i, title, rng.randrange(2048, 8192)) + "</script>\n"
-               for _ in range(rng.randrange(1, 4))]
+    filler = [_tag(rng, i) for _ in range(rng.randrange(*shape.tags) - len(main_tags))]
+    filler += [_code(rng) for _ in range(rng.randrange(*shape.codes))]
+    filler += ['<script type="application/ld+json">' + _json_ld(rng, i, title, rng.randrange(*shape.json_ld_bytes))
+               + "</script>\n" for _ in range(rng.randrange(*shape.json_ld))]
     rng.shuffle(filler)
     # main fields somewhere in the head, as on real sites
     pos = rng.randrange(len(filler) + 1)
@@ -187,14 +210,19 @@ def shared_block(seed: int = 7) -> bytes:
     return "".join(out).encode()[:BLOCK_LEN]
 
 
-def generate(n: int = 500, seed: int = 1234) -> list[Page]:
+def generate(n: int = 500, seed: int = 1234, shape: str = "web") -> list[Page]:
+    """`n` pages of the named shape (`SHAPES`). Pages served without gzip
+    live under /plain/, where the server is told not to compress."""
     rng = random.Random(seed)
+    ranges = SHAPES[shape]
     pages = []
     for i in range(n):
-        body_len = int(math.exp(rng.uniform(math.log(20 * 1024), math.log(3 * 1024 * 1024))))
+        body_len = int(math.exp(rng.uniform(math.log(ranges.body[0]), math.log(ranges.body[1]))))
         main = rng.random() >= 0.2
-        head = _head(rng, i, main)
-        pages.append(Page(f"/bench/{i}.html", head, body_len, rng.randrange(BLOCK_LEN), main))
+        head = _head(rng, i, main, ranges)
+        gzip = ranges.plain == 0 or rng.random() >= ranges.plain
+        path = f"/bench/{i}.html" if gzip else f"/plain/bench/{i}.html"
+        pages.append(Page(path, head, body_len, rng.randrange(BLOCK_LEN), main, gzip))
     return pages
 
 
@@ -225,6 +253,7 @@ def install(server: FixtureServer, pages: list[Page]) -> None:
         h.stream(page_chunks(page, block), page.size)
 
     server.add_prefix_route("/bench/", serve_page)
+    server.add_prefix_route("/plain/bench/", serve_page)
     server.add_prefix_route("/bench-img/", lambda h, path, q: h.send(200, png, "image/png"))
 
 

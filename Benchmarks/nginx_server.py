@@ -3,7 +3,7 @@ cost does not dominate (the Python fixture server pays for a thread per
 connection, which penalises a client that closes connections early).
 Needs the `nginx` binary (apt-get install nginx); nothing is left behind.
 
-With `gzip_html=True` (what bench_fetch.py asks for unless `--no-gzip`) it serves HTML gzip-encoded to
+With `gzip_html=True` (what bench_fetch.py asks for unless `--no-gzip`) it serves HTML gzip-encoded (but under /plain/) to
 clients that accept it, as nearly every real server does: `gzip on`, with
 each page also written compressed beside itself (`gzip_static on`, level 6)
 so that nginx does not spend the shared machine's CPU compressing 300 MB
@@ -48,7 +48,7 @@ http {{
   access_log {root}/access.log lpbench;
   default_type text/html;
   keepalive_requests 100000;
-{gzip}  server {{ listen {host}:{port}; root {root}/www; }}
+{gzip}  server {{ listen {host}:{port}; root {root}/www; location /plain/ {{ gzip off; gzip_static off; }} }}
 }}
 """
 
@@ -92,6 +92,7 @@ class AccessLog:
 class Served:
     base_url: str
     log: AccessLog
+    root: Path  # the files served: each page at its path, a gzip-encoded page with .gz beside it
 
 
 @contextlib.contextmanager
@@ -107,7 +108,7 @@ def nginx_serving(pages, block: bytes, host: str = "127.0.0.1", gzip_html: bool 
             path = root / "www" / page.path.lstrip("/")
             data = b"".join(page_chunks(page, block))
             path.write_bytes(data)
-            if gzip_html:
+            if gzip_html and getattr(page, "gzip", True):
                 # zlib lets go of the GIL while it compresses: both cores work.
                 (path.parent / (path.name + ".gz")).write_bytes(gzip.compress(data, compresslevel=6, mtime=0))
 
@@ -130,7 +131,7 @@ def nginx_serving(pages, block: bytes, host: str = "127.0.0.1", gzip_html: bool 
                     if time.monotonic() > deadline or proc.poll() is not None:
                         raise RuntimeError("nginx did not start")
                     time.sleep(0.05)
-            yield Served(f"http://{host}:{port}", AccessLog(root / "access.log"))
+            yield Served(f"http://{host}:{port}", AccessLog(root / "access.log"), root / "www")
         finally:
             proc.terminate()
             try:

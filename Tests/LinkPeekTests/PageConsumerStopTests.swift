@@ -50,6 +50,12 @@ import Testing
         + "<meta property=og:image content=/og.png><script>var s = \"" + String(repeating: "s", count: 600)
         + "\";</script></head><body>"
     private let filler = String(repeating: "<p>lorem ipsum dolor sit amet</p>\n", count: 10)
+    /// `plainHead` with an author and a date: its body is searched only
+    /// within the evidence window, never past the budget.
+    private var datedHead: String {
+        "<html><head><meta name=author content=\"Ann Lee\"><meta name=date content=2024-05-01>"
+            + plainHead.dropFirst("<html><head>".count)
+    }
 
     @Test func mainFieldsDoNotStopAPageThatIsNoArticleBeforeItsBudget() {
         // Its byline may still come in the body; with no sign of one the body is
@@ -57,7 +63,7 @@ import Testing
         // libxml2 reports it while parsing the first body chunk, whose bytes are
         // then not counted (the head completed within their slice); the next three
         // chunks are held and reach the budget. Their headings are never recorded.
-        let chunks = [plainHead] + (1...8).map { "<h1>Heading \($0)</h1>" + filler }
+        let chunks = [datedHead] + (1...8).map { "<h1>Heading \($0)</h1>" + filler }
         let (stoppedAfter, document) = feed(chunks, bodyScanBytes: 1024)
         #expect(stoppedAfter == 5)
         #expect(document?.elements.contains { $0.name == "h1" && $0.text == "Heading 3" } == false)
@@ -67,7 +73,7 @@ import Testing
         // 40 chunks of about 356 bytes: 14 KiB, then a byline past the 16 KiB window.
         let chunk = "<h1>Heading</h1>" + filler
         let window = PageConsumer.evidenceWindowBytes
-        let chunks = [plainHead] + Array(repeating: chunk, count: 2 * window / chunk.utf8.count)
+        let chunks = [datedHead] + Array(repeating: chunk, count: 2 * window / chunk.utf8.count)
             + ["<span class=byline>Ann Lee</span>"]
         let (stoppedAfter, document) = feed(chunks, bodyScanBytes: 64 * 1024)
         let chunksInWindow = window / chunk.utf8.count
@@ -102,7 +108,7 @@ import Testing
         // A stray <img> starts the parser's body; the page's own </head> never
         // comes, so the body budget would wait 512 KiB: the held bytes stop at the window.
         let head = "<html><head><title>T</title><meta name=description content=D><meta property=og:image content=/og.png>"
-            + "<img src=/pixel.gif width=1 height=1>" + String(repeating: "<meta name=x content=y>", count: 30)
+            + "<meta name=author content=Ann><meta name=date content=2024-05-01><img src=/pixel.gif width=1 height=1>" + String(repeating: "<meta name=x content=y>", count: 30)
         let chunk = "<script>var s = \"" + String(repeating: "s", count: 1000) + "\";</script>\n"
         let chunks = [head] + Array(repeating: chunk, count: 4 * PageConsumer.evidenceWindowBytes / chunk.utf8.count)
         let (stoppedAfter, _) = feed(chunks, bodyScanBytes: 64 * 1024)
@@ -177,5 +183,38 @@ import Testing
         let html = "<html><head><img src=/pixel.gif width=1 height=1>" + script
             + "<meta property=og:title content=T></head><body>" + padding
         #expect(!stops(html, bodyScanBytes: 4 * 1024))
+    }
+
+    /// Chunks of about 1 KiB with no sign of a byline or date.
+    private let kibibyte = String(repeating: "<p>lorem ipsum dolor sit amet</p>\n", count: 30)
+
+    @Test func aPageWithoutBylineOrDateIsSearchedPastTheBudget() {
+        // Budget 4 KiB, search 8 KiB: a byline 6 KiB into the body is parsed
+        // (with what was held before it) and 8 KiB after it, then the reading
+        // ends: the search's end has passed.
+        let chunks = [plainHead] + Array(repeating: kibibyte, count: 6) + ["<span class=byline>Ann Lee</span>" + kibibyte]
+            + (1...16).map { "<h1>Late \($0)</h1>" + kibibyte }
+        let (stoppedAfter, document) = feed(chunks, bodyScanBytes: 4 * 1024)
+        #expect(document?.elements.contains { $0.text == "Ann Lee" } == true)
+        #expect(stoppedAfter.map { $0 < chunks.count } == true)
+    }
+
+    @Test func theSearchPastTheBudgetEndsAtTwiceTheBudgetAndParsesNothingWithoutASign() {
+        let chunks = [plainHead] + (1...24).map { "<h1>Heading \($0)</h1>" + kibibyte }
+        let (stoppedAfter, document) = feed(chunks, bodyScanBytes: 4 * 1024)
+        // 8 KiB of body in chunks of 1 KiB, plus the chunk libxml2 ended the head in.
+        #expect(stoppedAfter.map { $0 <= 11 } == true)
+        #expect(document?.elements.contains { $0.name == "h1" && $0.text == "Heading 7" } == false)
+    }
+
+    @Test func aPageWithBylineAndDateStopsAtItsBudget() {
+        // No image: the main fields are missing, so the body is parsed to the
+        // budget; author and date were declared, so nothing is searched past it.
+        let head = "<html><head><title>T</title><meta name=description content=D>"
+            + "<meta name=author content=Ann><meta name=date content=2024-05-01></head><body>"
+        let chunks = [head] + Array(repeating: kibibyte, count: 12) + ["<span class=byline>Bob Roe</span>"]
+        let (stoppedAfter, document) = feed(chunks, bodyScanBytes: 4 * 1024)
+        #expect(stoppedAfter.map { $0 <= 7 } == true)
+        #expect(document?.elements.contains { $0.text == "Bob Roe" } == false)
     }
 }

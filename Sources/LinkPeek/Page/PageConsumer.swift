@@ -63,6 +63,13 @@ final class PageConsumer: TransferConsumer {
     var holding = false
     /// The body showed a sign of a missing field: it is parsed to the budget.
     var readingOn = false
+    /// Past the budget, the body is held and searched for a late byline or
+    /// date (`searchPastBudget`).
+    var searching = false
+    /// Past the budget, where parsing after the last sign ends (body bytes).
+    var parsedUntil = 0
+    /// What the head declared, as of the last check.
+    var declaredSoFar = DeclaredFields()
     var evidence = BodyEvidence()
     /// Forms, password fields and bot-check words (`WallDetector`, `PageConsumer+Walls`).
     var wallEvidence = WallEvidence(markers: .forms)
@@ -114,7 +121,7 @@ final class PageConsumer: TransferConsumer {
         // their type, declared HTML for binary garbage.
         if let scanner {
             headEnd.scan(bytes)
-            if holding { return hold(bytes, scanner: scanner) }
+            if holding || searching { return hold(bytes, scanner: scanner) }
             scanner.feed(bytes)
             return afterFeeding(bytes)
         }
