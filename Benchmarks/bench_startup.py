@@ -1,6 +1,12 @@
 """Binary size and start-up time of linkpeek builds, side by side.
 
     python3 Benchmarks/bench_startup.py --bin OLD --bin NEW [--runs 200]
+    python3 Benchmarks/bench_startup.py --bin BIN --config EMPTY.toml --config RULES.toml
+
+With `--config` (repeatable), each binary runs `linkpeek config show
+--config FILE` once per file instead of `--version`: what reading a
+configuration file adds to a start (`config show` reads it as `fetch` and
+`serve` do, and stops).
 
 For each binary: the size of the file, plus any `libLinkPeekCacheStore.so`
 beside it (older builds, from before the cache moved into the executable,
@@ -33,15 +39,26 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", action="append", required=True)
     ap.add_argument("--runs", type=int, default=200)
+    ap.add_argument("--config", action="append", default=[])
     args = ap.parse_args()
-    times: dict[str, list[float]] = {binary: [] for binary in args.bin}
-    for binary in args.bin:  # warm the page cache
-        subprocess.run([binary, "--version"], capture_output=True, timeout=60, check=True)
+    if args.config:
+        runs = {f"{b} {c}": [b, "config", "show", "--config", c] for b in args.bin for c in args.config}
+    else:
+        runs = {b: [b, "--version"] for b in args.bin}
+    times: dict[str, list[float]] = {label: [] for label in runs}
+    for argv in runs.values():  # warm the page cache
+        subprocess.run(argv, capture_output=True, timeout=60, check=True)
     for _ in range(args.runs):
-        for binary in args.bin:
+        for label, argv in runs.items():
             start = time.perf_counter()
-            subprocess.run([binary, "--version"], capture_output=True, timeout=60, check=True)
-            times[binary].append((time.perf_counter() - start) * 1000)
+            subprocess.run(argv, capture_output=True, timeout=60, check=True)
+            times[label].append((time.perf_counter() - start) * 1000)
+    if args.config:
+        print(f"{'binary and file':<60} {'p50 / p90 ms':>16}")
+        for label in runs:
+            ordered = sorted(times[label])
+            print(f"{label[-60:]:<60} {statistics.median(ordered):8.2f} / {ordered[int(len(ordered) * 0.9)]:.2f}")
+        return 0
     print(f"{'binary':<44} {'file MB':>8} {'+ cache lib MB':>15} {'toolchain libs':>15} {'--version p50 / p90 ms':>24}")
     for binary in args.bin:
         own, library = size_of(binary)

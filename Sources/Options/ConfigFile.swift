@@ -49,6 +49,27 @@ public struct ConfigFile: Sendable, Equatable {
         return file
     }
 
+    /// The line of each `[[site]]` header, in order: one pass over the bytes.
+    static func siteHeaderLines(_ bytes: [UInt8]) -> [Int] {
+        var lines: [Int] = []
+        var line = 1
+        var start = true
+        var index = 0
+        let header = Array("[[site]]".utf8)
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x0A {
+                line += 1
+                start = true
+            } else if start, byte != 0x20, byte != 0x09 {
+                start = false
+                if byte == 0x5B, bytes[index...].starts(with: header) { lines.append(line) }
+            }
+            index += 1
+        }
+        return lines
+    }
+
     struct ReadFailure: Error {
         let errno: Int32
     }
@@ -94,9 +115,19 @@ public struct ConfigFile: Sendable, Equatable {
             problems.append(ConfigProblem(file: path, line: 0, message: "is not valid TOML; none of it is applied"))
             return
         }
-        let lines = KeyLines(text)
-        var reader = TableReader(path: path, lines: lines)
+        var reader = TableReader(path: path, text: text)
         options = reader.options(table)
+        if var rules = options.sites, !rules.isEmpty {
+            // The rules that were kept, in order, each given its `[[site]]` line.
+            let headers = Self.siteHeaderLines(bytes)
+            var next = 0
+            for index in rules.indices {
+                while next < headers.count, reader.droppedRules.contains(next) { next += 1 }
+                if next < headers.count { rules[index].line = headers[next] }
+                next += 1
+            }
+            options.sites = rules
+        }
         // In file order (the parser gives a table's keys sorted by name).
         problems = reader.problems.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }
             .map(\.element)

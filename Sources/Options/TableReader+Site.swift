@@ -9,7 +9,6 @@ extension TableReader {
     /// The `index`th `[[site]]` rule, or nil (with a problem) when it has no usable `match`.
     mutating func siteRule(_ table: TOMLTable, index: Int) -> SiteRule? {
         var rule = SiteRule()
-        rule.line = lines.line(of: "site#\(index)")
         let key = { (name: String) in "site#\(index).\(name)" }
         for name in table.keys {
             guard let node = table[name] else { continue }

@@ -4,12 +4,21 @@ import TOMLKit
 /// that is unknown or not allowed, each naming its line.
 struct TableReader {
     let path: String
-    let lines: KeyLines
+    let text: String
     var problems: [ConfigProblem] = []
+    /// The indices of `[[site]]` entries left out for want of a usable `match`.
+    var droppedRules: Set<Int> = []
+    /// Made on the first problem only: a good file is not read line by line.
+    private var keyLines: KeyLines?
 
-    init(path: String, lines: KeyLines) {
+    init(path: String, text: String) {
         self.path = path
-        self.lines = lines
+        self.text = text
+    }
+
+    mutating func line(of key: String) -> Int {
+        if keyLines == nil { keyLines = KeyLines(text) }
+        return keyLines?.line(of: key) ?? 1
     }
 
     mutating func options(_ table: TOMLTable) -> Options {
@@ -32,7 +41,11 @@ struct TableReader {
                 }
                 var rules: [SiteRule] = []
                 for (index, entry) in array.enumerated() {
-                    if let table = entry.table, let rule = siteRule(table, index: index) { rules.append(rule) }
+                    if let table = entry.table, let rule = siteRule(table, index: index) {
+                        rules.append(rule)
+                    } else {
+                        droppedRules.insert(index)
+                    }
                 }
                 options.sites = rules
             default:
@@ -59,7 +72,8 @@ struct TableReader {
     }
 
     mutating func report(_ key: String, _ problem: String) {
-        problems.append(ConfigProblem(file: path, line: lines.line(of: key), message: "\(Self.display(key)) \(problem)"))
+        let line = line(of: key)
+        problems.append(ConfigProblem(file: path, line: line, message: "\(Self.display(key)) \(problem)"))
     }
 
     /// `site#2.timeout` as a reader knows it: `[[site]] 3: timeout`.

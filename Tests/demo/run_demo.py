@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import subprocess
+import tempfile
 import sys
 from pathlib import Path
 
@@ -70,6 +71,14 @@ def main() -> int:
         run([args.bin, "fetch", PRIVATE, "--pretty", "--no-subresources", site.url("/article")])
         heading("3. A daemon session: linkpeek serve (JSON-RPC over stdio, as editors use it)")
         daemon_session(args.bin, site)
+        heading("4. A rule per site in the configuration file: linkpeek config explain")
+        with tempfile.TemporaryDirectory(prefix="linkpeek-demo-") as directory:
+            config = Path(directory) / "config.toml"
+            config.write_text('[[site]]\nmatch = "127.0.0.1/article"\nuserAgent = "linkpeek-demo/1"\n'
+                              'headers = { "X-Demo" = "yes" }\nfailureTTL = { notFound = 600 }\n')
+            print(config.read_text(), end="", flush=True)
+            run([args.bin, "config", "explain", "--config", str(config), site.url("/article")])
+            run([args.bin, "fetch", PRIVATE, "--no-cache", "--format", "text", "--config", str(config), site.url("/article")])
         print("\nNext: make run URL=https://www.swift.org/   (a real page, over the internet)")
         return 0
     finally:
