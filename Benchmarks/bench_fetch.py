@@ -315,7 +315,7 @@ def measure(args, binary, curl, pages, bases, prefix, logs, clients, concurrenci
     n = len(urls)
     total_bytes = sum(p.size for p in pages)
     print(f"{n} pages, heads {min(len(p.head) for p in pages) // KiB}–{max(len(p.head) for p in pages) // KiB} KB, "
-          f"bodies {min(p.body_len for p in pages) // KiB} KB–{max(p.body_len for p in pages) // KiB // 1024} MB, "
+          f"bodies {min(p.body_len for p in pages) // KiB}–{max(p.body_len for p in pages) // KiB} KB, "
           f"{total_bytes / 1e6:.0f} MB in all, on {len(bases)} host(s), {args.server} server "
           f"({'gzip on' if gzip_html else 'no gzip'}), {'link ' + args.link if args.link else 'loopback'}; "
           f"{args.rounds} rounds; set {args.set}, {sum(p.gzip for p in pages) if gzip_html else 0} of {n} "

@@ -58,6 +58,11 @@ public final class HeadScanner {
         return document
     }
 
+    /// How many elements are recorded so far: what `document.elements.count`
+    /// says, without building the document (which copies every element
+    /// when a captured element is still open).
+    public var elementCount: Int { collector.document.elements.count }
+
     /// Feeds the next chunk of the raw body.
     public func feed(_ bytes: UnsafeRawBufferPointer) {
         guard !finished, !bytes.isEmpty else { return }

@@ -25,6 +25,14 @@ import Testing
         #expect(found(["<a href=\"/episodes/12.mp3\">Download</a>"]))
     }
 
+    @Test func signsOfTheRulesLaterBylinesAndDates() {
+        #expect(found(["<span class=\"Writer-name\">Ann Lee</span>"]))
+        #expect(found(["<a data-testid=\"author-link\" href=\"/u/ann\">Ann</a>"]))
+        #expect(found(["<span data-timestamp=\"1615277700\">Mar 9</span>"]))
+        #expect(found(["<div data-time=\"1615277700000\"></div>"]))
+        #expect(found(["<p data-origindate=\"2021-03-09\">9 March</p>"]))
+    }
+
     @Test func plainTextAndMarkupShowNone() {
         #expect(!found(["<p>lorem ipsum dolor sit amet</p>", "<div class=\"nav\"><a href=\"/about\">About</a></div>"]))
     }

@@ -491,7 +491,9 @@ def test_h2_head_only_abort(h2, fetch):
     res = fetch(*h2_args(ca, ng), ng.url("/big.html?a=1"), private=False)
     assert res.returncode == 0, res.describe()
     assert res.one["title"] == "big"
-    assert res.one["bytesRead"] < 128 * KiB, res.one["bytesRead"]
+    # A 3 MiB page that declares no author or date: its body is searched to
+    # 128 KiB for a late byline (plus a chunk), never read whole.
+    assert res.one["bytesRead"] < 192 * KiB, res.one["bytesRead"]
     row = log_for(ng, "/big.html?a=1")
     assert row["protocol"] == "HTTP/2.0", row
 
@@ -516,7 +518,7 @@ def test_h2_concurrent_pages_multiplex_and_a_reset_stream_leaves_the_others_alon
     res = fetch(*h2_args(ca, ng), *[ng.url(p) for p in paths], private=False)
     assert res.returncode == 0, res.describe()
     assert [o["title"] for o in res.objects] == ["big"] + [f"h2 page {i}" for i in range(5)]
-    assert res.objects[0]["bytesRead"] < 128 * KiB
+    assert res.objects[0]["bytesRead"] < 192 * KiB
     rows = [log_for(ng, p) for p in paths]
     assert {r["protocol"] for r in rows} == {"HTTP/2.0"}
     assert len({r["connection"] for r in rows}) == 1, rows

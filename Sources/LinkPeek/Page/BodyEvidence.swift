@@ -2,9 +2,11 @@ import HTMLHead
 
 /// Looks in a page's raw body bytes, without parsing them, for signs that a
 /// field the head left out is still coming: a byline or author word
-/// (`class="author"`, `rel=author`, `/author/ann`, a JSON `"author"`),
-/// microdata (`itemprop`), JSON-LD (`ld+json`), a `<time>`, an `<audio>` or
-/// `<video>` player, or a link to an audio or video file.
+/// (`class="author"`, `rel=author`, `/author/ann`, a JSON `"author"`,
+/// `class="writer"`), microdata (`itemprop`), JSON-LD (`ld+json`), a
+/// `<time>`, a date attribute (`data-timestamp`, `data-time`,
+/// `data-origindate`), an `<audio>` or `<video>` player, or a link to an
+/// audio or video file.
 ///
 /// The fetch holds the body bytes after a head that gave the main fields and
 /// parses them only once one of these shows (`PageConsumer`): a page whose
@@ -19,11 +21,20 @@ struct BodyEvidence {
     private var searched = 0
 
     static let markers: [[UInt8]] = {
-        let bylines = MetadataRules.bylineMarkers.map { String($0.dropFirst()) }
+        let bylines = (MetadataRules.bylineMarkers + Self.laterBylineWords).map { String($0.dropFirst()) }
         let media = (MetadataRules.audioFileExtensions + MetadataRules.videoFileExtensions).map { "." + $0 }
-        let structured = ["itemprop", "ld+json", "<time", "<audio", "<video"]
+        let structured = ["itemprop", "ld+json", "<time", "<audio", "<video"] + Self.dateAttributePrefixes
         return (bylines + structured + media).map { Array($0.utf8) }.filter { !$0.isEmpty }
     }()
+
+    /// Byline words the rules read as a whole token only (`class="writer"`,
+    /// `writer-name`): a sign here, where a false one only costs a parse.
+    static let laterBylineWords = ["writer"]
+
+    /// Attributes templates put a date in on any element (epoch seconds or
+    /// milliseconds, or a date string): `data-time` also begins
+    /// `data-timestamp`.
+    static let dateAttributePrefixes = ["data-time", "data-origindate"]
 
     private static let longest = markers.map(\.count).max() ?? 1
 

@@ -17,16 +17,17 @@ extension PageConsumer {
     /// (`searchPastBudget`).
     func afterScanning() -> TransferDecision {
         guard let scanner, scanner.headComplete else { return .proceed }
-        let document = scanner.document
         if !sentHead {
             sentHead = true
-            onEvent(.headParsed(document, bytes: bytesSeen))
+            onEvent(.headParsed(scanner.document, bytes: bytesSeen))
         }
-        // Re-check only when the scanner found something new. Body
-        // fallbacks (an `<img>`, a byline) do not count as declared fields:
-        // the reading goes on for what the page declares late, such as body
-        // JSON-LD, and the fallbacks keep being collected meanwhile.
-        if document.elements.count != elementsChecked {
+        // Re-check only when the scanner found something new, and only then
+        // build the document (a copy of every element while one is open).
+        // Body fallbacks (an `<img>`, a byline) do not count as declared
+        // fields: the reading goes on for what the page declares late, such
+        // as body JSON-LD, and the fallbacks keep being collected meanwhile.
+        if scanner.elementCount != elementsChecked {
+            let document = scanner.document
             elementsChecked = document.elements.count
             let fields = declared.update(document)
             declaredSoFar = fields
