@@ -28,8 +28,13 @@ import Testing
     @Test func concurrentCallersShareOneRun() async {
         let flights = Coalescer<String, Int>()
         let probe = Probe()
+        // The work goes on only once all five callers are in: none can come late.
+        let gated: @Sendable () async -> Result<Int, FetchError> = {
+            while flights.waiterCount(for: "k") < 5 { try? await Task.sleep(for: .milliseconds(1)) }
+            return await probe.work(0)()
+        }
         let outcomes = await withTaskGroup(of: Result<Int, FetchError>.self) { group in
-            for _ in 0..<5 { group.addTask { await flights.run("k", probe.work(200)) } }
+            for _ in 0..<5 { group.addTask { await flights.run("k", gated) } }
             var all: [Result<Int, FetchError>] = []
             for await outcome in group { all.append(outcome) }
             return all
@@ -45,8 +50,9 @@ import Testing
         let flights = Coalescer<String, Int>()
         let probe = Probe()
         let first = Task { await flights.run("k", probe.work(2_000)) }
+        try await eventually { flights.waiterCount(for: "k") == 1 }
         let second = Task { await flights.run("k", probe.work(2_000)) }
-        try await Task.sleep(for: .milliseconds(100))
+        try await eventually { flights.waiterCount(for: "k") == 2 }
         first.cancel()
         #expect(await first.value == .failure(.cancelled))
         // An order, not a time: the cancelled waiter was answered while the shared work still ran.
@@ -59,12 +65,12 @@ import Testing
     @Test func theWorkIsCancelledWhenTheLastWaiterLeaves() async throws {
         let flights = Coalescer<String, Int>()
         let probe = Probe()
-        let waiters = (0..<3).map { _ in Task { await flights.run("k", probe.work(5_000)) } }
-        try await Task.sleep(for: .milliseconds(100))
+        let waiters = (0..<3).map { _ in Task { await flights.run("k", probe.work(60_000)) } }
+        try await eventually { flights.waiterCount(for: "k") == 3 && probe.runs.withLock { $0 } == 1 }
         for waiter in waiters { waiter.cancel() }
         for waiter in waiters { #expect(await waiter.value == .failure(.cancelled)) }
-        // Bounded wait for the shared task to see its cancellation.
-        for _ in 0..<100 where probe.cancelled.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        // The shared task sees its cancellation (bounded: `eventually` fails loudly after 10 s).
+        try await eventually { probe.cancelled.withLock { $0 } == 1 }
         #expect(probe.cancelled.withLock { $0 } == 1)
         #expect(await flights.run("k", probe.work(1)) == .success(42), "a later caller starts afresh")
     }
