@@ -9,8 +9,8 @@ import Testing
 /// queued and the pipe has room) and messages through the writer thread
 /// interleave without loss, duplication or reordering per sender.
 @Suite struct ConnectionInlineTests {
-    /// Every NDJSON line read from `fd` until `count` lines or `timeout` seconds.
-    func readLines(_ fd: Int32, count: Int, timeout: Double = 10) -> [String] {
+    /// Every NDJSON line read from `fd` until `count` lines or `timeout` seconds (a hang bound, generous for a loaded machine).
+    func readLines(_ fd: Int32, count: Int, timeout: Double = 60) -> [String] {
         var bytes: [UInt8] = []
         var lines = 0
         var chunk = [UInt8](repeating: 0, count: 65536)

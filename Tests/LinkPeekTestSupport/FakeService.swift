@@ -9,6 +9,7 @@ import Synchronization
 /// - `https://stubborn/…`: ignores cancellation, returns after 300 ms;
 /// - `https://gated/…`: returns once the test calls `openGate()` (or is cancelled):
 ///   an order the test sets, where a delay would race a loaded machine;
+/// - `https://latch/…`: like `gated`, but ignores cancellation (a stubborn fetch the test releases);
 /// - `https://events/…`: a burst of progress, a partial, more progress, a result;
 /// - `https://fail/…`: HTTP 404 failure; `https://timeout/…`: times out;
 /// - any URL with `cachePolicy: cacheOnly`: the cache, else a `notCached` failure.
@@ -77,6 +78,8 @@ public final class FakeService: MetadataService {
             try await sleep(60_000)
         case "gated":
             while !gate.withLock({ $0 }) { try await sleep(1) }
+        case "latch":
+            while !gate.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(1)) }
         case "stubborn":
             try? await Task.sleep(for: .milliseconds(300))
         case "events":

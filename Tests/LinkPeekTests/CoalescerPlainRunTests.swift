@@ -49,14 +49,21 @@ import Testing
     @Test func aCancelledWaiterLeavesAtOnceAndTheOthersGetTheResult() async throws {
         let flights = Coalescer<String, Int>()
         let probe = Probe()
-        let first = Task { await flights.run("k", probe.work(2_000)) }
+        // The work ends only when the test opens the gate: an order, not 2 s against a loaded machine.
+        let gate = Mutex(false)
+        let gated: @Sendable () async -> Result<Int, FetchError> = {
+            while !gate.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(1)) }
+            return await probe.work(0)()
+        }
+        let first = Task { await flights.run("k", gated) }
         try await eventually { flights.waiterCount(for: "k") == 1 }
-        let second = Task { await flights.run("k", probe.work(2_000)) }
+        let second = Task { await flights.run("k", gated) }
         try await eventually { flights.waiterCount(for: "k") == 2 }
         first.cancel()
         #expect(await first.value == .failure(.cancelled))
-        // An order, not a time: the cancelled waiter was answered while the shared work still ran.
+        // The cancelled waiter was answered while the shared work still ran (it cannot end before the gate).
         #expect(probe.finished.withLock { $0 } == 0, "the cancelled waiter waited for the work")
+        gate.withLock { $0 = true }
         #expect(await second.value == .success(42))
         #expect(probe.finished.withLock { $0 } == 1)
         #expect(probe.runs.withLock { $0 } == 1 && probe.cancelled.withLock { $0 } == 0)

@@ -97,7 +97,8 @@ struct CoalescerTests {
         let seenDemand = Mutex(FlightDemand())
         let work: Coalescer<String, LinkMetadata>.Work = { flight in
             starts.bump()
-            try? await Task.sleep(for: .milliseconds(100))
+            // Both waiters are in before the work asks for their demand: an order, not 100 ms.
+            while coalescer.waiterCount(for: "k") < 2 { try? await Task.sleep(for: .milliseconds(1)) }
             seenDemand.withLock { $0 = flight.demand() }
             flight.send(.partial(LinkMetadata(originalURL: "u")))
             return .success(LinkMetadata(originalURL: "u"))
