@@ -152,7 +152,7 @@ test-integration: unpacked
 test-editors: unpacked
 	LINKPEEK_BIN=$(DIST_BIN) LINKPEEK_SEED=$(TEST_SEED) $(SANDBOX) $(PYTEST) Tests/editors
 
-## fuzz: every fuzzer for FUZZ_SECONDS each (default 120; `make test` runs them for 4 s each,
+## fuzz: every fuzzer for FUZZ_SECONDS each (default 120; `make test` runs a fixed count of cases each,
 ## seed TEST_SEED). A random seed, printed first, unless FUZZ_SEED=S, which reproduces a run;
 ## failing inputs are saved under Tests/fuzz/failures/.
 FUZZ_SECONDS ?= 120

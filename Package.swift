@@ -424,6 +424,17 @@ let package = Package(
             path: "Tests/LinkPeekTestSupport"
         ),
 
+        // MARK: crash-guard-probe
+        // Test support: installs the daemon's crash guard on its stdout, then
+        // faults as its argument says (Tests/integration/test_crash_guard.py).
+        .executableTarget(
+            name: "crash-guard-probe",
+            dependencies: [
+                "JSONRPC",
+            ],
+            path: "Tests/crash-guard-probe"
+        ),
+
         // MARK: linkpeek
         .executableTarget(
             name: "linkpeek",

@@ -1,9 +1,15 @@
+#define _GNU_SOURCE  /* struct dirent64 */
 #include "CCrashGuard.h"
 
+#include <dirent.h>
 #include <execinfo.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/syscall.h>
+#endif
 #include <unistd.h>
 
 /* Long enough for a backtrace of a small process, short enough for a supervisor. */
@@ -59,16 +65,79 @@ static void write_in_process_backtrace(int signo) {
     backtrace_symbols_fd(frames, count, STDERR_FILENO);
 }
 
+/* Sends SIGKILL to every child of this process: the runtime's backtracer,
+   when the bound below ends the crashed process before it is done. Found
+   through /proc/self/task/<tid>/children with open, getdents64 and read
+   (opendir and readdir are not async-signal-safe). */
+static void kill_children(void) {
+#ifdef __linux__
+    int tasks = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (tasks < 0) return;
+    char entries[4096];
+    long count;
+    while ((count = syscall(SYS_getdents64, tasks, entries, sizeof entries)) > 0) {
+        for (long offset = 0; offset < count;) {
+            struct dirent64 *entry = (struct dirent64 *)(entries + offset);
+            offset += entry->d_reclen;
+            if (entry->d_name[0] < '0' || entry->d_name[0] > '9') continue;
+            char path[64] = "/proc/self/task/";
+            size_t used = strlen(path);
+            size_t name = strlen(entry->d_name);
+            if (used + name + sizeof "/children" > sizeof path) continue;
+            memcpy(path + used, entry->d_name, name);
+            memcpy(path + used + name, "/children", sizeof "/children");
+            int children = open(path, O_RDONLY | O_CLOEXEC);
+            if (children < 0) continue;
+            char text[512];
+            ssize_t n = read(children, text, sizeof text - 1);
+            close(children);
+            pid_t pid = 0;
+            for (ssize_t k = 0; k < (n > 0 ? n : 0); k++) {
+                if (text[k] >= '0' && text[k] <= '9') {
+                    pid = pid * 10 + (text[k] - '0');
+                } else {
+                    if (pid > 0) kill(pid, SIGKILL);
+                    pid = 0;
+                }
+            }
+            if (pid > 0) kill(pid, SIGKILL);
+        }
+    }
+    close(tasks);
+#endif
+}
+
+static volatile sig_atomic_t crash_signal = 0;
+
+/* The bound on the runtime's backtracer: the crashed process ends with its
+   crash signal, and takes the backtracer with it. Without the kill the
+   backtracer outlived it, blocked forever on the memory server it reads the
+   crashed process through (it holds that socket's other end too, so it
+   never reads end-of-file). */
+static void on_deadline(int signo) {
+    (void)signo;
+    kill_children();
+    int crashed = crash_signal ? crash_signal : SIGKILL;
+    signal(crashed, SIG_DFL);
+    sigset_t unblock;
+    sigemptyset(&unblock);
+    sigaddset(&unblock, crashed);
+    sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+    raise(crashed);
+    _exit(128 + crashed);
+}
+
 static void on_crash(int signo, siginfo_t *info, void *context) {
     int fd = guarded_fd;
     if (fd >= 0) {
         guarded_fd = -1;
         close(fd);  /* async-signal-safe */
     }
+    crash_signal = signo;
     /* The runtime's backtracer keeps the crashed process alive while it
-       works, and was seen stuck for many minutes: SIGALRM's default action
-       ends the process after a bound, whatever the backtracer is doing. */
-    signal(SIGALRM, SIG_DFL);
+       works, and was seen stuck for many minutes: the process ends after a
+       bound, whatever the backtracer is doing, and the backtracer with it. */
+    signal(SIGALRM, on_deadline);
     alarm(LINKPEEK_CRASH_EXIT_SECONDS);
     if (!use_runtime_backtracer) write_in_process_backtrace(signo);
     for (unsigned i = 0; i < CRASH_SIGNAL_COUNT; i++) {
@@ -79,6 +148,18 @@ static void on_crash(int signo, siginfo_t *info, void *context) {
             if (info == NULL || info->si_code <= 0) raise(signo);
             return;
         }
+        /* The runtime's handler expects what it installs itself: the crash
+           signals unblocked while it runs (SA_NODEFER). Its memory server
+           is a thread cloned from this one, inheriting this mask, that
+           catches its own SIGSEGV on a bad read; with SIGSEGV blocked here
+           (a segfault's handler without SA_NODEFER) the kernel killed the
+           process at the first bad read instead, mid-backtrace, and the
+           backtracer was left blocked. SIGALRM too, for the bound. */
+        sigset_t unblock;
+        sigemptyset(&unblock);
+        for (unsigned k = 0; k < CRASH_SIGNAL_COUNT; k++) sigaddset(&unblock, crash_signals[k]);
+        sigaddset(&unblock, SIGALRM);
+        sigprocmask(SIG_UNBLOCK, &unblock, NULL);
         if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
             old->sa_sigaction(signo, info, context);
             return;

@@ -9,7 +9,9 @@ import Synchronization
 /// - Work-done (`workDoneToken`): `begin` on the first progress event, then
 ///   `report`s merged so that at most one goes out per `interval` (the latest
 ///   stage and bytes win; a pending one is flushed when the interval ends),
-///   then `end` from `end(message:)`. No events, no `begin`, no `end`.
+///   then `end` from `end(message:)`, preceded by a `begin` of its own when
+///   no event came (a cache answer, a flight that finished before the
+///   request joined it): a token always gets `begin` and `end`.
 /// - Partial result (`partialResultToken`): the first `.partial` is sent once.
 ///
 /// Threading contract: `handle` is called from any thread (the service's),
@@ -103,7 +105,8 @@ final class ProgressReporter: Sendable {
         }
     }
 
-    /// Closes both tokens: sends `end` if `begin` went out. Idempotent.
+    /// Closes both tokens: sends `end`, and `begin` first if none went out
+    /// yet. Idempotent.
     func end(message: String) {
         guard let token = workDoneToken else {
             state.withLock { $0.closed = true }
@@ -112,7 +115,10 @@ final class ProgressReporter: Sendable {
         state.withLock { state in
             guard !state.closed else { return }
             state.closed = true
-            guard state.begun else { return }
+            if !state.begun {
+                state.begun = true
+                send(token, .begin(WorkDoneProgressBegin(title: title, bytes: state.bytes)), priority: .required)
+            }
             send(token, .end(WorkDoneProgressEnd(message: message, stage: state.stage?.rawValue, bytes: state.bytes)), priority: .required)
         }
     }

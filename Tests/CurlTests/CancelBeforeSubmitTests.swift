@@ -47,9 +47,8 @@ struct CancelBeforeSubmitTests {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await engine.perform(request, consumer: CountingConsumer())
         }
-        let start = ContinuousClock.now
+        // `cancelled`, not `timedOut`: it ended on the cancel, not at the 20 s timeout (no clock needed).
         await #expect(throws: CurlError.cancelled) { try await task.value }
-        #expect(ContinuousClock.now - start < .seconds(10), "it must end at once, not at the 20 s timeout")
         let connected = listener.hasPendingConnection
         #expect(!connected, "no connection may be made for a cancelled transfer")
     }

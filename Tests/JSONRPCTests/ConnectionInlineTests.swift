@@ -9,8 +9,8 @@ import Testing
 /// queued and the pipe has room) and messages through the writer thread
 /// interleave without loss, duplication or reordering per sender.
 @Suite struct ConnectionInlineTests {
-    /// Every NDJSON line read from `fd` until `count` lines or `timeout` seconds.
-    func readLines(_ fd: Int32, count: Int, timeout: Double = 10) -> [String] {
+    /// Every NDJSON line read from `fd` until `count` lines or `timeout` seconds (a hang bound, generous for a loaded machine).
+    func readLines(_ fd: Int32, count: Int, timeout: Double = 60) -> [String] {
         var bytes: [UInt8] = []
         var lines = 0
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -32,12 +32,17 @@ import Testing
         connection.start { _ in }
         // Switch the output to NDJSON, so that each message is one line (`{}` itself is not answered here).
         _ = Array("{}\n".utf8).withUnsafeBytes { write(input.write, $0.baseAddress, $0.count) }
+        // A state, not a pause: the reader has seen the first line and switched the output to NDJSON.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while connection.framing.withLock({ $0 }) != .ndjson {
+            guard ContinuousClock.now < deadline else { throw TimeoutError(description: "the framing was never detected") }
+            usleep(1000)
+        }
         return (connection, input.write, output.read)
     }
 
     @Test func concurrentSendersLoseNothingAndKeepTheirOrder() async throws {
         let (connection, _, output) = try connection()
-        try await Task.sleep(for: .milliseconds(50))
         let senders = 4
         let perSender = 2000
         // Large messages go through the writer thread, small ones may go inline.
@@ -71,7 +76,6 @@ import Testing
 
     @Test func aClientThatDoesNotReadNeverBlocksTheSender() async throws {
         let (connection, _, output) = try connection()
-        try await Task.sleep(for: .milliseconds(50))
         // Far more than a pipe holds; every send must return at once.
         let started = ContinuousClock.now
         for index in 0..<5000 {

@@ -74,9 +74,10 @@ import Testing
     }
 
     @Test func cancelByProviderIdAnswersPromptly() async throws {
-        let client = try TestClient()
+        let service = FakeService()
+        let client = try TestClient(service: service)
         client.send(.request(id: 1, method: "fetch", params: ["url": "https://slow/", "providerId": "p"]))
-        try await Task.sleep(for: .milliseconds(20))
+        try await service.wait(until: { $0.fetchCount == 1 }, "the fetch started")
         let cancel = try await client.request(2, "cancel", ["providerId": "p"])
         #expect(cancel["result"] == ["cancelled": true])
         // `https://slow/` runs for 60 s unless cancelled: an answer within the 30 s hang bound is the
@@ -91,18 +92,20 @@ import Testing
     }
 
     @Test func cancelRequestByIdAndLateResultsAreDropped() async throws {
-        let client = try TestClient()
-        client.send(.request(id: "s", method: "fetch", params: ["url": "https://stubborn/"]))
-        try await Task.sleep(for: .milliseconds(20))
+        let service = FakeService()
+        let client = try TestClient(service: service)
+        client.send(.request(id: "s", method: "fetch", params: ["url": "https://latch/"]))
+        try await service.wait(until: { $0.fetchCount == 1 }, "the fetch started")
         client.notify("$/cancelRequest", ["id": "s"])
         let cancelled = try await client.response("s")
         #expect(cancelled.errorCode == -32800)
-        // The stubborn fetch returns 300 ms later: its result is dropped, and
-        // cancelling a finished id again is ignored quietly.
-        try await Task.sleep(for: .milliseconds(450))
+        // The fetch ignores the cancel and returns once the gate opens: its
+        // result is dropped, and cancelling a finished id again is ignored quietly.
+        service.openGate()
+        try await service.wait(until: { $0.returnedCount == 1 }, "the stubborn fetch returned")
         client.notify("$/cancelRequest", ["id": "s"])
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(client.drain().isEmpty)
+        let after = try await client.messagesBeforeSentinel()
+        #expect(after.isEmpty, "after the cancel's answer: \(after)")
         #expect(try await client.shutdownAndExit() == 0)
     }
 

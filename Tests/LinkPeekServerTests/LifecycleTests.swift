@@ -45,9 +45,10 @@ import Testing
     }
 
     @Test func endOfInputCancelsRunningFetchesAndExitsZero() async throws {
-        let client = try TestClient()
+        let service = FakeService()
+        let client = try TestClient(service: service)
         client.send(.request(id: 1, method: "fetch", params: ["url": "https://slow/"]))
-        try await Task.sleep(for: .milliseconds(50))
+        try await service.wait(until: { $0.fetchCount == 1 }, "the fetch started")
         #expect(try await client.closeInput() == 0)
         let answer = try await client.response(1)
         #expect(answer.errorCode == -32800)

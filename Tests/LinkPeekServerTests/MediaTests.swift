@@ -81,9 +81,10 @@ import Testing
     }
 
     @Test func prefetchIsCancellableByProvider() async throws {
-        let client = try TestClient()
+        let service = FakeService()
+        let client = try TestClient(service: service)
         client.send(.request(id: 1, method: "prefetch", params: ["urls": ["https://slow/1", "https://slow/2"], "providerId": "p"]))
-        try await Task.sleep(for: .milliseconds(100))
+        try await service.wait(until: { $0.fetchCount >= 1 }, "the prefetch started")
         let cancel = try await client.request(2, "cancel", ["providerId": "p"])
         #expect(cancel["result"] == ["cancelled": true])
         #expect(try await client.response(1)["error"]?["code"] == -32800)

@@ -7,6 +7,9 @@ import Synchronization
 /// - `https://delay/<ms>`: returns after that many milliseconds;
 /// - `https://slow/…`: runs until cancelled, then throws `cancelled`;
 /// - `https://stubborn/…`: ignores cancellation, returns after 300 ms;
+/// - `https://gated/…`: returns once the test calls `openGate()` (or is cancelled):
+///   an order the test sets, where a delay would race a loaded machine;
+/// - `https://latch/…`: like `gated`, but ignores cancellation (a stubborn fetch the test releases);
 /// - `https://events/…`: a burst of progress, a partial, more progress, a result;
 /// - `https://fail/…`: HTTP 404 failure; `https://timeout/…`: times out;
 /// - any URL with `cachePolicy: cacheOnly`: the cache, else a `notCached` failure.
@@ -25,6 +28,30 @@ public final class FakeService: MetadataService {
 
     public var fetchCount: Int { fetches.withLock { $0 } }
 
+    let returns = Mutex(0)
+    /// How many fetches have returned or thrown: a test can wait for a
+    /// fetch to be over instead of sleeping past it.
+    public var returnedCount: Int { returns.withLock { $0 } }
+
+    /// Waits, bounded by `timeout` seconds, until `condition` holds of the
+    /// counters (`fetchCount`, `returnedCount`): a state to wait on instead
+    /// of a sleep.
+    public func wait(
+        until condition: @escaping (FakeService) -> Bool, _ what: String, timeout: Double = 30
+    ) async throws {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while !condition(self) {
+            guard ContinuousClock.now < deadline else {
+                throw TimeoutError(description: "not within \(timeout) s: \(what) (fetches \(fetchCount), returned \(returnedCount))")
+            }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    let gate = Mutex(false)
+    /// Lets every `https://gated/…` fetch, running or to come, return.
+    public func openGate() { gate.withLock { $0 = true } }
+
     let flushes = Mutex(0)
     /// How often the session asked the service to write what it holds back (`flush`).
     public var flushCount: Int { flushes.withLock { $0 } }
@@ -35,6 +62,7 @@ public final class FakeService: MetadataService {
         url: String, options: FetchOptions, events: @escaping @Sendable (ProviderEvent) -> Void
     ) async throws(FetchError) -> LinkMetadata {
         fetches.withLock { $0 += 1 }
+        defer { returns.withLock { $0 += 1 } }
         if options.cachePolicy == .cacheOnly {
             guard let cached = cache[url] else { throw .failed(.notCached, "the URL is not in the cache.") }
             return cached
@@ -48,6 +76,10 @@ public final class FakeService: MetadataService {
             try await sleep(milliseconds)
         case "slow":
             try await sleep(60_000)
+        case "gated":
+            while !gate.withLock({ $0 }) { try await sleep(1) }
+        case "latch":
+            while !gate.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(1)) }
         case "stubborn":
             try? await Task.sleep(for: .milliseconds(300))
         case "events":

@@ -133,6 +133,21 @@ public final class TestClient: Sendable {
         return try await response(id, timeout: timeout)
     }
 
+    /// Every message the server wrote before its answer to a sentinel
+    /// request sent now (a method no server knows, answered at once with
+    /// -32601), in order, after whatever was already read. Output is
+    /// ordered, so a message sent late (after a response it should precede,
+    /// or after the last one) shows up here: an order check, not a sleep.
+    public func messagesBeforeSentinel(_ id: RequestID = "sentinel", timeout: Double = 30) async throws -> [JSONValue] {
+        send(.request(id: id, method: "linkpeek/testSentinel", params: nil))
+        var before: [JSONValue] = []
+        while true {
+            let message = try await next(timeout: timeout)
+            if message["id"] == id.jsonValue, message["method"] == nil { return before }
+            before.append(message)
+        }
+    }
+
     /// Throws when the server wrote anything that was not a valid frame of JSON.
     public func checkOutput() throws {
         let problems = unparsable.withLock { $0 }

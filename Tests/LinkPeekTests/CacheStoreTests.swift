@@ -149,6 +149,27 @@ final class CacheStoreTests {
         #expect(store.entry("k3") == nil)
     }
 
+    /// Past the size limit the store prunes by itself (a check every 64
+    /// writes, in the background): nobody calls `prune()` here.
+    @Test func writingPastTheLimitEvictsWithoutAPruneCall() async throws {
+        let limit = 1024 * 1024
+        let store = makeStore(sizeLimit: limit)
+        for i in 0..<400 {
+            await store.put(preview("\(i)", padding: 8000), key: "k\(i)", originalURL: "k\(i)",
+                            now: Date(timeIntervalSince1970: 1_000_000 + Double(i)))
+        }
+        // A state to wait for (bounded; it fails loudly): the background prune brought the store under its limit.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while store.stats().usedBytes > limit, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let stats = store.stats()
+        #expect(stats.usedBytes <= limit)
+        #expect(stats.entries < 400)
+        #expect(store.entry("k399") != nil)
+        #expect(store.entry("k0") == nil)
+    }
+
     @Test func savedLinksAreNewestFirstByTagWithPaging() async throws {
         let store = makeStore()
         for (i, tags) in [["a"], ["a", "b"], ["b"]].enumerated() {

@@ -28,8 +28,13 @@ import Testing
     @Test func concurrentCallersShareOneRun() async {
         let flights = Coalescer<String, Int>()
         let probe = Probe()
+        // The work goes on only once all five callers are in: none can come late.
+        let gated: @Sendable () async -> Result<Int, FetchError> = {
+            while flights.waiterCount(for: "k") < 5 { try? await Task.sleep(for: .milliseconds(1)) }
+            return await probe.work(0)()
+        }
         let outcomes = await withTaskGroup(of: Result<Int, FetchError>.self) { group in
-            for _ in 0..<5 { group.addTask { await flights.run("k", probe.work(200)) } }
+            for _ in 0..<5 { group.addTask { await flights.run("k", gated) } }
             var all: [Result<Int, FetchError>] = []
             for await outcome in group { all.append(outcome) }
             return all
@@ -44,13 +49,21 @@ import Testing
     @Test func aCancelledWaiterLeavesAtOnceAndTheOthersGetTheResult() async throws {
         let flights = Coalescer<String, Int>()
         let probe = Probe()
-        let first = Task { await flights.run("k", probe.work(2_000)) }
-        let second = Task { await flights.run("k", probe.work(2_000)) }
-        try await Task.sleep(for: .milliseconds(100))
+        // The work ends only when the test opens the gate: an order, not 2 s against a loaded machine.
+        let gate = Mutex(false)
+        let gated: @Sendable () async -> Result<Int, FetchError> = {
+            while !gate.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(1)) }
+            return await probe.work(0)()
+        }
+        let first = Task { await flights.run("k", gated) }
+        try await eventually { flights.waiterCount(for: "k") == 1 }
+        let second = Task { await flights.run("k", gated) }
+        try await eventually { flights.waiterCount(for: "k") == 2 }
         first.cancel()
         #expect(await first.value == .failure(.cancelled))
-        // An order, not a time: the cancelled waiter was answered while the shared work still ran.
+        // The cancelled waiter was answered while the shared work still ran (it cannot end before the gate).
         #expect(probe.finished.withLock { $0 } == 0, "the cancelled waiter waited for the work")
+        gate.withLock { $0 = true }
         #expect(await second.value == .success(42))
         #expect(probe.finished.withLock { $0 } == 1)
         #expect(probe.runs.withLock { $0 } == 1 && probe.cancelled.withLock { $0 } == 0)
@@ -59,12 +72,12 @@ import Testing
     @Test func theWorkIsCancelledWhenTheLastWaiterLeaves() async throws {
         let flights = Coalescer<String, Int>()
         let probe = Probe()
-        let waiters = (0..<3).map { _ in Task { await flights.run("k", probe.work(5_000)) } }
-        try await Task.sleep(for: .milliseconds(100))
+        let waiters = (0..<3).map { _ in Task { await flights.run("k", probe.work(60_000)) } }
+        try await eventually { flights.waiterCount(for: "k") == 3 && probe.runs.withLock { $0 } == 1 }
         for waiter in waiters { waiter.cancel() }
         for waiter in waiters { #expect(await waiter.value == .failure(.cancelled)) }
-        // Bounded wait for the shared task to see its cancellation.
-        for _ in 0..<100 where probe.cancelled.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        // The shared task sees its cancellation (bounded: `eventually` fails loudly after 10 s).
+        try await eventually { probe.cancelled.withLock { $0 } == 1 }
         #expect(probe.cancelled.withLock { $0 } == 1)
         #expect(await flights.run("k", probe.work(1)) == .success(42), "a later caller starts afresh")
     }

@@ -49,13 +49,13 @@ struct CoalescerTests {
         let second = coalescer.makeWaiterID()
         async let a = coalescer.run(key: "k", waiter: first, events: { _ in }) { _ in await work.run(title: "t") }
         async let b = coalescer.run(key: "k", waiter: second, events: { _ in }) { _ in await work.run(title: "t") }
-        try await eventually { work.starts.withLock { $0 } >= 1 }
-        try await Task.sleep(for: .milliseconds(100))
+        try await eventually { work.starts.withLock { $0 } >= 1 && coalescer.waiterCount(for: "k") == 2 }
         #expect(work.starts.withLock { $0 } == 1)
 
         coalescer.leave(waiter: first, with: .cancelled)
         #expect(await a == .failure(.cancelled))
-        try await Task.sleep(for: .milliseconds(100))
+        // A state, not a pause: the flight still has its other waiter, so nothing cancels the work.
+        #expect(coalescer.waiterCount(for: "k") == 1)
         #expect(!work.cancelled.withLock { $0 }, "the other waiter still needs the work")
 
         coalescer.leave(waiter: second, with: .timedOut)
@@ -64,20 +64,30 @@ struct CoalescerTests {
         #expect(work.cancelled.withLock { $0 }, "the last waiter gone cancels the work")
     }
 
+    /// Fails if each waiter ran its own work: the work counts its runs, and
+    /// sends its one event only once both waiters are in, so each hears it once.
     @Test
-    func eventsReachEveryWaiterAndResultsAreShared() async {
+    func eventsReachEveryWaiterAndResultsAreShared() async throws {
         let coalescer = Coalescer<String, LinkMetadata>()
-        let seen = Counter()
+        let (seenA, seenB, runs) = (Counter(), Counter(), Counter())
         let work: Coalescer<String, LinkMetadata>.Work = { flight in
-            try? await Task.sleep(for: .milliseconds(100))
+            let run = runs.value.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            while coalescer.waiterCount(for: "k") < 2 { try? await Task.sleep(for: .milliseconds(1)) }
             flight.send(.progress(stage: .downloading, bytes: 10))
-            return .success(LinkMetadata(originalURL: "u"))
+            var metadata = LinkMetadata(originalURL: "u")
+            metadata.title = "run \(run)"
+            return .success(metadata)
         }
-        async let a = coalescer.run(key: "k", waiter: coalescer.makeWaiterID(), events: { _ in seen.bump() }, work: work)
-        async let b = coalescer.run(key: "k", waiter: coalescer.makeWaiterID(), events: { _ in seen.bump() }, work: work)
+        async let a = coalescer.run(key: "k", waiter: coalescer.makeWaiterID(), events: { _ in seenA.bump() }, work: work)
+        async let b = coalescer.run(key: "k", waiter: coalescer.makeWaiterID(), events: { _ in seenB.bump() }, work: work)
         let (ra, rb) = await (a, b)
+        #expect(runs.count == 1)
+        #expect((try? ra.get())?.title == "run 1")
         #expect(ra == rb)
-        #expect(seen.count == 2)
+        #expect(seenA.count == 1 && seenB.count == 1)
     }
 
     @Test
@@ -87,7 +97,8 @@ struct CoalescerTests {
         let seenDemand = Mutex(FlightDemand())
         let work: Coalescer<String, LinkMetadata>.Work = { flight in
             starts.bump()
-            try? await Task.sleep(for: .milliseconds(100))
+            // Both waiters are in before the work asks for their demand: an order, not 100 ms.
+            while coalescer.waiterCount(for: "k") < 2 { try? await Task.sleep(for: .milliseconds(1)) }
             seenDemand.withLock { $0 = flight.demand() }
             flight.send(.partial(LinkMetadata(originalURL: "u")))
             return .success(LinkMetadata(originalURL: "u"))
@@ -150,7 +161,7 @@ struct CoalescerTests {
     }
 
     @Test
-    func taskCancellationEndsTheWaiterPromptly() async {
+    func taskCancellationEndsTheWaiterPromptly() async throws {
         let coalescer = Coalescer<String, LinkMetadata>()
         let work = GatedWork()
         let task = Task {
@@ -158,7 +169,7 @@ struct CoalescerTests {
                 await work.run(title: "t")
             }
         }
-        try? await Task.sleep(for: .milliseconds(100))
+        try await eventually { coalescer.waiterCount(for: "k") == 1 }
         task.cancel()
         #expect(await task.value == .failure(.cancelled))
     }

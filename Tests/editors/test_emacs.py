@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 
-from editor_support import EDITORS, assert_passed, needs, run_bounded
+from editor_support import EDITORS, assert_none_skipped_under_ci, assert_passed, needs, run_bounded
 
 EMACS_DIR = EDITORS / "emacs"
 
@@ -18,6 +18,7 @@ def test_emacs_package(linkpeek_bin, editor_server, tmp_path):
                        "-f", "ert-run-tests-batch-and-exit"], env, EMACS_DIR, timeout=90)
     assert_passed(res)
     assert "0 unexpected" in res.stderr, res.stderr[-3000:]
+    assert_none_skipped_under_ci(res)
     # The header itself, as the loopback server received it.
     seen = {full: headers.get("Accept-Language") for full, headers in editor_server.headers_seen
             if full.startswith("/lang?emacs=")}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from editor_support import EDITORS, assert_passed, needs, run_bounded
+from editor_support import EDITORS, assert_none_skipped_under_ci, assert_passed, needs, run_bounded
 
 NVIM_DIR = EDITORS / "neovim"
 
@@ -25,6 +25,7 @@ def test_neovim_plugin(linkpeek_bin, editor_server, tmp_path):
     res = run_bounded(cmd, env, NVIM_DIR, timeout=90)
     assert_passed(res)
     assert "not ok" not in res.stdout
+    assert_none_skipped_under_ci(res)
     # The header itself, as the loopback server received it.
     seen = {full: headers.get("Accept-Language") for full, headers in editor_server.headers_seen
             if full.startswith("/lang?nvim=")}

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from urllib.parse import quote
 
-from test_daemon import check_work_done, lp, token_messages, uniq  # noqa: F401 (lp is a fixture)
+from test_daemon import check_work_done, lp, sentinel, token_messages, uniq  # noqa: F401 (lp is a fixture)
 
 
 def token_values(client, token) -> list:
@@ -27,7 +27,7 @@ def test_partial_after_a_redirect_is_resolved_against_the_final_url(lp, server):
     start = server.url(f"/redirect?status=302&to={quote(f'/dir/sub/rel?u={u}', safe='')}")
     fut = lp.fetch_async(start, work_done_token=f"wd-{u}", partial_result_token=f"pr-{u}")
     m = fut.result(timeout=30)
-    time.sleep(0.2)  # anything sent on a token after the answer would arrive by now
+    sentinel(lp)  # anything sent on a token after the answer comes before the sentinel's answer
     partials = token_values(lp, f"pr-{u}")
     assert len(partials) == 1, partials
     p = partials[0]
@@ -57,7 +57,7 @@ def test_a_partial_leaves_out_the_favicon_guess_even_without_subresources(lp, se
     url = server.url(f"/dir/sub/rel?u={u}")
     fut = lp.fetch_async(url, partial_result_token=f"pr-{u}", fetch_subresources=False)
     m = fut.result(timeout=30)
-    time.sleep(0.2)
+    sentinel(lp)
     [p] = token_values(lp, f"pr-{u}")
     assert "icon" not in p, p
     # Without subresources the final answer keeps the guess, marked as one.
@@ -70,7 +70,7 @@ def test_stage_sequence_of_a_slow_page(lp, server):
     u = uniq()
     fut = lp.fetch_async(server.url(f"/trickle?ms=250&title=t&u={u}"), work_done_token=f"wd-{u}")
     assert fut.result(timeout=30)["title"] == "t"
-    time.sleep(0.2)
+    sentinel(lp)
     stages = stages_of(lp, f"wd-{u}")
     assert stages[0] == "resolving", stages
     assert "downloading" in stages, stages
@@ -83,10 +83,14 @@ def test_presentation_flags_do_not_split_a_shared_transfer(lp, server):
     url = server.url(f"/slow?ms=800&title=shared&u={u}")
     images_before = server.hits("/img/og.png")
     a = lp.fetch_async(url, include_data=True, partial_result_token=f"pr-a-{u}")
-    time.sleep(0.2)
+    # A state, not a pause: A's transfer has reached the server (and answers only after 800 ms) before B.
+    deadline = time.monotonic() + 10
+    while server.hits(f"/slow?ms=800&title=shared&u={u}") == 0:
+        assert time.monotonic() < deadline, "A's page request never reached the server"
+        time.sleep(0.01)
     b = lp.fetch_async(url)
     ma, mb = a.result(timeout=30), b.result(timeout=30)
-    time.sleep(0.2)
+    sentinel(lp)
     assert server.hits(f"/slow?ms=800&title=shared&u={u}") == 1, "the page was fetched twice"
     assert server.hits("/img/og.png") - images_before == 1, "the image was fetched twice"
     assert ma["title"] == mb["title"] == "shared"
@@ -108,7 +112,7 @@ def test_a_caller_that_joins_after_the_bytes_were_left_out_gets_them(lp, server)
         time.sleep(0.02)
     b = lp.fetch_async(url, include_data=True, work_done_token=f"wd-b-{u}")
     ma, mb = a.result(timeout=30), b.result(timeout=30)
-    time.sleep(0.2)
+    sentinel(lp)
     stages_of(lp, f"wd-b-{u}")  # B's own second image fetch does not send its stages backwards
     assert server.hits(f"/slow-image-page?ms=1500&u={u}") == 1, "the page was fetched twice"
     assert server.hits("/img/slow.png") - images_before == 2, "B's bytes need a fetch of their own"

@@ -194,7 +194,7 @@ def test_200_concurrent_fetches_half_cancelled(make_client, servers):
                      f"pages take {delay_ms} ms): {late[:10]}"
     for i, f in cancel_answers.items():
         assert f.result(timeout=10) == {"cancelled": True}, i
-    time.sleep(0.3)
+    sentinel(c)
     for fut in futs:
         assert len(answers_for(c, fut.request_id)) == 1, f"request {fut.request_id} not answered exactly once"
 
@@ -235,6 +235,21 @@ def answer_seq(client, rid):
                     if isinstance(m, dict) and m.get("id") == rid and "method" not in m)
 
 
+def sentinel(client) -> int:
+    """Sends a request the daemon answers at once (a method it does not know: -32601) and waits for that
+    answer; returns its position in `client.received`. Output is ordered, so whatever the daemon sent
+    before it (a late message on a token, a second answer) has been received by then: an order check
+    where a sleep used to be."""
+    fut = client.request_async("linkpeek/testSentinel")
+    try:
+        fut.result(timeout=30)
+    except LinkPeekError as e:
+        assert e.code == -32601, e
+    else:
+        raise AssertionError("the sentinel request was answered with a result")
+    return answer_seq(client, fut.request_id)
+
+
 def check_work_done(values: list):
     """The documented sequence on a workDoneToken: one begin, reports, one end. Required, not checked only
     when present: a network fetch with a token always has work to report (protocol/README.md)."""
@@ -255,7 +270,7 @@ def test_progress_and_partial_result_order(lp, server):
                          on_partial=lambda v: seen.append(("p", v)), work_done_token="wd-1",
                          partial_result_token="pr-1")
     m = fut.result(timeout=30)
-    time.sleep(0.5)  # anything sent on a token after the answer would arrive by now
+    sentinel(lp)  # anything sent on a token after the answer comes before the sentinel's answer
     rid = fut.request_id
     done = answer_seq(lp, rid)
     work = token_messages(lp, "wd-1")
@@ -290,7 +305,7 @@ def test_progress_reports_stages_of_a_slow_page(lp, server):
 def test_progress_on_failure_still_ends_before_answer(lp, server):
     fut = lp.fetch_async(server.url(f"/status/404?u={uniq()}"), work_done_token="wd-fail", partial_result_token="pr-fail")
     error_of(fut)
-    time.sleep(0.3)
+    sentinel(lp)
     work = [v for _, v in token_messages(lp, "wd-fail")]
     check_work_done(work)
     assert work[-1]["message"] != "done", f"the end of a failed fetch carries its error sentence: {work[-1]}"
@@ -301,10 +316,12 @@ def test_progress_on_failure_still_ends_before_answer(lp, server):
 def test_nothing_on_tokens_after_cancel(lp, server):
     fut = lp.fetch_async(server.url(f"/slow?ms=2000&u={uniq()}"), work_done_token="wd-c", partial_result_token="pr-c",
                          provider_id="cancel-progress")
-    time.sleep(0.4)
+    # A state, not a pause: the fetch is under way (its `begin` is out) before the cancel.
+    lp.wait_for(lambda m: isinstance(m, dict) and m.get("method") == "$/progress"
+                and m["params"].get("token") == "wd-c", 20)
     lp.cancel("cancel-progress")
     error_of(fut)
-    time.sleep(0.5)
+    sentinel(lp)
     done = answer_seq(lp, fut.request_id)
     msgs = token_messages(lp, "wd-c") + token_messages(lp, "pr-c")
     assert all(seq < done for seq, _ in msgs), "progress after the cancelled fetch was answered"
@@ -457,10 +474,19 @@ def test_lsp_output_is_strict(linkpeek_bin, tmp_path):
     assert finish(p) == 0
 
 
+def wait_hit(server, target: str, timeout: float = 20) -> None:
+    """Waits, bounded, until the fixture server has received `target`: the fetch is under way."""
+    deadline = time.monotonic() + timeout
+    while server.hits(target) == 0:
+        assert time.monotonic() < deadline, f"{target} never reached the fixture server"
+        time.sleep(0.01)
+
+
 def test_close_stdin_mid_fetch(make_client, server):
     c = make_client()
-    fut = c.fetch_async(server.url(f"/slow?ms=60000&u={uniq()}"), fetch_subresources=False)
-    time.sleep(0.5)
+    target = f"/slow?ms=60000&u={uniq()}"
+    fut = c.fetch_async(server.url(target), fetch_subresources=False)
+    wait_hit(server, target)
     # Exits well before the page (60 s) could have finished: the fetch was cancelled, not waited for.
     code = c.wait_exit(30)
     assert code == 0, f"exit code {code} after EOF on stdin; stderr: {list(c.stderr_tail)[-5:]}"
@@ -470,11 +496,26 @@ def test_close_stdin_mid_fetch(make_client, server):
 def test_sigterm_mid_fetch(make_client, server):
     import signal
     c = make_client()
-    fut = c.fetch_async(server.url(f"/slow?ms=10000&u={uniq()}"), fetch_subresources=False)
-    time.sleep(0.5)
+    target = f"/slow?ms=60000&u={uniq()}"
+    fut = c.fetch_async(server.url(target), fetch_subresources=False)
+    # A state, not a pause: the page's request is at the server (it answers after a minute) before the signal.
+    wait_hit(server, target)
     os.kill(c.pid, signal.SIGTERM)  # our own child
-    assert error_of(fut, 5).code == REQUEST_CANCELLED
-    assert c.wait_exit(5) == 0
+    assert error_of(fut, 30).code == REQUEST_CANCELLED
+    assert c.wait_exit(30) == 0
+
+
+def test_sigint_mid_fetch_ends_like_sigterm(make_client, server):
+    """Ctrl-C in a terminal that runs `linkpeek serve`: the running fetch is answered cancelled and the
+    daemon exits 0, as for SIGTERM."""
+    import signal
+    c = make_client()
+    target = f"/slow?ms=60000&u={uniq()}"
+    fut = c.fetch_async(server.url(target), fetch_subresources=False)
+    wait_hit(server, target)
+    os.kill(c.pid, signal.SIGINT)  # our own child
+    assert error_of(fut, 30).code == REQUEST_CANCELLED
+    assert c.wait_exit(30) == 0
 
 
 def test_stdio_alias(linkpeek_bin, tmp_path, server):

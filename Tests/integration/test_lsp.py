@@ -13,6 +13,7 @@ import time
 import pytest
 
 from linkpeek_client import LinkPeekError
+from test_daemon import uniq
 
 URI = "file:///notes.md"
 
@@ -219,23 +220,51 @@ def test_incremental_sync_follows_edits(lsp, pages):
     assert c.document_links(URI) is None
 
 
-def test_hover_reports_progress_on_its_work_done_token(lsp, pages):
-    # The page answers after 400 ms: a hover whose fetch ended before it listened gets no events, so no
-    # progress at all (ProgressReporter: no events, no begin, no end), which failed this test once in three
-    # loaded runs.
-    url = pages.url("/slow?ms=400&title=Progress%20Hover")
-    c = lsp(init_options={"hoverTimeout": 10})
-    c.did_open(URI, url)
-    fut = c.hover_async(URI, 0, 2, work_done_token="hover-1")
-    assert card(fut.result(timeout=15)).startswith("**Progress Hover**")
+def hover_progress(c, fut, token) -> list[str]:
+    """The kinds sent on the hover's work-done token, checked to come before its answer."""
     seq = [(i, m) for i, (_, _, m) in enumerate(c.received)]
     progress = [(i, m["params"]["value"]) for i, m in seq
-                if isinstance(m, dict) and m.get("method") == "$/progress" and m["params"]["token"] == "hover-1"]
+                if isinstance(m, dict) and m.get("method") == "$/progress" and m["params"]["token"] == token]
     answer_at = next(i for i, m in seq if isinstance(m, dict) and m.get("id") == fut.request_id)
-    kinds = [v["kind"] for _, v in progress]
-    assert kinds[0] == "begin" and kinds[-1] == "end" and kinds.count("begin") == 1 and kinds.count("end") == 1, kinds
-    assert progress[0][1]["cancellable"] is True
+    assert progress and progress[0][1]["cancellable"] is True, progress
     assert progress[-1][0] < answer_at, "the end must come before the hover's answer"
+    return [v["kind"] for _, v in progress]
+
+
+def test_hover_reports_progress_on_its_work_done_token(lsp, pages):
+    """A page that answers at once (the hover may join a fetch already done before it listens), then the
+    same URL from the cache: each hover's token gets exactly one `begin` and one `end`, before the answer.
+    (The page once answered after 400 ms to hide a race: a hover whose fetch ended before it listened got
+    no progress at all.)"""
+    url = pages.url(f"/page?title=Progress%20Hover&u={uniq()}")
+    c = lsp(init_options={"hoverTimeout": 10})
+    c.did_open(URI, url)
+    for token in ("hover-1", "hover-cached"):
+        fut = c.hover_async(URI, 0, 2, work_done_token=token)
+        assert card(fut.result(timeout=15)).startswith("**Progress Hover**")
+        kinds = hover_progress(c, fut, token)
+        assert kinds[0] == "begin" and kinds[-1] == "end", kinds
+        assert kinds.count("begin") == 1 and kinds.count("end") == 1, kinds
+
+
+def test_a_hover_joining_a_prefetch_gets_begin_and_end_and_no_second_fetch(lsp, pages):
+    """Prefetch starts the page's fetch when the document opens; a hover of it joins that fetch (the
+    page is requested once) and its token gets `begin` and `end`."""
+    u = uniq()
+    url = pages.url(f"/slow?ms=1500&title=Joined&u={u}")
+    c = lsp(init_options={"prefetch": True, "hoverTimeout": 10})
+    c.did_open(URI, url)
+    target = f"/slow?ms=1500&title=Joined&u={u}"
+    # A state, not a pause: the server has the page's request before the hover is sent.
+    deadline = time.monotonic() + 15
+    while pages.hits(target) == 0 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert pages.hits(target) == 1, "the prefetch never asked for the page"
+    fut = c.hover_async(URI, 0, 2, work_done_token="joiner")
+    assert card(fut.result(timeout=15)).startswith("**Joined**")
+    kinds = hover_progress(c, fut, "joiner")
+    assert kinds[0] == "begin" and kinds[-1] == "end" and kinds.count("begin") == kinds.count("end") == 1, kinds
+    assert pages.hits(target) == 1
 
 
 def test_work_done_progress_cancel_ends_a_fetch(lsp, pages):

@@ -8,7 +8,10 @@
 /// (a child process, `swift-backtrace`, that outlives a crashed process
 /// ended before it is done) is used only when SWIFT_BACKTRACE is set: then
 /// the signal goes to the handler installed before this one, as it writes
-/// its report to fd 1 — stderr in the daemon.
+/// its report to fd 1 — stderr in the daemon — with the crash signals
+/// unblocked, as that handler expects. Either way the process is gone 10
+/// seconds after the crash at the latest, and any child it has (the
+/// backtracer) is killed with it.
 ///
 /// Why C: the handler must be async-signal-safe and find the saved handlers
 /// in global state; a Swift closure can do neither. Why at all: the crashed

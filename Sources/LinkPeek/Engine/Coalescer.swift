@@ -62,6 +62,12 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
+    /// How many waiters the work for `key` has now (0 when none runs): a
+    /// state tests wait on before letting the work go on.
+    func waiterCount(for key: Key) -> Int {
+        state.withLock { $0.flights[key]?.waiters.count ?? 0 }
+    }
+
     /// Joins the work for `key`, starting it when nobody runs it yet.
     func run(
         key: Key, waiter id: UInt64, demand: FlightDemand = FlightDemand(),

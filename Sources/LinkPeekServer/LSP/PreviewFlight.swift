@@ -76,16 +76,36 @@ final class PreviewFlight: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Waits until the fetch is done, `budget` has passed, or the calling
-    /// task is cancelled, whichever comes first; `listener` gets the fetch's
-    /// events meanwhile.
-    func wait(atMost budget: Duration, listener: (@Sendable (ProviderEvent) -> Void)?) async {
-        let id = state.withLock { state -> UInt64 in
+    /// One caller's place in the flight, from `join` to the end of its `wait`.
+    struct Ticket: Sendable {
+        fileprivate let id: UInt64
+    }
+
+    /// Joins the flight: `listener` gets every event the flight sends from
+    /// the moment this returns (it is registered here, not in `wait`, so a
+    /// caller that joins and then suspends misses nothing sent meanwhile).
+    /// Every `join` must be followed by a `wait` on its ticket, which ends
+    /// the listening.
+    func join(listener: (@Sendable (ProviderEvent) -> Void)?) -> Ticket {
+        state.withLock { state -> Ticket in
             state.nextID += 1
             state.active.insert(state.nextID)
             if let listener, state.outcome == nil { state.listeners[state.nextID] = listener }
-            return state.nextID
+            return Ticket(id: state.nextID)
         }
+    }
+
+    /// How many waits are parked, for tests that must act only once a
+    /// waiter is blocked.
+    var parkedWaits: Int {
+        state.withLock { $0.waiters.count }
+    }
+
+    /// Waits until the fetch is done, `budget` has passed, or the calling
+    /// task is cancelled, whichever comes first; the ticket's listener gets
+    /// the fetch's events meanwhile, and none after.
+    func wait(_ ticket: Ticket, atMost budget: Duration) async {
+        let id = ticket.id
         defer {
             state.withLock { state in
                 state.listeners[id] = nil

@@ -65,8 +65,12 @@ extension Server {
             return await Self.card(of: served, service: service, images: images)
         }
         guard lsp.hover.hoverMayFetch(host: URLParts(url)?.host ?? "") else { return Self.notFetchedCard(url: url) }
+        // Joined before anything can suspend: the flight's task runs on this
+        // actor, and a flight already running emits from other threads, so
+        // the listener is in before the next event of either.
         let flight = previewFlight(for: url)
-        await flight.wait(atMost: lsp.hoverBudget, listener: events)
+        let ticket = flight.join(listener: events)
+        await flight.wait(ticket, atMost: lsp.hoverBudget)
         let snapshot = flight.snapshot
         switch snapshot.outcome {
         case .failure(let error)?:

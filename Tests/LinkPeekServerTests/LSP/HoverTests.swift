@@ -152,11 +152,12 @@ import Testing
         let service = FakeService(remembers: true)
         let client = try TestClient(service: service)
         _ = try await client.request(1, "initialize", ["initializationOptions": ["hoverTimeout": 0.2]])
-        open(client, "https://delay/1500")
-        // Answered on the budget, before the 1.5 s fetch ended: the card says it is still loading. An
-        // order, not a time.
+        open(client, "https://gated/slow")
+        // Answered on the budget, before the fetch could end (it ends only when the gate opens): the card
+        // says it is still loading. An order, not a time.
         let first = try await hover(client, 2, line: 0, character: 3)
-        #expect(markdown(first) == "**delay**\n\n*loading…*")
+        #expect(markdown(first) == "**gated**\n\n*loading…*")
+        service.openGate()
         // The fetch goes on; a later hover shows the full card (polled, bounded: a hang bound only).
         let deadline = ContinuousClock.now + .seconds(30)
         var second = first
@@ -166,7 +167,7 @@ import Testing
             second = try await hover(client, .int(id), line: 0, character: 3)
             id += 1
         }
-        #expect(markdown(second) == "**Title of https://delay/1500**\n\ndelay")
+        #expect(markdown(second) == "**Title of https://gated/slow**\n\ngated")
         #expect(service.fetchCount == 1)
         #expect(try await client.shutdownAndExit() == 0)
     }
@@ -302,16 +303,80 @@ import Testing
         #expect(try await client.shutdownAndExit() == 0)
     }
 
+    /// The messages before the response to `id`, and the response.
+    private func untilResponse(_ client: TestClient, _ id: RequestID) async throws -> (before: [JSONValue], answer: JSONValue) {
+        var before: [JSONValue] = []
+        while true {
+            let message = try await client.next()
+            if message["id"] == id.jsonValue, message["method"] == nil { return (before, message) }
+            before.append(message)
+        }
+    }
+
+    private func workDone(_ messages: [JSONValue], token: JSONValue) -> [JSONValue] {
+        messages.filter { $0["method"] == "$/progress" && $0["params"]?["token"] == token }.compactMap { $0["params"]?["value"]?["kind"] }
+    }
+
+    /// A page that answers at once sends no event before the flight ends;
+    /// the hover's token gets `begin` and `end` all the same, before the answer.
+    @Test func aHoverOfAPageThatAnswersAtOnceGetsBeginAndEnd() async throws {
+        let client = try TestClient(service: FakeService())
+        _ = try await client.request(1, "initialize", ["initializationOptions": ["hoverTimeout": 10]])
+        open(client, "https://fast/now")
+        client.send(.request(id: 2, method: "textDocument/hover", params: [
+            "textDocument": ["uri": .string(Self.uri)], "position": ["line": 0, "character": 3], "workDoneToken": "h",
+        ]))
+        let (before, answer) = try await untilResponse(client, 2)
+        #expect(markdown(answer).hasPrefix("**Title of https://fast/now**"))
+        #expect(workDone(before, token: "h") == ["begin", "end"])
+        #expect(try await client.messagesBeforeSentinel().isEmpty)
+        #expect(try await client.shutdownAndExit() == 0)
+    }
+
+    @Test func aHoverAnsweredFromTheCacheGetsBeginAndEnd() async throws {
+        var cached = LinkMetadata(originalURL: "https://cached/")
+        cached.title = "Cached"
+        let service = FakeService(cache: ["https://cached/": cached])
+        let client = try TestClient(service: service)
+        _ = try await client.request(1, "initialize", ["initializationOptions": ["hoverTimeout": 10]])
+        open(client, "https://cached/")
+        client.send(.request(id: 2, method: "textDocument/hover", params: [
+            "textDocument": ["uri": .string(Self.uri)], "position": ["line": 0, "character": 3], "workDoneToken": 9,
+        ]))
+        let (before, answer) = try await untilResponse(client, 2)
+        #expect(markdown(answer).hasPrefix("**Cached**"))
+        #expect(workDone(before, token: 9) == ["begin", "end"])
+        #expect(service.fetchCount == 0)
+        #expect(try await client.shutdownAndExit() == 0)
+    }
+
+    /// A hover of a URL that prefetch is fetching joins that fetch (one
+    /// fetch in all) and gets `begin` and `end` on its token.
+    @Test func aHoverJoiningAPrefetchGetsBeginAndEndAndTheSameFetch() async throws {
+        let service = FakeService(remembers: true)
+        let client = try TestClient(service: service)
+        _ = try await client.request(1, "initialize", ["initializationOptions": ["prefetch": true, "hoverTimeout": 30]])
+        open(client, "https://delay/300")
+        try await service.wait(until: { $0.fetchCount == 1 }, "the prefetch started")
+        client.send(.request(id: 2, method: "textDocument/hover", params: [
+            "textDocument": ["uri": .string(Self.uri)], "position": ["line": 0, "character": 3], "workDoneToken": "j",
+        ]))
+        let (before, answer) = try await untilResponse(client, 2)
+        #expect(markdown(answer).hasPrefix("**Title of https://delay/300**"))
+        #expect(workDone(before, token: "j") == ["begin", "end"])
+        #expect(service.fetchCount == 1)
+        #expect(try await client.shutdownAndExit() == 0)
+    }
+
     @Test func prefetchWarmsOpenedDocuments() async throws {
         let service = FakeService(remembers: true)
         let client = try TestClient(service: service)
         _ = try await client.request(1, "initialize", ["initializationOptions": ["prefetch": true, "hoverTimeout": 0]])
         open(client, "https://fast/1 https://fast/2\nhttps://fast/3 https://fast/1")
-        let deadline = ContinuousClock.now + .seconds(5)
-        while service.fetchCount < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        // Returned means remembered (the fake caches before it returns).
+        try await service.wait(until: { $0.returnedCount == 3 }, "three prefetches returned")
         #expect(service.fetchCount == 3)
         // With a budget of zero only a cached card can be full: prefetch made it so.
-        try await Task.sleep(for: .milliseconds(50))
         let answer = try await hover(client, 2, line: 1, character: 3)
         #expect(markdown(answer) == "**Title of https://fast/3**\n\nfast")
         #expect(try await client.shutdownAndExit() == 0)

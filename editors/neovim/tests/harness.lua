@@ -36,10 +36,23 @@ local function out(line)
   io.stdout:flush()
 end
 
--- LINKPEEK_TEST_ONLY=text runs only the tests whose name contains it.
+-- CI=1 (any value but empty, 0, false or no), as Tests/integration/suite_guard.py reads it.
+local function in_ci()
+  local ci = (os.getenv("CI") or ""):lower():gsub("^%s+", ""):gsub("%s+$", "")
+  return ci ~= "" and ci ~= "0" and ci ~= "false" and ci ~= "no"
+end
+
+-- LINKPEEK_TEST_ONLY=text runs only the tests whose name contains it; under
+-- CI it is refused (a narrowed run must not pass as the whole suite), and a
+-- skip is a failure (nothing may be missing there).
 function M.run()
   local failed = 0
   local only = os.getenv("LINKPEEK_TEST_ONLY")
+  if in_ci() and only and only ~= "" then
+    out("not ok LINKPEEK_TEST_ONLY is refused under CI=1 (it would run only part of the suite)")
+    out("0 tests, 1 failed")
+    return 1
+  end
   local tests = vim.tbl_filter(function(t)
     return not only or only == "" or t.name:find(only, 1, true) ~= nil
   end, M.tests)
@@ -51,6 +64,9 @@ function M.run()
     local ms = (vim.loop.hrtime() - started) / 1e6
     if ok then
       out(string.format("ok %s (%.0f ms)", t.name, ms))
+    elseif type(err) == "table" and err.skip and in_ci() then
+      failed = failed + 1
+      out(string.format("not ok %s: skipped under CI=1, where nothing may be missing: %s", t.name, err.skip))
     elseif type(err) == "table" and err.skip then
       out(string.format("skip %s: %s", t.name, err.skip))
     else
