@@ -109,7 +109,7 @@ let package = Package(
             name: "JSONTests",
             dependencies: [
                 "JSON",
-                "LinkPeekTestSupport",
+                "PureTestSupport",
             ]
         ),
 
@@ -168,7 +168,7 @@ let package = Package(
             name: "HTMLHeadTests",
             dependencies: [
                 "HTMLHead",
-                "LinkPeekTestSupport",
+                "PureTestSupport",
             ]
         ),
 
@@ -225,7 +225,7 @@ let package = Package(
                 "Metadata",
                 "HTMLHead",
                 "JSON",
-                "LinkPeekTestSupport",
+                "PureTestSupport",
             ]
         ),
 
@@ -344,6 +344,17 @@ let package = Package(
             ]
         ),
 
+        // MARK: PureTestSupport
+        // For the pure tests (JSON, HTMLHead, Rules), without the server:
+        // the seeded generator and the HTML tag builders.
+        .target(
+            name: "PureTestSupport",
+            dependencies: [
+                "HTMLHead",
+            ],
+            path: "Tests/PureTestSupport"
+        ),
+
         // MARK: LinkPeekTestSupport
         // For the Swift tests only (no product depends on it): the seeded
         // generator every random test uses, loopback listeners and servers,
@@ -355,6 +366,7 @@ let package = Package(
                 "JSONRPC",
                 "LinkPeek",
                 "LinkPeekServer",
+                "PureTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/LinkPeekTestSupport"

@@ -78,6 +78,7 @@ struct CacheCommand: AsyncParsableCommand {
             var settings = Settings()
             cacheOptions.apply(to: &settings)
             let engine = LinkPeekEngine(settings: settings)
+            defer { engine.shutdown() }
             switch await engine.cachedOutcome(url: url, acceptLanguage: acceptLanguage) {
             case .preview(let json)?:
                 StandardIO.write(String(decoding: json, as: UTF8.self) + "\n", to: STDOUT_FILENO)
