@@ -121,7 +121,7 @@ let package = Package(
             name: "JSONTests",
             dependencies: [
                 "JSON",
-                "LinkPeekTestSupport",
+                "PureTestSupport",
             ]
         ),
 
@@ -180,7 +180,7 @@ let package = Package(
             name: "HTMLHeadTests",
             dependencies: [
                 "HTMLHead",
-                "LinkPeekTestSupport",
+                "PureTestSupport",
             ]
         ),
 
@@ -237,7 +237,7 @@ let package = Package(
                 "Metadata",
                 "HTMLHead",
                 "JSON",
-                "LinkPeekTestSupport",
+                "PureTestSupport",
             ]
         ),
 
@@ -408,6 +408,17 @@ let package = Package(
             ]
         ),
 
+        // MARK: PureTestSupport
+        // For the pure tests (JSON, HTMLHead, Rules), without the server:
+        // the seeded generator and the HTML tag builders.
+        .target(
+            name: "PureTestSupport",
+            dependencies: [
+                "HTMLHead",
+            ],
+            path: "Tests/PureTestSupport"
+        ),
+
         // MARK: LinkPeekTestSupport
         // For the Swift tests only (no product depends on it): the seeded
         // generator every random test uses, loopback listeners and servers,
@@ -419,6 +430,7 @@ let package = Package(
                 "JSONRPC",
                 "LinkPeek",
                 "LinkPeekServer",
+                "PureTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/LinkPeekTestSupport"

@@ -1,37 +1,30 @@
 import FoundationEssentials
 
-/// Encodes an `Encodable` as compact JSON, byte for byte what
-/// `JSONEncoder.wire` writes for the types previews and results are made of
-/// (strings, integers, booleans, arrays, keyed objects): it builds a small
-/// tree of already-written values and hands it to `JSONWriter`.
+/// Encodes an `Encodable` as JSON, the one way linkpeek writes a value (the
+/// daemon's results, the CLI's lines, the cache's rows, fleet entries, image
+/// headers, a tape's index): it builds a small tree of already-written values
+/// and hands it to `JSONWriter`. The bytes are what `JSONEncoder` writes with
+/// sorted keys and unescaped slashes (and, pretty, `.prettyPrinted`):
+/// strings, integers, booleans, doubles (Swift's spelling without a
+/// trailing `.0`; NaN and the infinities refused), dates (their own
+/// `Codable`: seconds since 2001, `JSONEncoder`'s default), arrays and
+/// keyed objects. `Data`, `URL` and `Decimal`, which `JSONEncoder` treats
+/// in its own ways and nothing here holds, are refused with an
+/// `EncodingError`.
 ///
 /// Written for the output of `fetch` (a line per URL): `JSONEncoder` boxes
 /// every value into a tree of its own and then walks it, which cost about
-/// as much as the rest of printing a result (4% of `fetch`'s CPU). Doubles,
-/// `Date`, `Data` and `URL` — which `JSONEncoder` treats in its own ways —
-/// are refused by `encode` (`Unsupported`); `bytes(of:)` then falls back to
-/// `JSONEncoder.wire`.
+/// as much as the rest of printing a result (4% of `fetch`'s CPU).
 public enum WireJSON {
-    public struct Unsupported: Error {}
-
-    /// `value` as JSON, or `Unsupported` for a value with a double, a date, data or a URL in it.
-    public static func encode(_ value: some Encodable) throws -> [UInt8] {
+    /// `value` as compact JSON, or indented (`JSONWriter.indented`) when `pretty`.
+    public static func bytes(of value: some Encodable, pretty: Bool = false) throws -> [UInt8] {
         let root = WireJSONNode()
-        try value.encode(to: WireJSONEncoder(node: root, codingPath: []))
+        try value.encode(to: WireEncoder(node: root, codingPath: []))
         var writer = JSONWriter(capacity: 1024)
         root.write(to: &writer)
-        return writer.bytes
-    }
-
-    /// `value` as the wire writes every value (the daemon's results, the
-    /// CLI's lines): by `encode` where it can, else by `JSONEncoder.wire`,
-    /// which writes the same bytes.
-    public static func bytes(of value: some Encodable) throws -> [UInt8] {
-        if let bytes = try? encode(value) { return bytes }
-        return Array(try JSONEncoder.wire.encode(value))
+        return pretty ? JSONWriter.indented(writer.bytes) : writer.bytes
     }
 }
-
 /// One value of the tree: written bytes, an array or an object whose
 /// members may still be filled in by nested containers.
 final class WireJSONNode {

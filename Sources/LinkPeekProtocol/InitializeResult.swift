@@ -12,39 +12,52 @@ public struct InitializeResult: Codable, Sendable, Equatable {
     }
 }
 
-/// Features a client can rely on: linkpeek's own, then the LSP ones.
+/// Features a client can rely on: linkpeek's own, then the LSP ones. Every
+/// flag but `positionEncoding` is a constant of this version (written in
+/// the `initialize` answer, never read back: a client's copy decodes them).
 public struct ServerCapabilities: Codable, Sendable, Equatable {
-    public var fetchProvider = true
-    public var cancelProvider = true
-    public var getCachedProvider = true
-    public var workDoneProgress = true
-    public var partialResults = true
+    public let fetchProvider = true
+    public let cancelProvider = true
+    public let getCachedProvider = true
+    public let workDoneProgress = true
+    public let partialResults = true
     /// `save`, `unsave`, `saved`.
-    public var savedLinksProvider = true
-    public var renderProvider = true
+    public let savedLinksProvider = true
+    public let renderProvider = true
     /// LSP: "utf-16" unless the client offered "utf-8" or "utf-32" first.
     public var positionEncoding: String
-    public var hoverProvider = true
-    public var documentLinkProvider = DocumentLinkOptions()
-    public var textDocumentSync = TextDocumentSyncOptions()
+    public let hoverProvider = true
+    public let documentLinkProvider = DocumentLinkOptions()
+    public let textDocumentSync = TextDocumentSyncOptions()
     /// `getMedia`, and `fetch`'s `thumbnail`.
-    public var getMediaProvider = true
-    public var prefetchProvider = true
+    public let getMediaProvider = true
+    public let prefetchProvider = true
 
     public init(positionEncoding: String = "utf-16") {
         self.positionEncoding = positionEncoding
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case fetchProvider, cancelProvider, getCachedProvider, workDoneProgress, partialResults, savedLinksProvider
+        case renderProvider, positionEncoding, hoverProvider, documentLinkProvider, textDocumentSync
+        case getMediaProvider, prefetchProvider
+    }
+
+    /// Reads `positionEncoding` only: the constants are this version's.
+    public init(from decoder: any Decoder) throws {
+        positionEncoding = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .positionEncoding)
+    }
 }
 
-public struct DocumentLinkOptions: Codable, Sendable, Equatable {
-    public var resolveProvider = true
+public struct DocumentLinkOptions: Encodable, Sendable, Equatable {
+    public let resolveProvider = true
     public init() {}
 }
 
 /// LSP text sync: open/close notifications, incremental changes (`2`).
-public struct TextDocumentSyncOptions: Codable, Sendable, Equatable {
-    public var openClose = true
-    public var change = 2
+public struct TextDocumentSyncOptions: Encodable, Sendable, Equatable {
+    public let openClose = true
+    public let change = 2
     public init() {}
 }
 

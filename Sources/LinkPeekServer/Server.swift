@@ -117,9 +117,6 @@ public actor Server {
         case FetchParams.method: fetch(id, params, responder)
         case CancelParams.method: cancel(id, params, responder)
         case GetCachedParams.method: getCached(id, params, responder)
-        case SaveParams.method: save(id, params, responder)
-        case UnsaveParams.method: unsave(id, params, responder)
-        case SavedParams.method: saved(id, params, responder)
         case HoverParams.method: hover(id, params, responder)
         case DocumentLinkParams.method: documentLinks(id, params, responder)
         case DocumentLinkResolveParams.method: resolveDocumentLink(id, params, responder)
@@ -131,7 +128,11 @@ public actor Server {
             WorkDoneProgressCancelParams.method:
             // Sent with an id by mistake: answer, since a request is owed an answer, but do nothing.
             responder.respond(.error(id, .invalidRequest("\(method) is a notification: send it without an id")))
-        default: responder.respond(.error(id, .methodNotFound(method)))
+        default:
+            guard let type = Self.serviceRequests[method] else {
+                return responder.respond(.error(id, .methodNotFound(method)))
+            }
+            serve(type, id, params, responder)
         }
     }
 

@@ -78,6 +78,7 @@ struct CacheCommand: AsyncParsableCommand {
             var settings = Settings()
             cacheOptions.apply(to: &settings)
             let engine = LinkPeekEngine(settings: settings)
+            defer { engine.shutdown() }
             switch await engine.cachedOutcome(url: url, acceptLanguage: acceptLanguage) {
             case .preview(let json)?:
                 StandardIO.write(String(decoding: json, as: UTF8.self) + "\n", to: STDOUT_FILENO)
@@ -128,7 +129,7 @@ enum CommandOutput {
     /// says why, rather than printing something else in its place.
     static func json(_ value: some Encodable, pretty: Bool = false) throws -> String {
         do {
-            return String(decoding: try JSONEncoder.wire(pretty: pretty).encode(value), as: UTF8.self)
+            return String(decoding: try WireJSON.bytes(of: value, pretty: pretty), as: UTF8.self)
         } catch {
             StandardIO.writeError("linkpeek: cannot write the output as JSON: \(error)\n")
             throw ExitCode(1)

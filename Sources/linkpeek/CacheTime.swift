@@ -26,6 +26,7 @@ extension CacheCommand {
             var settings = Settings()
             cacheOptions.apply(to: &settings)
             let engine = LinkPeekEngine(settings: settings)
+            defer { engine.shutdown() }
             var urls: [String] = []
             while let line = readLine(strippingNewline: true) { if !line.isEmpty { urls.append(line) } }
             // The first lookup opens the database: not part of any one lookup's time.

@@ -16,14 +16,11 @@ final class ResultPrinter {
     let format: OutputFormat
     let textStyle: TextCard.Style
     private var printed = 0
-    /// One encoder for every line (making one per line cost more than the line).
-    private let encoder: JSONEncoder
 
     init(pretty: Bool, format: OutputFormat = .json, textStyle: TextCard.Style = .init(color: false, width: 80)) {
         self.pretty = pretty
         self.format = format
         self.textStyle = textStyle
-        encoder = .wire(pretty: pretty)
     }
 
     /// The error line: `{"originalURL": …, "error": {message, …FetchErrorData}}`
@@ -65,10 +62,9 @@ final class ResultPrinter {
         }
     }
 
-    /// Compact lines as the wire writes them (`WireJSON.bytes`: a fraction
-    /// of `JSONEncoder`'s cost); pretty ones through `JSONEncoder`.
+    /// Lines as the wire writes them (`WireJSON.bytes`), indented with `--pretty`.
     private func encode(_ value: some Encodable) throws -> [UInt8] {
-        pretty ? Array(try encoder.encode(value)) : try WireJSON.bytes(of: value)
+        try WireJSON.bytes(of: value, pretty: pretty)
     }
 
     /// Whether the cards printed embed an image (Markdown and HTML do; `image` is its thumbnail).

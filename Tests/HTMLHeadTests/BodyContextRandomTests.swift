@@ -1,4 +1,4 @@
-import LinkPeekTestSupport
+import PureTestSupport
 import Testing
 @testable import HTMLHead
 

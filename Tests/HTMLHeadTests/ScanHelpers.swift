@@ -1,4 +1,4 @@
-import LinkPeekTestSupport
+import PureTestSupport
 @testable import HTMLHead
 
 /// Scans `bytes` fed in chunks of 1 to 40 bytes drawn from `generator`: the

@@ -61,3 +61,36 @@ import Testing
         #expect(text(.single(.result(1, .double(.nan)))).contains("-32603"))
     }
 }
+
+/// The message as a `JSONValue` tree, for the reference encoder above (tests only:
+/// the product writes messages member by member, `JSONWriter.write(_:)`).
+extension Message {
+    var jsonValue: JSONValue {
+        var object: [String: JSONValue] = ["jsonrpc": "2.0"]
+        switch self {
+        case .request(let id, let method, let params):
+            object["id"] = id.jsonValue
+            object["method"] = .string(method)
+            object["params"] = params
+        case .notification(let method, let params):
+            object["method"] = .string(method)
+            object["params"] = params
+        case .response(let id, .success(let value)):
+            object["id"] = id?.jsonValue ?? .null
+            object["result"] = value
+        case .response(let id, .failure(let error)):
+            object["id"] = id?.jsonValue ?? .null
+            object["error"] = error.jsonValue
+        }
+        return .object(object)
+    }
+}
+
+extension Payload {
+    var jsonValue: JSONValue {
+        switch self {
+        case .single(let message): message.jsonValue
+        case .batch(let messages): .array(messages.map(\.jsonValue))
+        }
+    }
+}

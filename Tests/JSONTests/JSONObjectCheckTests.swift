@@ -1,5 +1,5 @@
 import JSON
-import LinkPeekTestSupport
+import PureTestSupport
 import Testing
 
 /// `JSONObjectCheck` says yes exactly where `JSONParser` reads one object,

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import JSON
-import LinkPeekTestSupport
+import PureTestSupport
 import Metadata
 import Testing
 @testable import Rules

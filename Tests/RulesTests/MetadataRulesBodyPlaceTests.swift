@@ -1,3 +1,4 @@
+import Foundation
 import HTMLHead
 import Testing
 import Metadata

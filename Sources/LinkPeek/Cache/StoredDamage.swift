@@ -1,4 +1,4 @@
-import FoundationEssentials
+import JSON
 
 /// Why bytes linkpeek kept (a cache row, a fleet entry, an image blob, a
 /// saved link's preview) did not read back, in words short enough for a
@@ -12,10 +12,12 @@ struct StoredDamage: Error, Equatable, CustomStringConvertible {
         self.description = description
     }
 
-    /// `type` read from the JSON `bytes`, or the damage said plainly.
+    /// `type` read from the JSON `bytes` (parsed by `JSONParser`, read by
+    /// `JSONValueDecoder`, as every message is), or the damage said plainly.
     static func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>) throws(StoredDamage) -> T {
+        guard case .success(let value) = JSONParser.parse(Array(bytes)) else { throw StoredDamage("not JSON") }
         do {
-            return try JSONDecoder().decode(type, from: Data(bytes))
+            return try JSONValueDecoder.decode(type, from: value)
         } catch let error as DecodingError {
             throw StoredDamage(describe(error))
         } catch {
@@ -30,7 +32,8 @@ struct StoredDamage: Error, Equatable, CustomStringConvertible {
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             return "\(path(context.codingPath)) of the wrong type"
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            // The parser's verdict: the types kept here check their fields by key, never the whole.
+            // A number that does not fit its field (the decoder drops the
+            // path there, as `JSONDecoder` did): said as before, as the parser's verdict.
             return "not JSON"
         case .dataCorrupted(let context):
             return "\(path(context.codingPath)) invalid"

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 
 extension StoredEntry {
     /// The entry this row holds, or why its body does not decode (a row
@@ -42,7 +43,7 @@ extension CacheEntry {
     var storedBody: [UInt8]? {
         switch value {
         case .metadata: servedJSON
-        case .failure(let error): try? Array(JSONEncoder().encode(FailureRecord(error)))
+        case .failure(let error): try? WireJSON.bytes(of: FailureRecord(error))
         }
     }
 }

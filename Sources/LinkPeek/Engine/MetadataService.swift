@@ -91,16 +91,10 @@ extension MetadataService {
         nil
     }
 
-    public func save(url: String, tags: [String]?, title: String?) async throws(FetchError) -> LinkMetadata {
-        throw .unknown("this service keeps no saved links.")
-    }
-
-    public func unsave(url: String) async throws(FetchError) -> Bool { false }
-
-    public func saved(tag: String?, limit: Int, offset: Int) async -> [LinkMetadata] { [] }
-
-    /// For services without a network (test fakes): `data:` URLs only.
-    public func media(url: String, transform: ImageTransform, timeout: Double?) async throws(FetchError) -> MediaImage {
+    /// `media` for a service without a network (a test fake implements
+    /// `media` with it): `data:` URLs only. Not a default: a service that
+    /// leaves out `media`, `save`, `unsave` or `saved` does not compile.
+    public func dataURLMedia(url: String, transform: ImageTransform) async throws(FetchError) -> MediaImage {
         guard DataURL.isDataURL(url) else { throw .image(.unsupportedImage, "this service transforms data: URLs only.") }
         return try await DataURL.media(url, transform: transform, worker: DataURL.worker)
     }

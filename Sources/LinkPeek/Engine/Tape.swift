@@ -64,7 +64,7 @@ final class Tape: Sendable {
 
     private static func load(_ directory: URL) throws -> [String: Entry] {
         let data = try Data(contentsOf: directory.appending(path: "index.json"))
-        let index = try JSONDecoder().decode(Index.self, from: data)
+        let index = try JSONParser.parse([UInt8](data)).get().decode(Index.self)
         return Dictionary(index.entries.map { ($0.url, $0) }, uniquingKeysWith: { _, last in last })
     }
 
@@ -95,7 +95,9 @@ final class Tape: Sendable {
         entries.withLock { entries in
             entries[entry.url] = entry
             let index = Index(entries: entries.values.sorted { $0.url < $1.url })
-            do { try JSONEncoder.wire(pretty: true).encode(index).write(to: directory.appending(path: "index.json"), options: .atomic) } catch {
+            do {
+                try Data(WireJSON.bytes(of: index, pretty: true)).write(to: directory.appending(path: "index.json"), options: .atomic)
+            } catch {
                 logger.warning("cannot write the tape's index", metadata: ["error": "\(error)"])
             }
         }

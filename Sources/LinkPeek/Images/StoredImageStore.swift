@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 
 /// The image cache's second level in the persistent cache: sources and
 /// variants as blobs of the cache database (`CacheStore.blob`), so that a
@@ -63,7 +64,7 @@ final class StoredImageStore: ImageStore {
         let header = Header(
             type: blob.type, width: blob.width, height: blob.height, sourceURL: blob.sourceURL,
             expiresAt: blob.expiresAt.timeIntervalSince1970, sourceType: blob.sourceType)
-        guard let json = try? JSONEncoder().encode(header) else { return nil }
+        guard let json = try? WireJSON.bytes(of: header) else { return nil }
         // One allocation: a source can be megabytes.
         var bytes = [UInt8]()
         bytes.reserveCapacity(json.count + 1 + blob.bytes.count)

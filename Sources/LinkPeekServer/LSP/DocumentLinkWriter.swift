@@ -1,3 +1,5 @@
+import JSON
+
 /// Writes a document's links as the JSON array of `textDocument/documentLink`
 /// straight to bytes: 10,000 links are written in a few milliseconds, where
 /// building and encoding a tree would cost several times that.
@@ -23,29 +25,11 @@ enum DocumentLinkWriter {
                 out += #","line":"#.utf8
                 out += String(number).utf8
                 out += #"}},"target":"#.utf8
-                appendString(link.url, to: &out)
+                JSONStringLiteral.append(link.url, to: &out)
                 out.append(UInt8(ascii: "}"))
             }
         }
         out.append(UInt8(ascii: "]"))
         return out
-    }
-
-    /// A JSON string. Detected URLs hold no quote, backslash or control
-    /// character, but this does not rely on it.
-    private static func appendString(_ string: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                out += [UInt8(ascii: "\\"), byte]
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out += Array(#"\u00"#.utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-            default:
-                out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
     }
 }

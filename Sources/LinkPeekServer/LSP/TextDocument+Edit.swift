@@ -49,11 +49,6 @@ extension TextDocument {
         byteCount += replacement.reduce(0) { $0 + $1.byteCount } - removedBytes
     }
 
-    /// Replaces the whole text.
-    mutating func replaceAll(with text: String) {
-        self = TextDocument(text: text)
-    }
-
     /// The text, joined again (for tests).
     var text: String {
         String(decoding: lines.flatMap { $0.bytes + $0.ending.bytes }, as: UTF8.self)

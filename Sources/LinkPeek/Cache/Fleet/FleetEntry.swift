@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 import Redis
 
 /// How a cache entry is kept in Redis: versioned, compressed, and checked
@@ -22,8 +23,8 @@ enum FleetEntry {
             guard let json = entry.servedJSON else { return nil }
             body = json
         case .failure(let error):
-            guard let json = try? JSONEncoder().encode(FleetFailure(error)) else { return nil }
-            body = Array(json)
+            guard let json = try? WireJSON.bytes(of: FleetFailure(error)) else { return nil }
+            body = json
         }
         var plain: [UInt8] = []
         plain.reserveCapacity(body.count + 64)

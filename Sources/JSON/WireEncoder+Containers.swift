@@ -1,5 +1,5 @@
-/// The containers of `WireJSONEncoder`: each adds members or elements to its node.
-extension WireJSONEncoder {
+/// The containers of `WireEncoder`: each adds members or elements to its node.
+extension WireEncoder {
     struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let node: WireJSONNode
         let codingPath: [any CodingKey]
@@ -16,44 +16,44 @@ extension WireJSONEncoder {
             return child
         }
 
-        mutating func encodeNil(forKey key: Key) throws { add(key).value = WireJSONEncoder.null }
+        mutating func encodeNil(forKey key: Key) throws { add(key).value = WireEncoder.null }
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            try WireJSONEncoder.encode(value, into: add(key), codingPath: codingPath)
+            try WireEncoder.encode(value, into: add(key), codingPath: codingPath)
         }
 
-        mutating func encode(_ value: String, forKey key: Key) throws { add(key).value = WireJSONEncoder.written(value) }
-        mutating func encode(_ value: Int, forKey key: Key) throws { add(key).value = WireJSONEncoder.written(value) }
-        mutating func encode(_ value: Bool, forKey key: Key) throws { add(key).value = WireJSONEncoder.written(value) }
+        mutating func encode(_ value: String, forKey key: Key) throws { add(key).value = WireEncoder.written(value) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { add(key).value = WireEncoder.written(value) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { add(key).value = WireEncoder.written(value) }
 
         mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
-            if let value { add(key).value = WireJSONEncoder.written(value) }
+            if let value { add(key).value = WireEncoder.written(value) }
         }
 
         mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
-            if let value { add(key).value = WireJSONEncoder.written(value) }
+            if let value { add(key).value = WireEncoder.written(value) }
         }
 
         mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
-            if let value { add(key).value = WireJSONEncoder.written(value) }
+            if let value { add(key).value = WireEncoder.written(value) }
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
             -> KeyedEncodingContainer<NestedKey>
         {
-            WireJSONEncoder(node: add(key), codingPath: codingPath).container(keyedBy: keyType)
+            WireEncoder(node: add(key), codingPath: codingPath).container(keyedBy: keyType)
         }
 
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            WireJSONEncoder(node: add(key), codingPath: codingPath).unkeyedContainer()
+            WireEncoder(node: add(key), codingPath: codingPath).unkeyedContainer()
         }
 
         mutating func superEncoder() -> any Encoder {
-            WireJSONEncoder(node: add(named: "super"), codingPath: codingPath)
+            WireEncoder(node: add(named: "super"), codingPath: codingPath)
         }
 
         mutating func superEncoder(forKey key: Key) -> any Encoder {
-            WireJSONEncoder(node: add(key), codingPath: codingPath)
+            WireEncoder(node: add(key), codingPath: codingPath)
         }
     }
 
@@ -75,24 +75,24 @@ extension WireJSONEncoder {
             return child
         }
 
-        mutating func encodeNil() throws { add().value = WireJSONEncoder.null }
+        mutating func encodeNil() throws { add().value = WireEncoder.null }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
-            try WireJSONEncoder.encode(value, into: add(), codingPath: codingPath)
+            try WireEncoder.encode(value, into: add(), codingPath: codingPath)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
             -> KeyedEncodingContainer<NestedKey>
         {
-            WireJSONEncoder(node: add(), codingPath: codingPath).container(keyedBy: keyType)
+            WireEncoder(node: add(), codingPath: codingPath).container(keyedBy: keyType)
         }
 
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-            WireJSONEncoder(node: add(), codingPath: codingPath).unkeyedContainer()
+            WireEncoder(node: add(), codingPath: codingPath).unkeyedContainer()
         }
 
         mutating func superEncoder() -> any Encoder {
-            WireJSONEncoder(node: add(), codingPath: codingPath)
+            WireEncoder(node: add(), codingPath: codingPath)
         }
     }
 
@@ -100,14 +100,14 @@ extension WireJSONEncoder {
         let node: WireJSONNode
         let codingPath: [any CodingKey]
 
-        mutating func encodeNil() throws { node.value = WireJSONEncoder.null }
+        mutating func encodeNil() throws { node.value = WireEncoder.null }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
-            try WireJSONEncoder.encode(value, into: node, codingPath: codingPath)
+            try WireEncoder.encode(value, into: node, codingPath: codingPath)
         }
 
-        mutating func encode(_ value: String) throws { node.value = WireJSONEncoder.written(value) }
-        mutating func encode(_ value: Int) throws { node.value = WireJSONEncoder.written(value) }
-        mutating func encode(_ value: Bool) throws { node.value = WireJSONEncoder.written(value) }
+        mutating func encode(_ value: String) throws { node.value = WireEncoder.written(value) }
+        mutating func encode(_ value: Int) throws { node.value = WireEncoder.written(value) }
+        mutating func encode(_ value: Bool) throws { node.value = WireEncoder.written(value) }
     }
 }

@@ -4,7 +4,7 @@ import FoundationEssentials
 /// Strings, integers and booleans (what previews are made of) have their
 /// own overloads, so that the usual field costs no dynamic cast. The coding
 /// path is not tracked (always empty): nothing here reports one.
-struct WireJSONEncoder: Encoder {
+struct WireEncoder: Encoder {
     let node: WireJSONNode
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -37,6 +37,21 @@ struct WireJSONEncoder: Encoder {
 
     static var null: WireJSONNode.Value { WireJSONNode.written { $0.writeNull() } }
 
+    /// A finite double or float as Swift prints it, without a trailing `.0`
+    /// (what `JSONEncoder` writes); NaN and the infinities are refused as
+    /// `JSONEncoder` refuses them.
+    static func written<F: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ number: F, codingPath: [any CodingKey]
+    ) throws -> WireJSONNode.Value {
+        guard number.isFinite else {
+            throw EncodingError.invalidValue(number, EncodingError.Context(
+                codingPath: codingPath, debugDescription: "Unable to encode \(F.self).\(number) directly in JSON."))
+        }
+        var text = number.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return .written(Array(text.utf8))
+    }
+
     /// Writes `value` into `node`: the plain scalars directly, anything else through its own `encode(to:)`.
     static func encode(_ value: some Encodable, into node: WireJSONNode, codingPath: [any CodingKey]) throws {
         switch value {
@@ -46,10 +61,19 @@ struct WireJSONEncoder: Encoder {
             node.value = written(bool)
         case let integer as any BinaryInteger:
             node.value = written(integer)
-        case is Double, is Float, is Date, is Data, is URL, is Decimal:
-            throw WireJSON.Unsupported()
+        case let double as Double:
+            node.value = try written(double, codingPath: codingPath)
+        case let float as Float:
+            node.value = try written(float, codingPath: codingPath)
+        case is Data, is URL, is Decimal:
+            // Their own `Codable` spells them otherwise than `JSONEncoder` does
+            // (an array of bytes, a keyed object); nothing linkpeek writes holds one.
+            throw EncodingError.invalidValue(value, EncodingError.Context(
+                codingPath: codingPath, debugDescription: "\(type(of: value)) is not written by linkpeek's JSON."))
         default:
-            try value.encode(to: WireJSONEncoder(node: node, codingPath: codingPath))
+            // `Date` among them: its own `Codable` is a double of seconds since
+            // 2001, what `JSONEncoder`'s default strategy writes.
+            try value.encode(to: WireEncoder(node: node, codingPath: codingPath))
         }
     }
 }

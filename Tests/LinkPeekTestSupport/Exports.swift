@@ -1,0 +1,2 @@
+// The seeded generator and the tag builders, for the tests that use this target.
+@_exported import PureTestSupport
