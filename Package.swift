@@ -229,6 +229,25 @@ let package = Package(
             ]
         ),
 
+        // MARK: SiteEngines
+        // One file per site API: the links it answers, the request, and the
+        // answer read into a preview. Pure: no network, cache or logs.
+        .target(
+            name: "SiteEngines",
+            dependencies: [
+                "Metadata",
+                "JSON",
+            ]
+        ),
+        .testTarget(
+            name: "SiteEnginesTests",
+            dependencies: [
+                "SiteEngines",
+                "Metadata",
+                "JSON",
+            ]
+        ),
+
         // MARK: LinkPeek
         .target(
             name: "LinkPeek",
@@ -238,6 +257,7 @@ let package = Package(
                 "HTMLHead",
                 "Metadata",
                 "Rules",
+                "SiteEngines",
                 "Images",
                 "SQLite",
                 "Redis",

@@ -125,6 +125,8 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
     public var clock: String?
     /// oEmbed (the bundled provider list and discovery); default true. False is `--no-oembed`.
     public var oembed: Bool?
+    /// Site engines: false turns all off, a list of names turns those off (`--no-sites`).
+    public var sites: SitesOption?
 
     // Fleet mode.
     /// `redis://[user:password@]host:port[/db]` (the daemon checks it): the fleet's shared Redis.
@@ -158,7 +160,7 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         case allowPrivateNetwork, userAgent, timeout, cacheDir, cacheSize, maxConcurrency
         case hoverTimeout, prefetch, hoverImages
         case resolve, caFile, caPath, proxy, noProxy, record, replay, replayFallback, clock
-        case oembed
+        case oembed, sites
         case acceptLanguage
         case fleet, fleetOriginRate
     }
@@ -190,6 +192,7 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         replayFallback = try container.decodeIfPresent(Bool.self, forKey: .replayFallback)
         clock = try container.decodeIfPresent(String.self, forKey: .clock)
         oembed = try container.decodeIfPresent(Bool.self, forKey: .oembed)
+        sites = try container.decodeIfPresent(SitesOption.self, forKey: .sites)
         acceptLanguage = try container.decodeIfPresent(String.self, forKey: .acceptLanguage)
         fleet = try container.decodeIfPresent(String.self, forKey: .fleet)
         fleetOriginRate = try container.decodeIfPresent(Double.self, forKey: .fleetOriginRate)
@@ -220,6 +223,7 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         try container.encodeIfPresent(replayFallback, forKey: .replayFallback)
         try container.encodeIfPresent(clock, forKey: .clock)
         try container.encodeIfPresent(oembed, forKey: .oembed)
+        try container.encodeIfPresent(sites, forKey: .sites)
         try container.encodeIfPresent(acceptLanguage, forKey: .acceptLanguage)
         try container.encodeIfPresent(fleet, forKey: .fleet)
         try container.encodeIfPresent(fleetOriginRate, forKey: .fleetOriginRate)

@@ -175,6 +175,8 @@ extension Settings {
         if let value = options.replayFallback { replayFallback = value }
         if let value = options.clock { clock = value }
         if let value = options.oembed { oembed = value }
+        if case .all(let on)? = options.sites { sites = on }
+        if case .off(let names)? = options.sites { sitesOff = names }
         if let value = options.acceptLanguage { acceptLanguage = value }
         // Fleet mode; both checked by `networkProblem` before this runs.
         if let value = options.fleet { fleet = value }

@@ -20,7 +20,7 @@ struct Linkpeek: AsyncParsableCommand {
             66 when parse cannot read its HTML file.
             """,
         version: Linkpeek.versionLine,
-        subcommands: [Fetch.self, Parse.self, Serve.self, CacheCommand.self, SavedCommand.self, ImageCommand.self, FleetCommand.self]
+        subcommands: [Fetch.self, Parse.self, Serve.self, CacheCommand.self, SavedCommand.self, ImageCommand.self, FleetCommand.self, SitesCommand.self]
     )
 }
 

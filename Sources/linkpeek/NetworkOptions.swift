@@ -69,6 +69,10 @@ struct NetworkOptions: ParsableArguments {
         "Do not use oEmbed: neither the bundled provider list (YouTube, Vimeo, X, Reddit, Flickr, SoundCloud, Spotify, TikTok, Bluesky) nor endpoints pages name; a wall (bot check, consent or sign-in page) then always fails as blocked."))
     var noOEmbed = false
 
+    @Flag(name: .customLong("no-sites"), help: ArgumentHelp(
+        "Do not ask sites' own APIs (GitHub, Stack Exchange, Wikipedia; `linkpeek sites` lists them): read every page. GITHUB_TOKEN, when set, goes to api.github.com only."))
+    var noSites = false
+
     func validate() throws {
         if let problem = Settings.networkProblem(
             resolve: resolve, caFile: caFile, caPath: caPath, proxy: proxy, record: record, replay: replay, clock: clock,
@@ -113,6 +117,7 @@ struct NetworkOptions: ParsableArguments {
         settings.replayFallback = replayFallback
         settings.clock = clock
         settings.oembed = !noOEmbed
+        settings.sites = !noSites
         return settings
     }
 }

@@ -1,0 +1,151 @@
+import JSON
+import Metadata
+import Testing
+
+@testable import SiteEngines
+
+/// Which links each engine answers (and which not), the request it names,
+/// and how hand-written API answers become previews.
+@Suite struct SiteEnginesTests {
+    private func request(_ url: String) -> SiteRequest? {
+        SiteEngines.request(for: url, engines: SiteEngines.all())?.request
+    }
+
+    private func json(_ text: String) throws -> JSONValue {
+        try JSONParser.parse(Array(text.utf8)).get()
+    }
+
+    @Test func gitHubShapesNameTheirAPIRequests() {
+        let api = "https://api.github.com/repos/apple/swift"
+        let cases: [(String, String, String)] = [
+            ("https://github.com/apple/swift", api, "repository"),
+            ("https://github.com/apple/swift.git", api, "repository"),
+            ("https://github.com/apple/swift/issues/12", "\(api)/issues/12", "issue"),
+            ("https://github.com/apple/swift/pull/34/files", "\(api)/pulls/34", "pullRequest"),
+            ("https://github.com/apple/swift/commit/abc123", "\(api)/commits/abc123", "commit"),
+            ("https://github.com/apple/swift/releases/tag/swift-6.0", "\(api)/releases/tags/swift-6.0", "release"),
+            ("https://github.com/apple/swift/blob/main/README.md", api, "file"),
+            ("https://github.com/apple/swift/tree/main/lib", api, "folder"),
+            ("https://gist.github.com/someone/aa5a315d61ae9438b18d", "https://api.github.com/gists/aa5a315d61ae9438b18d", "gist"),
+        ]
+        for (link, url, kind) in cases {
+            let made = request(link)
+            #expect(made?.url == url, "\(link)")
+            #expect(made?.kind == kind, "\(link)")
+            #expect(made?.token == "github" && made?.tokenHost == "api.github.com")
+        }
+    }
+
+    @Test func linksThatAreNotAnEnginesShapeAskNoEngine() {
+        for link in [
+            "https://github.com/apple", "https://github.com/topics/swift", "https://github.com/apple/swift/issues",
+            "https://github.com/apple/swift/issues/12x", "https://github.com/apple/swift/pulls",
+            "https://github.com:8443/apple/swift", "https://user@github.com/apple/swift",
+            "https://github.com/apple/swift/releases/tag/..", "ftp://github.com/apple/swift",
+            "https://example.com/apple/swift", "https://stackoverflow.com/users/1", "https://stackoverflow.com/questions/ask",
+            "https://en.wikipedia.org/wiki/Special:Random", "https://en.wikipedia.org/w/index.php",
+            "https://a.b.wikipedia.org/wiki/X", "https://api.stackexchange.com/questions/1",
+        ] {
+            #expect(request(link) == nil, "\(link)")
+        }
+    }
+
+    @Test func stackExchangeAndWikipediaShapes() {
+        #expect(request("https://stackoverflow.com/questions/11227809/why-is-it-faster")?.url
+            == "https://api.stackexchange.com/2.3/questions/11227809?site=stackoverflow")
+        #expect(request("https://unix.stackexchange.com/q/42")?.url == "https://api.stackexchange.com/2.3/questions/42?site=unix")
+        #expect(request("https://askubuntu.com/a/7")?.url == "https://api.stackexchange.com/2.3/answers/7?site=askubuntu")
+        #expect(request("https://de.m.wikipedia.org/wiki/K%C3%B6ln#Lage")?.url
+            == "https://de.wikipedia.org/api/rest_v1/page/summary/K%C3%B6ln")
+    }
+
+    @Test func aMergedPullRequestReadsItsStateLabelsAndDates() throws {
+        let answer = try json("""
+            {"number": 4123, "title": "Faster hovers", "state": "closed", "draft": false,
+             "user": {"login": "octo"}, "body": "Makes   hovers\\nfaster.", "comments": 12,
+             "labels": [{"name": "bug"}, {"name": "performance"}],
+             "created_at": "2026-01-02T03:04:05Z", "closed_at": "2026-01-05T00:00:00Z", "merged_at": "2026-01-05T00:00:00Z"}
+            """)
+        let made = try #require(request("https://github.com/o/r/pull/4123"))
+        let reading = try #require(GitHubEngine().read(answer, for: made, pageURL: "https://github.com/o/r/pull/4123"))
+        let m = reading.metadata
+        #expect(m.title == "Faster hovers" && m.summary == "Makes hovers faster." && m.author == "octo")
+        #expect(m.publishedTime == "2026-01-02T03:04:05Z" && m.siteName == "GitHub")
+        var site = SiteInfo(engine: "github", kind: "pullRequest")
+        site.state = "merged"
+        site.number = 4123
+        site.comments = 12
+        site.labels = ["bug", "performance"]
+        site.createdAt = "2026-01-02T03:04:05Z"
+        site.closedAt = "2026-01-05T00:00:00Z"
+        site.mergedAt = "2026-01-05T00:00:00Z"
+        site.repository = "o/r"
+        #expect(m.site == site)
+    }
+
+    @Test func anOpenDraftIsDraftAndAnIssueLinkToAPullRequestIsOne() throws {
+        let draft = try json(#"{"number": 1, "title": "WIP", "state": "open", "draft": true}"#)
+        let pull = try #require(request("https://github.com/o/r/pull/1"))
+        #expect(GitHubEngine().read(draft, for: pull, pageURL: "u")?.metadata.site?.state == "draft")
+        let issue = try json(#"{"number": 2, "title": "T", "state": "closed", "pull_request": {"merged_at": null}}"#)
+        let asked = try #require(request("https://github.com/o/r/issues/2"))
+        let site = GitHubEngine().read(issue, for: asked, pageURL: "u")?.metadata.site
+        #expect(site?.kind == "pullRequest" && site?.state == "closed")
+    }
+
+    @Test func aRepositoryACommitAndAnAnswerThatIsNotTheAPIs() throws {
+        let repo = try json("""
+            {"full_name": "o/r", "description": "A tool", "stargazers_count": 1234, "language": "Swift",
+             "license": {"spdx_id": "MIT"}, "owner": {"login": "o"}}
+            """)
+        let asked = try #require(request("https://github.com/o/r"))
+        let m = try #require(GitHubEngine().read(repo, for: asked, pageURL: "https://github.com/o/r")).metadata
+        #expect(m.title == "o/r" && m.summary == "A tool" && m.site?.stars == 1234 && m.site?.license == "MIT")
+        #expect(m.image?.url == "https://opengraph.githubassets.com/1/o/r")
+        let commit = try json(#"{"sha": "abcdef0123", "commit": {"message": "Fix it\n\nBecause.", "author": {"name": "A", "date": "2026-01-01T00:00:00Z"}}}"#)
+        let c = try #require(request("https://github.com/o/r/commit/abcdef0123"))
+        let cm = try #require(GitHubEngine().read(commit, for: c, pageURL: "u")).metadata
+        #expect(cm.title == "Fix it" && cm.summary == "Because." && cm.author == "A" && cm.site?.version == "abcdef0")
+        for garbage in [#"[]"#, #"{"message": "Not Found"}"#, #"{"title": 3}"#] {
+            #expect(GitHubEngine().read(try json(garbage), for: asked, pageURL: "u") == nil)
+        }
+    }
+
+    @Test func aQuestionReadsScoreAnswersAcceptanceAndBackoff() throws {
+        let answer = try json("""
+            {"items": [{"title": "Why is &quot;x&quot; faster?", "score": 231, "answer_count": 14,
+              "accepted_answer_id": 5, "tags": ["c++", "performance"], "owner": {"display_name": "Asker"},
+              "creation_date": 1340000000}], "backoff": 10, "quota_remaining": 9}
+            """)
+        let asked = try #require(request("https://stackoverflow.com/questions/1"))
+        let reading = try #require(StackExchangeEngine().read(answer, for: asked, pageURL: "u"))
+        let m = reading.metadata
+        #expect(m.title == #"Why is "x" faster?"# && m.author == "Asker" && m.publishedTime == "2012-06-18T06:13:20Z")
+        #expect(m.site?.score == 231 && m.site?.answers == 14 && m.site?.accepted == true)
+        #expect(m.site?.tags == ["c++", "performance"] && reading.holdSeconds == 10)
+        let throttled = try json(#"{"error_id": 502, "error_name": "throttle_violation", "items": []}"#)
+        #expect(StackExchangeEngine().read(throttled, for: asked, pageURL: "u") == nil)
+    }
+
+    @Test func anArticleReadsItsExtractThumbnailAndLanguage() throws {
+        let answer = try json("""
+            {"type": "standard", "title": "Köln", "titles": {"normalized": "Köln"}, "lang": "de",
+             "description": "Stadt am Rhein", "extract": "Köln ist eine Stadt.",
+             "thumbnail": {"source": "https://upload.wikimedia.org/k.jpg", "width": 320, "height": 213}}
+            """)
+        let asked = try #require(request("https://de.wikipedia.org/wiki/K%C3%B6ln"))
+        let m = try #require(WikipediaEngine().read(answer, for: asked, pageURL: "u")).metadata
+        #expect(m.title == "Köln" && m.summary == "Köln ist eine Stadt." && m.lang == "de")
+        #expect(m.image == MediaResource(url: "https://upload.wikimedia.org/k.jpg", width: 320, height: 213))
+        #expect(m.site?.description == "Stadt am Rhein" && m.site?.language == "de" && m.site?.kind == "article")
+    }
+
+    @Test func gitHubHoldsTheAPIOnlyWhenItsLimitIsSpent() {
+        let engine = GitHubEngine()
+        let spent = ["x-ratelimit-remaining": "0", "x-ratelimit-reset": "1100"]
+        #expect(engine.hold(status: 403, field: { spent[$0] }, now: 1000) == 100)
+        #expect(engine.hold(status: 403, field: { ["x-ratelimit-remaining": "5"][$0] }, now: 1000) == nil)
+        #expect(engine.hold(status: 200, field: { spent[$0] }, now: 1000) == nil)
+        #expect(engine.hold(status: 429, field: { ["retry-after": "30"][$0] }, now: 1000) == 30)
+    }
+}
