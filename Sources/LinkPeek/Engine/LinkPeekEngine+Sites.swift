@@ -81,6 +81,7 @@ extension LinkPeekEngine {
             sources["icon"] = "favicon.ico fallback"
         }
         reading.metadata.sources = sources
+        reading.metadata.richness = Richness(of: reading.metadata)
         return PreviewLoad(page: .page(reading.metadata, fields: head.fields))
     }
 
