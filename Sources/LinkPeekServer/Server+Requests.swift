@@ -141,6 +141,16 @@ extension InitializationOptions {
         ) { "initializationOptions.\($0.member)" }
             ?? Settings.fleetProblem(fleet, field: "initializationOptions.fleet")
             ?? Settings.fleetRateProblem(fleetOriginRate, field: "initializationOptions.fleetOriginRate")
+            ?? sitesProblem()
+    }
+
+    /// A name in `sites` that is no engine's.
+    private func sitesProblem() -> String? {
+        guard case .off(let names)? = sites else { return nil }
+        let known = SiteEngines.all().map(\.name)
+        return names.first { !known.contains($0) }.map {
+            "initializationOptions.sites names no site engine: \($0) (the engines: \(known.joined(separator: ", ")))"
+        }
     }
 }
 

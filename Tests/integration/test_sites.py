@@ -278,3 +278,39 @@ def test_sites_lists_the_engines(run_cli):
     assert res.returncode == 0, res.describe()
     assert res.stdout.splitlines()[0] == "github" and "  github.com/OWNER/REPO/pull/N" in res.stdout
     assert "stackexchange" in res.stdout and "wikipedia" in res.stdout
+
+
+def test_sites_option_turns_the_named_engines_off(site, make_client):
+    github_page(site)
+    site.route("api.github.com", PR_API, answer(PULL))
+    c = make_client(private=False, args=site.args, init_options={"sites": ["github"]})
+    assert "site" not in c.fetch(PR_URL, fetch_subresources=False)
+    assert site.count("api.github.com") == 0 and site.count("github.com", "/o/r/pull/7") == 1
+
+
+def test_sites_option_naming_no_engine_is_refused(make_client):
+    from linkpeek_client import LinkPeekError
+    c = make_client(initialize=False)
+    with pytest.raises(LinkPeekError) as e:
+        c.request("initialize", {"initializationOptions": {"sites": ["github", "gitbub"]}})
+    assert e.value.code == -32602, e.value.message
+    assert e.value.message == ("initializationOptions.sites names no site engine: gitbub "
+                               "(the engines: github, stackexchange, wikipedia)")
+
+
+def test_a_stale_site_preview_is_revalidated_with_the_apis_etag(site, make_client, tmp_path):
+    etag = 'W/"pull-7"'
+
+    def conditional(h):
+        if h.headers.get("If-None-Match") == etag:
+            return h.send(304, b"", "", [("ETag", etag)])
+        return answer(PULL, headers=[("ETag", etag), ("Cache-Control", "max-age=60")])(h)
+
+    site.route("api.github.com", PR_API, conditional)
+    cache = tmp_path / "shared-cache"
+    first = make_client(private=False, args=site.args, cache_dir=cache).fetch(PR_URL, fetch_subresources=False)
+    later = make_client(private=False, args=[*site.args, "--clock-offset", "7200"], cache_dir=cache)
+    second = later.fetch(PR_URL, fetch_subresources=False)
+    assert first["site"]["state"] == "merged" and second["site"] == first["site"], second
+    assert second["fromCache"] is True
+    assert site.count("api.github.com") == 2 and site.count("github.com") == 0
