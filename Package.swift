@@ -237,6 +237,7 @@ let package = Package(
             dependencies: [
                 "Metadata",
                 "JSON",
+                "CLibXML2",
             ]
         ),
         .testTarget(

@@ -31,6 +31,12 @@ public struct SiteInfo: Codable, Sendable, Equatable {
     public var mergedAt: String?
     /// The repository (`owner/name`) an issue, commit or release is in.
     public var repository: String?
+    /// A paper's authors, every one in order; its primary category, last
+    /// update and PDF (arXiv's).
+    public var authors: [String]?
+    public var category: String?
+    public var updatedAt: String?
+    public var pdf: String?
 
     public init(engine: String, kind: String) {
         self.engine = engine

@@ -12,9 +12,12 @@ public protocol SiteEngine: Sendable {
     var shapes: [String] { get }
     /// The API request for `url`, or nil when the link is not one of the engine's shapes.
     func request(for url: SiteURL) -> SiteRequest?
-    /// The preview of `pageURL` from a 2xx answer, or nil for an answer
-    /// that is not what the API gives (the page is read instead).
+    /// The preview of `pageURL` from a 2xx answer's JSON, or nil for an
+    /// answer that is not what the API gives (the page is read instead).
     func read(_ answer: JSONValue, for request: SiteRequest, pageURL: String) -> SiteReading?
+    /// The same from the answer's bytes: JSON parsed and read by the above,
+    /// unless the engine's API answers in another format (arXiv's Atom).
+    func read(bytes: [UInt8], for request: SiteRequest, pageURL: String) -> SiteReading?
     /// How long the API asks not to be called again after an answer with
     /// `status` and header fields `field` (by lowercased name), or nil.
     /// `now`: seconds since 1970.
@@ -23,6 +26,13 @@ public protocol SiteEngine: Sendable {
 
 extension SiteEngine {
     public func hold(status: Int, field: (String) -> String?, now: Double) -> Int? { nil }
+
+    public func read(bytes: [UInt8], for request: SiteRequest, pageURL: String) -> SiteReading? {
+        guard case .success(let json) = JSONParser.parse(bytes) else { return nil }
+        return read(json, for: request, pageURL: pageURL)
+    }
+
+    public func read(_ answer: JSONValue, for request: SiteRequest, pageURL: String) -> SiteReading? { nil }
 }
 
 /// An API request an engine names.
@@ -62,7 +72,7 @@ public struct SiteReading: Sendable {
 /// The engines linkpeek has, in the order they are asked.
 public enum SiteEngines {
     public static func all(gitlabHosts: [String] = []) -> [any SiteEngine] {
-        [GitHubEngine(), StackExchangeEngine(), WikipediaEngine()]
+        [GitHubEngine(), StackExchangeEngine(), WikipediaEngine(), ArxivEngine()]
     }
 
     /// The first engine (of those not turned off) with a request for `url`.

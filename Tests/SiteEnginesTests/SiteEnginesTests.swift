@@ -148,4 +148,42 @@ import Testing
         #expect(engine.hold(status: 200, field: { spent[$0] }, now: 1000) == nil)
         #expect(engine.hold(status: 429, field: { ["retry-after": "30"][$0] }, now: 1000) == 30)
     }
+
+    static let atom = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <feed xmlns="http://www.w3.org/2005/Atom" xmlns:arxiv="http://arxiv.org/schemas/atom">
+          <title>ArXiv Query</title>
+          <entry>
+            <id>http://arxiv.org/abs/1706.03762v7</id>
+            <updated>2023-08-02T00:41:18Z</updated>
+            <published>2017-06-12T17:57:34Z</published>
+            <title>Attention Is All
+              You Need</title>
+            <summary>  The dominant sequence transduction models &amp; more.
+            </summary>
+            <author><name>Ashish Vaswani</name></author>
+            <author><name>Noam Shazeer</name></author>
+            <author><name>Łukasz Kaiser</name></author>
+            <link title="pdf" href="https://arxiv.org/pdf/1706.03762v7" rel="related" type="application/pdf"/>
+            <arxiv:primary_category term="cs.CL" scheme="http://arxiv.org/schemas/atom"/>
+          </entry>
+        </feed>
+        """
+
+    @Test func arXivShapesAndAnAtomEntryWithEveryAuthor() throws {
+        #expect(request("https://arxiv.org/abs/1706.03762v7")?.url == "https://export.arxiv.org/api/query?id_list=1706.03762v7")
+        #expect(request("https://arxiv.org/pdf/1706.03762.pdf")?.url == "https://export.arxiv.org/api/query?id_list=1706.03762")
+        #expect(request("https://arxiv.org/abs/hep-th/9901001")?.url == "https://export.arxiv.org/api/query?id_list=hep-th/9901001")
+        #expect(request("https://arxiv.org/list/cs.CL/recent") == nil)
+        let asked = try #require(request("https://arxiv.org/abs/1706.03762"))
+        let m = try #require(ArxivEngine().read(bytes: Array(Self.atom.utf8), for: asked, pageURL: "u")).metadata
+        #expect(m.title == "Attention Is All You Need" && m.summary == "The dominant sequence transduction models & more.")
+        #expect(m.author == "Ashish Vaswani, Noam Shazeer, Łukasz Kaiser" && m.publishedTime == "2017-06-12T17:57:34Z")
+        #expect(m.site?.authors == ["Ashish Vaswani", "Noam Shazeer", "Łukasz Kaiser"] && m.site?.category == "cs.CL")
+        #expect(m.site?.pdf == "https://arxiv.org/pdf/1706.03762v7" && m.site?.updatedAt == "2023-08-02T00:41:18Z")
+        let error = #"<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>http://arxiv.org/api/errors</id><title>Error</title></entry></feed>"#
+        for bad in [error, #"<feed xmlns="http://www.w3.org/2005/Atom"></feed>"#, "<html><title>x</title>", "{}", ""] {
+            #expect(ArxivEngine().read(bytes: Array(bad.utf8), for: asked, pageURL: "u") == nil, "\(bad)")
+        }
+    }
 }

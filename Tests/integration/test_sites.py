@@ -21,7 +21,7 @@ from background_server import BackgroundServer, respond
 from test_oembed_walls import LOOPBACK, Server, TunnelProxy
 
 NAMES = ["github.com", "api.github.com", "gist.github.com", "stackoverflow.com", "api.stackexchange.com",
-         "en.wikipedia.org", "other.example.test"]
+         "en.wikipedia.org", "arxiv.org", "export.arxiv.org", "other.example.test"]
 TOKEN = "ghp_secret0123456789"
 
 
@@ -295,7 +295,7 @@ def test_sites_option_naming_no_engine_is_refused(make_client):
         c.request("initialize", {"initializationOptions": {"sites": ["github", "gitbub"]}})
     assert e.value.code == -32602, e.value.message
     assert e.value.message == ("initializationOptions.sites names no site engine: gitbub "
-                               "(the engines: github, stackexchange, wikipedia)")
+                               "(the engines: github, stackexchange, wikipedia, arxiv)")
 
 
 def test_a_stale_site_preview_is_revalidated_with_the_apis_etag(site, make_client, tmp_path):
@@ -314,3 +314,43 @@ def test_a_stale_site_preview_is_revalidated_with_the_apis_etag(site, make_clien
     assert first["site"]["state"] == "merged" and second["site"] == first["site"], second
     assert second["fromCache"] is True
     assert site.count("api.github.com") == 2 and site.count("github.com") == 0
+
+
+ATOM = b"""<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xmlns:arxiv="http://arxiv.org/schemas/atom">
+  <entry>
+    <id>http://arxiv.org/abs/1706.03762v7</id>
+    <updated>2023-08-02T00:41:18Z</updated>
+    <published>2017-06-12T17:57:34Z</published>
+    <title>Attention Is All You Need</title>
+    <summary>The dominant sequence transduction models.</summary>
+    <author><name>Ashish Vaswani</name></author>
+    <author><name>Noam Shazeer</name></author>
+    <author><name>Niki Parmar</name></author>
+    <link title="pdf" href="https://arxiv.org/pdf/1706.03762v7" rel="related" type="application/pdf"/>
+    <arxiv:primary_category term="cs.CL" scheme="http://arxiv.org/schemas/atom"/>
+  </entry>
+</feed>"""
+
+
+def test_a_paper_is_read_from_the_export_api_with_every_author(site, run_cli):
+    site.route("export.arxiv.org", "/api/query", lambda h: h.send(200, ATOM, "application/atom+xml"))
+    res = run(run_cli, site, "--format", "text", "https://arxiv.org/abs/1706.03762", parse=False)
+    assert res.returncode == 0, res.describe()
+    assert "Attention Is All You Need" in res.stdout and "cs.CL · 3 authors · submitted 2017-06-12" in res.stdout
+    res = run(run_cli, site, "https://arxiv.org/pdf/1706.03762v7")
+    m = res.one
+    assert m["author"] == "Ashish Vaswani, Noam Shazeer, Niki Parmar"
+    assert m["site"] == {"engine": "arxiv", "kind": "paper", "authors": ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar"],
+                         "category": "cs.CL", "createdAt": "2017-06-12T17:57:34Z",
+                         "updatedAt": "2023-08-02T00:41:18Z", "pdf": "https://arxiv.org/pdf/1706.03762v7"}
+    assert site.count("arxiv.org") == 0 and site.count("export.arxiv.org") == 2
+
+
+def test_an_arxiv_error_feed_reads_the_page(site, run_cli):
+    site.route("export.arxiv.org", "/api/query", lambda h: h.send(
+        200, b'<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>http://arxiv.org/api/errors</id>'
+             b'<title>Error</title></entry></feed>', "application/atom+xml"))
+    site.route("arxiv.org", "/abs/9999.99999", page("The abstract page"))
+    res = run(run_cli, site, "https://arxiv.org/abs/9999.99999")
+    assert res.one["title"] == "The abstract page" and "site" not in res.one, res.describe()

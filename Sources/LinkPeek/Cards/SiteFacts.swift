@@ -28,6 +28,10 @@ public enum SiteFacts {
             if let version = site.version { parts.append(version) }
             if let state = site.state { parts.append(state) }
             if let day = day(site.createdAt) { parts.append(day) }
+        case "paper":
+            if let category = site.category { parts.append(category) }
+            if let authors = site.authors { parts.append(count(authors.count, "author")) }
+            if let day = day(site.createdAt) { parts.append("submitted \(day)") }
         case "gist":
             parts.append("gist")
             if let comments = site.comments { parts.append(count(comments, "comment")) }

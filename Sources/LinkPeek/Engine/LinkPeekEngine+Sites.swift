@@ -1,6 +1,5 @@
 import Curl
 import FoundationEssentials
-import JSON
 import Logging
 import SiteEngines
 
@@ -61,10 +60,8 @@ extension LinkPeekEngine {
             logSiteFallback(url, engine, result.output.oversized || result.truncated ? "the answer is too large" : "status \(head.status)")
             return nil
         }
-        guard case .success(let json) = JSONParser.parse(result.output.bytes),
-            var reading = engine.read(json, for: request, pageURL: url)
-        else {
-            logSiteFallback(url, engine, "the answer is not the API's JSON")
+        guard var reading = engine.read(bytes: result.output.bytes, for: request, pageURL: url) else {
+            logSiteFallback(url, engine, "the answer is not the API's")
             return nil
         }
         if let seconds = reading.holdSeconds { backoff.hold(apiHost, seconds: seconds) }
