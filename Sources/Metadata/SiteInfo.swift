@@ -29,7 +29,8 @@ public struct SiteInfo: Codable, Sendable, Equatable {
     public var createdAt: String?
     public var closedAt: String?
     public var mergedAt: String?
-    /// The repository (`owner/name`) an issue, commit or release is in.
+    /// The repository (`owner/name`) an issue, commit or release is in; a
+    /// package's repository URL.
     public var repository: String?
     /// A paper's authors, every one in order; its primary category, last
     /// update and PDF (arXiv's).

@@ -70,7 +70,7 @@ struct NetworkOptions: ParsableArguments {
     var noOEmbed = false
 
     @Flag(name: .customLong("no-sites"), help: ArgumentHelp(
-        "Do not ask sites' own APIs (GitHub, Stack Exchange, Wikipedia; `linkpeek sites` lists them): read every page. GITHUB_TOKEN, when set, goes to api.github.com only."))
+        "Do not ask sites' own APIs (GitHub, Stack Exchange, Wikipedia, arXiv, PyPI, npm, crates.io; `linkpeek sites` lists them): read every page. GITHUB_TOKEN, when set, goes to api.github.com only."))
     var noSites = false
 
     func validate() throws {

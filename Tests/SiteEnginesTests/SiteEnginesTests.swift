@@ -186,4 +186,38 @@ import Testing
             #expect(ArxivEngine().read(bytes: Array(bad.utf8), for: asked, pageURL: "u") == nil, "\(bad)")
         }
     }
+
+    @Test func packageRegistriesShapesAndAnswers() throws {
+        #expect(request("https://pypi.org/project/requests/")?.url == "https://pypi.org/pypi/requests/json")
+        #expect(request("https://pypi.org/project/requests/2.31.0/")?.url == "https://pypi.org/pypi/requests/2.31.0/json")
+        #expect(request("https://www.npmjs.com/package/@types/node")?.url == "https://registry.npmjs.org/@types%2Fnode/latest")
+        #expect(request("https://www.npmjs.com/package/left-pad/v/1.3.0")?.url == "https://registry.npmjs.org/left-pad/1.3.0")
+        #expect(request("https://crates.io/crates/serde/1.0.200")?.parts["version"] == "1.0.200")
+        #expect(request("https://docs.rs/serde/latest/serde/")?.url == "https://crates.io/api/v1/crates/serde")
+        #expect(request("https://pypi.org/search/?q=x") == nil && request("https://www.npmjs.com/search?q=x") == nil)
+        let pypi = try json("""
+            {"info": {"name": "requests", "version": "2.31.0", "summary": "HTTP for Humans.", "license": "Apache 2.0",
+              "author": "Kenneth Reitz", "project_urls": {"Source": "https://github.com/psf/requests"}},
+             "urls": [{"upload_time_iso_8601": "2023-05-22T15:12:42.313790Z"}]}
+            """)
+        let asked = try #require(request("https://pypi.org/project/requests/"))
+        let p = try #require(PyPIEngine().read(pypi, for: asked, pageURL: "u")).metadata
+        #expect(p.title == "requests" && p.summary == "HTTP for Humans." && p.author == "Kenneth Reitz")
+        #expect(p.site?.version == "2.31.0" && p.site?.license == "Apache 2.0" && p.site?.repository == "https://github.com/psf/requests")
+        let npm = try json(#"{"name": "left-pad", "version": "1.3.0", "license": "WTFPL", "repository": {"url": "git+https://github.com/stevemao/left-pad.git"}}"#)
+        let npmAsked = try #require(request("https://www.npmjs.com/package/left-pad"))
+        let n = try #require(NpmEngine().read(npm, for: npmAsked, pageURL: "u"))
+        #expect(n.metadata.site?.repository == "https://github.com/stevemao/left-pad" && n.metadata.site?.license == "WTFPL")
+        let crates = try json("""
+            {"crate": {"name": "serde", "max_stable_version": "1.0.200", "description": "A serialization framework",
+              "repository": "https://github.com/serde-rs/serde"},
+             "versions": [{"num": "1.0.200", "license": "MIT OR Apache-2.0", "created_at": "2024-05-01T00:00:00Z"}]}
+            """)
+        let cratesAsked = try #require(request("https://crates.io/crates/serde"))
+        let c = try #require(CratesEngine().read(crates, for: cratesAsked, pageURL: "u"))
+        #expect(c.metadata.site?.version == "1.0.200" && c.metadata.site?.license == "MIT OR Apache-2.0")
+        #expect(c.metadata.site?.createdAt == "2024-05-01T00:00:00Z")
+        let longLicense = try json(#"{"info": {"name": "x", "license": "Permission is hereby granted, free of charge, to any person obtaining a copy of this software"}}"#)
+        #expect(PyPIEngine().read(longLicense, for: asked, pageURL: "u")?.metadata.site?.license == nil)
+    }
 }

@@ -21,7 +21,7 @@ from background_server import BackgroundServer, respond
 from test_oembed_walls import LOOPBACK, Server, TunnelProxy
 
 NAMES = ["github.com", "api.github.com", "gist.github.com", "stackoverflow.com", "api.stackexchange.com",
-         "en.wikipedia.org", "arxiv.org", "export.arxiv.org", "other.example.test"]
+         "en.wikipedia.org", "arxiv.org", "export.arxiv.org", "pypi.org", "other.example.test"]
 TOKEN = "ghp_secret0123456789"
 
 
@@ -295,7 +295,7 @@ def test_sites_option_naming_no_engine_is_refused(make_client):
         c.request("initialize", {"initializationOptions": {"sites": ["github", "gitbub"]}})
     assert e.value.code == -32602, e.value.message
     assert e.value.message == ("initializationOptions.sites names no site engine: gitbub "
-                               "(the engines: github, stackexchange, wikipedia, arxiv)")
+                               "(the engines: github, stackexchange, wikipedia, arxiv, pypi, npm, crates)")
 
 
 def test_a_stale_site_preview_is_revalidated_with_the_apis_etag(site, make_client, tmp_path):
@@ -354,3 +354,14 @@ def test_an_arxiv_error_feed_reads_the_page(site, run_cli):
     site.route("arxiv.org", "/abs/9999.99999", page("The abstract page"))
     res = run(run_cli, site, "https://arxiv.org/abs/9999.99999")
     assert res.one["title"] == "The abstract page" and "site" not in res.one, res.describe()
+
+
+def test_a_package_is_read_from_its_registry(site, run_cli):
+    site.route("pypi.org", "/pypi/requests/json", answer({
+        "info": {"name": "requests", "version": "2.31.0", "summary": "HTTP for Humans.", "license": "Apache-2.0",
+                 "project_urls": {"Source": "https://github.com/psf/requests"}},
+        "urls": [{"upload_time_iso_8601": "2023-05-22T15:12:42.313790Z"}]}))
+    res = run(run_cli, site, "--format", "markdown", "https://pypi.org/project/requests/", parse=False)
+    assert res.returncode == 0, res.describe()
+    assert "v2.31.0 · Apache-2.0 · 2023-05-22" in res.stdout, res.describe()
+    assert site.count("pypi.org", "/project/requests/") == 0 and site.count("pypi.org", "/pypi/requests/json") == 1

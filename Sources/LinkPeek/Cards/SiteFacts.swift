@@ -32,6 +32,10 @@ public enum SiteFacts {
             if let category = site.category { parts.append(category) }
             if let authors = site.authors { parts.append(count(authors.count, "author")) }
             if let day = day(site.createdAt) { parts.append("submitted \(day)") }
+        case "package":
+            if let version = site.version { parts.append(version.first?.isNumber == true ? "v\(version)" : version) }
+            if let license = site.license { parts.append(license) }
+            if let day = day(site.createdAt) { parts.append(day) }
         case "gist":
             parts.append("gist")
             if let comments = site.comments { parts.append(count(comments, "comment")) }
