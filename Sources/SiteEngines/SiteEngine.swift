@@ -72,7 +72,10 @@ public struct SiteReading: Sendable {
 /// The engines linkpeek has, in the order they are asked.
 public enum SiteEngines {
     public static func all(gitlabHosts: [String] = []) -> [any SiteEngine] {
-        [GitHubEngine(), StackExchangeEngine(), WikipediaEngine(), ArxivEngine(), PyPIEngine(), NpmEngine(), CratesEngine()]
+        [
+            GitHubEngine(), StackExchangeEngine(), WikipediaEngine(), ArxivEngine(), PyPIEngine(), NpmEngine(), CratesEngine(),
+            GitLabEngine(hosts: gitlabHosts),
+        ]
     }
 
     /// The first engine (of those not turned off) with a request for `url`.

@@ -64,6 +64,12 @@ public struct SiteURL: Sendable, Equatable {
             && text.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
     }
 
+    /// True for a plain DNS name (letters, digits, `-` and dots between labels).
+    public static func isHostName(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 253 && !text.hasPrefix(".") && !text.hasSuffix(".") && !text.contains("..")
+            && text.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
+    }
+
     /// True for decimal digits only, at most 18 of them (so the number fits an `Int`).
     public static func isNumber(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.count <= 18 && text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }

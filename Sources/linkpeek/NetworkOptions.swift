@@ -73,7 +73,15 @@ struct NetworkOptions: ParsableArguments {
         "Do not ask sites' own APIs (GitHub, Stack Exchange, Wikipedia, arXiv, PyPI, npm, crates.io; `linkpeek sites` lists them): read every page. GITHUB_TOKEN, when set, goes to api.github.com only."))
     var noSites = false
 
+    @Option(name: .customLong("gitlab-host"), help: ArgumentHelp(
+        "A host that runs GitLab, besides gitlab.com, for the gitlab site engine (repeatable). GITLAB_TOKEN goes to gitlab.com only.",
+        valueName: "host"))
+    var gitlabHosts: [String] = []
+
     func validate() throws {
+        if let bad = gitlabHosts.first(where: { !SiteURL.isHostName($0) }) {
+            throw ValidationError("--gitlab-host is not a plain DNS name: \(bad)")
+        }
         if let problem = Settings.networkProblem(
             resolve: resolve, caFile: caFile, caPath: caPath, proxy: proxy, record: record, replay: replay, clock: clock,
             name: Self.flag)
@@ -118,6 +126,7 @@ struct NetworkOptions: ParsableArguments {
         settings.clock = clock
         settings.oembed = !noOEmbed
         settings.sites = !noSites
+        settings.gitlabHosts = gitlabHosts.map { $0.lowercased() }
         return settings
     }
 }

@@ -220,4 +220,19 @@ import Testing
         let longLicense = try json(#"{"info": {"name": "x", "license": "Permission is hereby granted, free of charge, to any person obtaining a copy of this software"}}"#)
         #expect(PyPIEngine().read(longLicense, for: asked, pageURL: "u")?.metadata.site?.license == nil)
     }
+
+    @Test func gitLabShapesOnItsHostsAndItsTokenOnGitLabComOnly() throws {
+        let engines = SiteEngines.all(gitlabHosts: ["git.example.org"])
+        let mr = try #require(SiteEngines.request(for: "https://gitlab.com/g/sub/p/-/merge_requests/5/diffs", engines: engines)).request
+        #expect(mr.url == "https://gitlab.com/api/v4/projects/g%2Fsub%2Fp/merge_requests/5" && mr.kind == "mergeRequest")
+        #expect(mr.token == "gitlab" && mr.tokenHost == "gitlab.com")
+        let own = try #require(SiteEngines.request(for: "https://git.example.org/g/p/-/issues/3", engines: engines)).request
+        #expect(own.url == "https://git.example.org/api/v4/projects/g%2Fp/issues/3" && own.token == nil && own.tokenHost == nil)
+        #expect(SiteEngines.request(for: "https://git.example.org/g/p", engines: SiteEngines.all()) == nil)
+        #expect(SiteEngines.request(for: "http://gitlab.com/g/p", engines: engines) == nil)
+        #expect(SiteEngines.request(for: "https://gitlab.com/explore/projects", engines: engines) == nil)
+        let answer = try json(#"{"iid": 5, "title": "Draft: faster", "state": "opened", "draft": true, "labels": ["perf"], "user_notes_count": 2, "author": {"username": "a"}}"#)
+        let site = GitLabEngine().read(answer, for: mr, pageURL: "u")?.metadata.site
+        #expect(site?.state == "draft" && site?.number == 5 && site?.labels == ["perf"] && site?.comments == 2)
+    }
 }

@@ -21,7 +21,7 @@ from background_server import BackgroundServer, respond
 from test_oembed_walls import LOOPBACK, Server, TunnelProxy
 
 NAMES = ["github.com", "api.github.com", "gist.github.com", "stackoverflow.com", "api.stackexchange.com",
-         "en.wikipedia.org", "arxiv.org", "export.arxiv.org", "pypi.org", "other.example.test"]
+         "en.wikipedia.org", "arxiv.org", "export.arxiv.org", "pypi.org", "gitlab.com", "git.example.test", "other.example.test"]
 TOKEN = "ghp_secret0123456789"
 
 
@@ -295,7 +295,7 @@ def test_sites_option_naming_no_engine_is_refused(make_client):
         c.request("initialize", {"initializationOptions": {"sites": ["github", "gitbub"]}})
     assert e.value.code == -32602, e.value.message
     assert e.value.message == ("initializationOptions.sites names no site engine: gitbub "
-                               "(the engines: github, stackexchange, wikipedia, arxiv, pypi, npm, crates)")
+                               "(the engines: github, stackexchange, wikipedia, arxiv, pypi, npm, crates, gitlab)")
 
 
 def test_a_stale_site_preview_is_revalidated_with_the_apis_etag(site, make_client, tmp_path):
@@ -365,3 +365,23 @@ def test_a_package_is_read_from_its_registry(site, run_cli):
     assert res.returncode == 0, res.describe()
     assert "v2.31.0 · Apache-2.0 · 2023-05-22" in res.stdout, res.describe()
     assert site.count("pypi.org", "/project/requests/") == 0 and site.count("pypi.org", "/pypi/requests/json") == 1
+
+
+MERGE_REQUEST = {"iid": 5, "title": "Faster", "state": "merged", "merged_at": "2026-01-05T00:00:00Z",
+                 "labels": ["perf"], "user_notes_count": 2, "author": {"username": "a"}}
+
+
+def test_gitlab_com_gets_its_token_and_a_users_host_never_does(site, run_cli, monkeypatch):
+    monkeypatch.setenv("GITLAB_TOKEN", TOKEN)
+    site.route("gitlab.com", "/api/v4/projects/g%2Fp/merge_requests/5", answer(MERGE_REQUEST))
+    site.route("git.example.test", "/api/v4/projects/g%2Fp/merge_requests/5", answer(MERGE_REQUEST))
+    res = run(run_cli, site, "--gitlab-host", "git.example.test", "--format", "text",
+              "https://gitlab.com/g/p/-/merge_requests/5", "https://git.example.test/g/p/-/merge_requests/5", parse=False)
+    assert res.returncode == 0, res.describe()
+    assert res.stdout.count("merged · #5 · 2 comments · perf") == 2, res.describe()
+    assert site.auth("gitlab.com") == [f"Bearer {TOKEN}"] and site.auth("git.example.test") == [None]
+
+
+def test_a_gitlab_host_that_is_not_a_name_is_refused(run_cli):
+    res = run_cli("fetch", "--gitlab-host", "git example", "https://gitlab.com/g/p")
+    assert res.returncode == 2 and "--gitlab-host is not a plain DNS name: git example" in res.stderr, res.describe()

@@ -6,7 +6,7 @@ public enum SiteFacts {
     public static func line(_ site: SiteInfo) -> String? {
         var parts: [String] = []
         switch site.kind {
-        case "issue", "pullRequest":
+        case "issue", "pullRequest", "mergeRequest":
             if let state = site.state { parts.append(state) }
             if let number = site.number { parts.append("#\(number)") }
             if let comments = site.comments { parts.append(count(comments, "comment")) }

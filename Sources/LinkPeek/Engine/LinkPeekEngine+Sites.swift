@@ -21,7 +21,7 @@ extension LinkPeekEngine {
     /// `headers`: the page request's `Accept-Language` and validators.
     func siteAnswer(url: String, deadline: ContinuousClock.Instant, headers: [String]) async -> PreviewLoad? {
         guard settings.sites else { return nil }
-        let engines = SiteEngines.all().filter { !settings.sitesOff.contains($0.name) }
+        let engines = SiteEngines.all(gitlabHosts: settings.gitlabHosts).filter { !settings.sitesOff.contains($0.name) }
         guard let (engine, request) = SiteEngines.request(for: url, engines: engines),
             let apiHost = HostBackoff.key(for: request.url)
         else { return nil }
