@@ -38,8 +38,8 @@ extension LinkPeekEngine {
         if let token { lines.append("Authorization: Bearer \(token.value)") }
         var transfer = transferRequest(url: request.url, timeout: budget, maxBytes: Self.siteMaximumBytes + 1, headers: lines)
         transfer.maxRedirects = 0
-        let result: TransferResult<SiteConsumer.Output>
-        do { result = try await perform(transfer, consumer: SiteConsumer()) } catch {
+        let result: TransferResult<OEmbedConsumer.Output>
+        do { result = try await perform(transfer, consumer: OEmbedConsumer(maximumBytes: Self.siteMaximumBytes)) } catch {
             logSiteFallback(url, engine, "the request failed: \(error.message)")
             return nil
         }
@@ -105,40 +105,4 @@ extension LinkPeekEngine {
     static let siteMaximumSeconds = 10.0
     /// An API answer longer than this is not used (a pull request with a long body is ~60 KB).
     static let siteMaximumBytes = 512 * 1024
-}
-
-/// Reads a site API's answer: a 2xx body of at most
-/// `LinkPeekEngine.siteMaximumBytes`, refused as soon as it shows larger.
-///
-/// - Important: a `TransferConsumer`: curl thread only.
-final class SiteConsumer: TransferConsumer {
-    struct Output: Sendable {
-        var bytes: [UInt8]
-        var oversized: Bool
-    }
-
-    private var bytes: [UInt8] = []
-    private var oversized = false
-
-    func responseStarted(_ head: ResponseHead) -> TransferDecision {
-        guard (200..<300).contains(head.status) else { return .stop }
-        if let length = head["content-length"].flatMap({ Int($0) }), length > LinkPeekEngine.siteMaximumBytes {
-            oversized = true
-            return .stop
-        }
-        return .proceed
-    }
-
-    func received(_ chunk: UnsafeRawBufferPointer) -> TransferDecision {
-        guard bytes.count + chunk.count <= LinkPeekEngine.siteMaximumBytes else {
-            oversized = true
-            return .stop
-        }
-        bytes.append(contentsOf: chunk)
-        return .proceed
-    }
-
-    func finish() -> Output {
-        Output(bytes: oversized ? [] : bytes, oversized: oversized)
-    }
 }
