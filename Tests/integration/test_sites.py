@@ -385,3 +385,15 @@ def test_gitlab_com_gets_its_token_and_a_users_host_never_does(site, run_cli, mo
 def test_a_gitlab_host_that_is_not_a_name_is_refused(run_cli):
     res = run_cli("fetch", "--gitlab-host", "git example", "https://gitlab.com/g/p")
     assert res.returncode == 2 and "--gitlab-host is not a plain DNS name: git example" in res.stderr, res.describe()
+
+
+def test_an_lsp_hover_shows_the_status_line(site, make_client):
+    site.route("api.github.com", PR_API, answer(PULL))
+    c = make_client(private=False, args=site.args)
+    c.fetch(PR_URL, fetch_subresources=False)  # cached: the hover answers from the cache
+    c.did_open("file:///notes.md", f"see {PR_URL}\n")
+    result = c.hover("file:///notes.md", 0, 6)
+    assert result is not None and result["contents"]["kind"] == "markdown", result
+    value = result["contents"]["value"]
+    assert "**Faster hovers**" in value and "merged · #7 · 12 comments · bug, performance" in value, value
+    assert site.count("api.github.com") == 1
