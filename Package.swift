@@ -252,6 +252,7 @@ let package = Package(
                 "Curl",
                 "LinkPeekProtocol",
                 "Redis",
+                "SiteEngines",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
@@ -259,6 +260,26 @@ let package = Package(
             name: "OptionsTests",
             dependencies: [
                 "Options",
+            ]
+        ),
+
+        // MARK: SiteEngines
+        // One file per site API: the links it answers, the request, and the
+        // answer read into a preview. Pure: no network, cache or logs.
+        .target(
+            name: "SiteEngines",
+            dependencies: [
+                "Metadata",
+                "JSON",
+                "CLibXML2",
+            ]
+        ),
+        .testTarget(
+            name: "SiteEnginesTests",
+            dependencies: [
+                "SiteEngines",
+                "Metadata",
+                "JSON",
             ]
         ),
 
@@ -272,6 +293,7 @@ let package = Package(
                 "HTMLHead",
                 "Metadata",
                 "Rules",
+                "SiteEngines",
                 "Images",
                 "SQLite",
                 "Redis",

@@ -4,6 +4,7 @@
 
 Per round, a fresh daemon (`serve --cache-dir <temp> --allow-private-network`):
   - hover on a URL whose preview is cached, one request outstanding, p50/p99   (target p99 < 2 ms)
+  - the same on a cached site link (a GitHub pull request from the site engines' tape)   (target p99 < 2 ms)
   - textDocument/documentLink on a 1 MB Markdown file with 10,000 links:
     time from writing the request to the whole answer read, median and max    (target < 50 ms)
   - didChange of one character in that file:
@@ -94,7 +95,10 @@ def one_round(binary: str, server: FixtureServer, doc: str, plain_line: int, hov
     with tempfile.TemporaryDirectory() as cache:
         d = RawDaemon(binary, cache)
         try:
-            init = d.call({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"capabilities": {}}})
+            # The site engines' tape (protocol/examples) serves the one site link's API answer; the rest is live.
+            tape = str(REPO / "protocol" / "examples" / "tapes" / "sites")
+            init = d.call({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "capabilities": {}, "initializationOptions": {"replay": tape, "replayFallback": True}}})
             assert init["result"]["capabilities"]["hoverProvider"], init
             d.write(d.frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
 
@@ -111,6 +115,20 @@ def one_round(binary: str, server: FixtureServer, doc: str, plain_line: int, hov
                 lat.append(ms)
             assert b"bench-hover" in body, body[:300]
             res["hover_p50"], res["hover_p99"] = pct(lat, 0.5), pct(lat, 0.99)
+
+            # 1b. Hover on a cached site link (a GitHub pull request read from its API; the card has its status line).
+            site = "https://github.com/o/r/pull/4123"
+            assert "site" in d.call({"jsonrpc": "2.0", "id": 2, "method": "fetch", "params": {"url": site}})["result"]
+            d.write(d.frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+                "uri": "file:///bench/site.md", "languageId": "markdown", "version": 1, "text": f"see {site}\n"}}}))
+            site_hover = {"jsonrpc": "2.0", "method": "textDocument/hover",
+                          "params": {"textDocument": {"uri": "file:///bench/site.md"}, "position": {"line": 0, "character": 6}}}
+            lat = []
+            for i in range(hovers):
+                ms, body = timed_call(d, {**site_hover, "id": 5_000_000 + i})
+                lat.append(ms)
+            assert "merged · #4123".encode() in body, body[:300]
+            res["site_hover_p50"], res["site_hover_p99"] = pct(lat, 0.5), pct(lat, 0.99)
 
             # 2. documentLink on the 1 MB file.
             d.write(d.frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
@@ -202,6 +220,8 @@ def main() -> int:
     rows = [
         ("hover, cached URL, p50", f"{med('hover_p50'):.3f} ms", "", True),
         ("hover, cached URL, p99", f"{med('hover_p99'):.3f} ms", "< 2 ms", med("hover_p99") < 2),
+        ("hover, cached site link, p50", f"{med('site_hover_p50'):.3f} ms", "", True),
+        ("hover, cached site link, p99", f"{med('site_hover_p99'):.3f} ms", "< 2 ms", med("site_hover_p99") < 2),
         ("documentLink, 1 MB / 10,000 links, median", f"{med('doclink_med'):.1f} ms", "< 50 ms", med("doclink_med") < 50),
         ("documentLink, max of 20", f"{med('doclink_max'):.1f} ms", "", True),
         ("links found", f"{min(x['links'] for x in rounds):,}", "10,000", min(x["links"] for x in rounds) == 10_000),

@@ -4,3 +4,4 @@
 // they lived here: every user of `LinkPeek` sees them through it.
 @_exported import Metadata
 @_exported import Rules
+@_exported import SiteEngines

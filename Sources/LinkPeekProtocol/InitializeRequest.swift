@@ -127,6 +127,10 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
     public var clock: String?
     /// oEmbed (the bundled provider list and discovery); default true. False is `--no-oembed`.
     public var oembed: Bool?
+    /// Site engines: false turns all off, a list of names turns those off (`--no-sites`).
+    public var sites: SitesOption?
+    /// Hosts that run GitLab besides gitlab.com (`--gitlab-host`).
+    public var gitlabHosts: [String]?
 
     // Fleet mode.
     /// `redis://[user:password@]host:port[/db]` (the daemon checks it): the fleet's shared Redis.
@@ -160,7 +164,7 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         case allowPrivateNetwork, userAgent, timeout, cacheDir, cacheSize, maxConcurrency
         case hoverTimeout, prefetch, hoverImages, hover
         case resolve, caFile, caPath, proxy, noProxy, record, replay, replayFallback, clock
-        case oembed
+        case oembed, sites, gitlabHosts
         case acceptLanguage
         case fleet, fleetOriginRate
     }
@@ -193,6 +197,8 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         replayFallback = try container.decodeIfPresent(Bool.self, forKey: .replayFallback)
         clock = try container.decodeIfPresent(String.self, forKey: .clock)
         oembed = try container.decodeIfPresent(Bool.self, forKey: .oembed)
+        sites = try container.decodeIfPresent(SitesOption.self, forKey: .sites)
+        gitlabHosts = try container.decodeIfPresent([String].self, forKey: .gitlabHosts)
         acceptLanguage = try container.decodeIfPresent(String.self, forKey: .acceptLanguage)
         fleet = try container.decodeIfPresent(String.self, forKey: .fleet)
         fleetOriginRate = try container.decodeIfPresent(Double.self, forKey: .fleetOriginRate)
@@ -224,6 +230,8 @@ public struct InitializationOptions: Codable, Sendable, Equatable {
         try container.encodeIfPresent(replayFallback, forKey: .replayFallback)
         try container.encodeIfPresent(clock, forKey: .clock)
         try container.encodeIfPresent(oembed, forKey: .oembed)
+        try container.encodeIfPresent(sites, forKey: .sites)
+        try container.encodeIfPresent(gitlabHosts, forKey: .gitlabHosts)
         try container.encodeIfPresent(acceptLanguage, forKey: .acceptLanguage)
         try container.encodeIfPresent(fleet, forKey: .fleet)
         try container.encodeIfPresent(fleetOriginRate, forKey: .fleetOriginRate)

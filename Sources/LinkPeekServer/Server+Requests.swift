@@ -142,6 +142,19 @@ extension InitializationOptions {
         ) { "initializationOptions.\($0.member)" }
             ?? Settings.fleetProblem(fleet, field: "initializationOptions.fleet")
             ?? Settings.fleetRateProblem(fleetOriginRate, field: "initializationOptions.fleetOriginRate")
+            ?? sitesProblem()
+    }
+
+    /// A name in `sites` that is no engine's.
+    private func sitesProblem() -> String? {
+        if let bad = gitlabHosts?.first(where: { !SiteURL.isHostName($0) }) {
+            return "initializationOptions.gitlabHosts has a name that is not a plain DNS name: \(bad)"
+        }
+        guard case .off(let names)? = sites else { return nil }
+        let known = SiteEngines.all().map(\.name)
+        return names.first { !known.contains($0) }.map {
+            "initializationOptions.sites names no site engine: \($0) (the engines: \(known.joined(separator: ", ")))"
+        }
     }
 }
 
@@ -176,6 +189,9 @@ extension Settings {
         if let value = options.replayFallback { replayFallback = value }
         if let value = options.clock { clock = value }
         if let value = options.oembed { oembed = value }
+        if case .all(let on)? = options.sites { sites = on }
+        if case .off(let names)? = options.sites { sitesOff = names }
+        if let value = options.gitlabHosts { gitlabHosts = value.map { $0.lowercased() } }
         if let value = options.acceptLanguage { acceptLanguage = value }
         // Fleet mode; both checked by `networkProblem` before this runs.
         if let value = options.fleet { fleet = value }

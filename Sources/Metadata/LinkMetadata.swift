@@ -59,6 +59,8 @@ public struct LinkMetadata: Codable, Sendable, Equatable {
     /// Why the page could not be fetched when the link was saved: only in
     /// `saved` lists and `save` answers, for a link saved with what was known.
     public var failure: SavedFailure?
+    /// What a site engine read from the site's API (`SiteInfo`).
+    public var site: SiteInfo?
 
     public init(originalURL: String) {
         self.originalURL = originalURL

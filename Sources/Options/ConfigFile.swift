@@ -28,7 +28,7 @@ public struct ConfigFile: Sendable, Equatable {
         switch readBytes(path) {
         case .success(let (bytes, mode)):
             file.parse(bytes)
-            if file.options.sites?.contains(where: { $0.token != nil }) == true, mode & 0o044 != 0 {
+            if file.options.siteRules?.contains(where: { $0.token != nil }) == true, mode & 0o044 != 0 {
                 file.warnings.append(
                     "\(path) holds a token and is readable by others (mode \(String(mode & 0o777, radix: 8))); chmod 600 it")
             }
@@ -117,7 +117,7 @@ public struct ConfigFile: Sendable, Equatable {
         }
         var reader = TableReader(path: path, text: text)
         options = reader.options(table)
-        if var rules = options.sites, !rules.isEmpty {
+        if var rules = options.siteRules, !rules.isEmpty {
             // The rules that were kept, in order, each given its `[[site]]` line.
             let headers = Self.siteHeaderLines(bytes)
             var next = 0
@@ -126,7 +126,7 @@ public struct ConfigFile: Sendable, Equatable {
                 if next < headers.count { rules[index].line = headers[next] }
                 next += 1
             }
-            options.sites = rules
+            options.siteRules = rules
         }
         // In file order (the parser gives a table's keys sorted by name).
         problems = reader.problems.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }

@@ -1,6 +1,7 @@
 import Curl
 import LinkPeekProtocol
 import Redis
+import SiteEngines
 
 /// One preference: its name (the same in the file, in
 /// `initializationOptions` and, upper-cased, in the environment), its kind
@@ -42,6 +43,9 @@ public struct OptionKey {
             return range.check(number, field: "").map { _ in "must be \(kind.allowed)" } ?? check(value)
         case (.choice(let words), .string(let word)):
             return words.contains(word) ? nil : "must be one of \(kind.allowed)"
+        case (.switchOrNames, .bool): return nil
+        case (.switchOrNames(let names), .strings(let items)):
+            return items.allSatisfy(names.contains) ? nil : "must be \(kind.allowed)"
         default: return "must be \(kind.allowed)"
         }
     }
@@ -103,6 +107,28 @@ extension OptionKey {
             })
     }
 
+    /// `sites`: every site engine on or off, or the engines to turn off.
+    static var sitesKey: OptionKey {
+        OptionKey(
+            name: "sites", kind: .switchOrNames(SiteEngines.all().map(\.name)), flag: "--no-sites", default: "true",
+            summary: "Site engines (`linkpeek sites`): false turns all off, a list of names turns those off.",
+            check: { _ in nil },
+            value: { options in
+                switch options.sites {
+                case .all(let on)?: .bool(on)
+                case .off(let names)?: .strings(names)
+                case nil: nil
+                }
+            },
+            assign: { options, value in
+                switch value {
+                case .bool(let on)?: options.sites = .all(on)
+                case .strings(let names)?: options.sites = .off(names)
+                default: options.sites = nil
+                }
+            })
+    }
+
     static var hoverFetchKey: OptionKey {
         OptionKey(
             name: "hover.fetch", kind: .choice(HoverFetch.allCases.map(\.rawValue)), flag: "--hover-fetch",
@@ -155,6 +181,10 @@ extension OptionKey {
                 "Hosts that bypass the proxy, comma-separated."),
             .bool("oembed", \.oembed, flag: "--no-oembed", default: "true",
                 "oEmbed: the bundled providers and discovery."),
+            sitesKey,
+            .strings("gitlabHosts", \.gitlabHosts, flag: "--gitlab-host", default: "(none)",
+                "Hosts that run GitLab besides gitlab.com, for the gitlab site engine.",
+                check: { SiteURL.isHostName($0) ? nil : "must be plain DNS names" }),
             .string("fleet", \.fleet, flag: "--fleet", default: "(none)",
                 "redis://host:port: the cache level shared by a fleet of daemons.",
                 check: { url in

@@ -50,7 +50,7 @@ public struct OptionLayers: Sendable, Equatable {
     }
 
     /// The source of the `[[site]]` rules in effect, if any.
-    public var sitesSource: OptionSource? { layers.first { $0.options.sites != nil }?.source }
+    public var sitesSource: OptionSource? { layers.first { $0.options.siteRules != nil }?.source }
 
     private static func rank(_ source: OptionSource) -> Int {
         switch source {
@@ -82,6 +82,9 @@ extension Options {
             case .number: value = Double(text).map(OptionValue.number)
             case .string, .choice: value = .string(text)
             case .strings: value = .strings(text.split(separator: ",").map(String.init))
+            case .switchOrNames:
+                value = ["1", "true", "yes"].contains(text) ? .bool(true) : ["0", "false", "no"].contains(text) ? .bool(false)
+                    : .strings(text.split(separator: ",").map(String.init))
             }
             if let value, key.problem(value) == nil {
                 key.assign(&options, value)

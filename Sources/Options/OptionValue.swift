@@ -29,6 +29,8 @@ public enum OptionKind: Sendable {
     case choice([String])
     /// A list of strings (`a,b` in the environment).
     case strings
+    /// true or false for all, or a list of these names to turn off.
+    case switchOrNames([String])
 
     /// What is allowed, as the options table and problem sentences say it.
     public var allowed: String {
@@ -40,6 +42,7 @@ public enum OptionKind: Sendable {
         case .string: "a string"
         case .choice(let words): words.map { "\"\($0)\"" }.joined(separator: ", ")
         case .strings: "a list of strings"
+        case .switchOrNames(let names): "true, false or a list of: " + names.joined(separator: ", ")
         }
     }
 

@@ -40,8 +40,12 @@ public struct Options: Sendable, Equatable, Codable {
     /// `hover.allow` / `hover.deny`: host patterns (`SitePattern`).
     public var hoverAllow: [String]?
     public var hoverDeny: [String]?
+    /// Site engines: false turns them all off, a list of names turns those off.
+    public var sites: SitesOption?
+    /// Hosts that run GitLab besides gitlab.com.
+    public var gitlabHosts: [String]?
     /// The configuration file's `[[site]]` rules, first match wins.
-    public var sites: [SiteRule]?
+    public var siteRules: [SiteRule]?
 
     public init() {}
 
@@ -51,7 +55,7 @@ public struct Options: Sendable, Equatable, Codable {
         for key in OptionKey.all where key.value(self) == nil {
             key.assign(&result, key.value(lower))
         }
-        if result.sites == nil { result.sites = lower.sites }
+        if result.siteRules == nil { result.siteRules = lower.siteRules }
         return result
     }
 }

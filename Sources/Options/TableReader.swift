@@ -47,7 +47,7 @@ struct TableReader {
                         droppedRules.insert(index)
                     }
                 }
-                options.sites = rules
+                options.siteRules = rules
             default:
                 set(name, node, in: &options)
             }

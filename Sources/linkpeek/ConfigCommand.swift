@@ -25,7 +25,7 @@ struct ConfigCommand: ParsableCommand {
             for (key, value, source) in loaded.layers.inEffect() {
                 print("\(key.name) = \(value)  (\(source))")
             }
-            let rules = loaded.layers.merged.sites ?? []
+            let rules = loaded.layers.merged.siteRules ?? []
             print("site rules: \(rules.count)")
             for warning in loaded.file.warnings { ConfigOptions.say("linkpeek: warning: \(warning)") }
             for problem in loaded.problems { ConfigOptions.say("linkpeek: \(problem)") }
@@ -44,7 +44,7 @@ struct ConfigCommand: ParsableCommand {
             for warning in loaded.warnings { ConfigOptions.say("linkpeek: warning: \(warning)") }
             for problem in loaded.problems { ConfigOptions.say("linkpeek: \(problem)") }
             if !loaded.problems.isEmpty { throw ExitCode(2) }
-            let rules = loaded.options.sites?.count ?? 0
+            let rules = loaded.options.siteRules?.count ?? 0
             print(loaded.exists ? "\(loaded.path): ok (\(rules) site rule\(rules == 1 ? "" : "s"))" : "\(loaded.path): no file (defaults apply)")
         }
     }
@@ -63,7 +63,7 @@ struct ConfigCommand: ParsableCommand {
             let loaded = config.load(flags: Options())
             for problem in loaded.problems { ConfigOptions.say("linkpeek: \(problem)") }
             let merged = loaded.layers.merged
-            guard let (index, rule) = (merged.sites ?? []).firstMatch(url: url) else {
+            guard let (index, rule) = (merged.siteRules ?? []).firstMatch(url: url) else {
                 print("\(url): no [[site]] rule matches; the preferences in effect apply as they are")
                 return
             }

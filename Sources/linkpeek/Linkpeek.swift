@@ -22,7 +22,7 @@ struct Linkpeek: AsyncParsableCommand {
             """,
         version: Linkpeek.versionLine,
         subcommands: [Fetch.self, Parse.self, Serve.self, CacheCommand.self, SavedCommand.self, ImageCommand.self, FleetCommand.self,
-            ConfigCommand.self]
+            ConfigCommand.self, SitesCommand.self]
     )
 }
 

@@ -70,7 +70,19 @@ struct NetworkOptions: ParsableArguments {
         "Do not use oEmbed: neither the bundled provider list (YouTube, Vimeo, X, Reddit, Flickr, SoundCloud, Spotify, TikTok, Bluesky) nor endpoints pages name; a wall (bot check, consent or sign-in page) then always fails as blocked."))
     var noOEmbed = false
 
+    @Flag(name: .customLong("no-sites"), help: ArgumentHelp(
+        "Do not ask sites' own APIs (GitHub, Stack Exchange, Wikipedia, arXiv, PyPI, npm, crates.io; `linkpeek sites` lists them): read every page. GITHUB_TOKEN, when set, goes to api.github.com only."))
+    var noSites = false
+
+    @Option(name: .customLong("gitlab-host"), help: ArgumentHelp(
+        "A host that runs GitLab, besides gitlab.com, for the gitlab site engine (repeatable). GITLAB_TOKEN goes to gitlab.com only.",
+        valueName: "host"))
+    var gitlabHosts: [String] = []
+
     func validate() throws {
+        if let bad = gitlabHosts.first(where: { !SiteURL.isHostName($0) }) {
+            throw ValidationError("--gitlab-host is not a plain DNS name: \(bad)")
+        }
         if let problem = Settings.networkProblem(
             resolve: resolve, caFile: caFile, caPath: caPath, proxy: proxy, record: record, replay: replay, clock: clock,
             name: Self.flag)
@@ -111,6 +123,8 @@ struct NetworkOptions: ParsableArguments {
         options.proxy = proxy
         options.noProxy = noProxy
         if noOEmbed { options.oembed = false }
+        if noSites { options.sites = .all(false) }
+        if !gitlabHosts.isEmpty { options.gitlabHosts = gitlabHosts }
         return options
     }
 

@@ -16,6 +16,7 @@ public enum HTMLCard {
         let heading = "<strong>\(escape(card.title ?? card.host ?? card.originalURL))</strong>"
         html += card.link.map { "<a href=\"\(escape($0))\"\(relAttribute) style=\"\(Style.titleLink)\">\(heading)</a>" } ?? heading
         if let site = card.siteLine { html += "<div style=\"\(Style.site)\">\(escape(site))</div>" }
+        if let facts = card.facts { html += "<div style=\"\(Style.site)\">\(escape(facts))</div>" }
         if let summary = card.summary { html += "<p style=\"\(Style.summary)\">\(escape(summary))</p>" }
         if let final = card.finalURL {
             html += "<div style=\"\(Style.site)\">→ <a href=\"\(escape(final))\"\(relAttribute)>\(escape(final))</a></div>"

@@ -27,6 +27,8 @@ public struct LinkCard: Sendable, Equatable {
     public var imageAlt: String?
     /// The final URL, only when it differs from the original.
     public var finalURL: String?
+    /// What a site engine read, in one line (`SiteFacts`): "merged · #4123 · 12 comments".
+    public var facts: String?
     /// A short line on the state of the card: "loading…", or why the fetch failed.
     public var status: String?
 
@@ -47,6 +49,7 @@ public struct LinkCard: Sendable, Equatable {
         siteName = CardText.clean(metadata.siteName)
         summary = CardText.clean(metadata.summary).map { CardText.trimmed($0, limit: Self.summaryLimit) }
         imageAlt = CardText.clean(metadata.image?.alt)
+        facts = metadata.site.flatMap(SiteFacts.line)
         if let final = metadata.url, final != metadata.originalURL, let safe = CardText.safeURL(final) {
             finalURL = safe
             link = safe

@@ -30,6 +30,7 @@ public enum MarkdownCard {
         let heading = card.title ?? card.host ?? card.originalURL
         blocks.append("**\(escape(heading, atLineStart: false, insideStrong: true))**")
         if let site = card.siteLine { blocks.append(escape(site, atLineStart: true)) }
+        if let facts = card.facts { blocks.append(escape(facts, atLineStart: true)) }
         if let summary = card.summary { blocks.append(escape(summary, atLineStart: true)) }
         if includeImage, let image = card.image {
             // The URI is `data:` + a type + base64: nothing in it needs encoding.

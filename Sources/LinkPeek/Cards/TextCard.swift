@@ -32,6 +32,7 @@ public enum TextCard {
         let heading = card.title ?? card.host ?? card.originalURL
         lines += wrap(heading, width: style.width).map { styled($0, "1", style) }
         if let site = card.siteLine { lines += wrap(site, width: style.width).map { styled($0, "2", style) } }
+        if let facts = card.facts { lines += wrap(facts, width: style.width) }
         if let summary = card.summary { lines += wrap(summary, width: style.width) }
         if style.alwaysShowsURL, let link = card.finalURL ?? card.link {
             lines.append(styled(link, "2;4", style))

@@ -28,6 +28,7 @@ extension LinkPeekEngine {
     ) async throws(FetchError) -> PreviewLoad {
         // Safe: `timeout` is clamped to (0, 3600] by the caller.
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
+        if let answer = await siteAnswer(url: url, deadline: deadline, headers: headers) { return answer }
         let language = headers.filter { $0.lowercased().hasPrefix("accept-language:") }
         let listed = settings.oembed ? OEmbedProvider.request(for: url) : nil
         // An answer without a title (X's, for one: its text is only in the

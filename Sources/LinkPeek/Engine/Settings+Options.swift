@@ -26,6 +26,9 @@ extension Settings {
         if let value = options.oembed { oembed = value }
         if let value = options.fleet { fleet = value }
         if let value = options.fleetOriginRate.flatMap({ Int(exactly: $0) }) { fleetOriginRate = value }
-        if let value = options.sites { siteRules = value }
+        if case .all(let on)? = options.sites { sites = on }
+        if case .off(let names)? = options.sites { sitesOff = names }
+        if let value = options.gitlabHosts { gitlabHosts = value.map { $0.lowercased() } }
+        if let value = options.siteRules { siteRules = value }
     }
 }

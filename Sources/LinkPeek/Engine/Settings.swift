@@ -88,6 +88,12 @@ public struct Settings: Sendable, Equatable, Codable {
 
     /// oEmbed: the bundled provider list and discovery (`--no-oembed`, `initializationOptions.oembed`).
     public var oembed: Bool = true
+    /// Site engines (`--no-sites`, `initializationOptions.sites`): false
+    /// turns them all off; the engines named in `sitesOff` are off.
+    public var sites: Bool = true
+    public var sitesOff: [String] = []
+    /// Hosts that run GitLab besides gitlab.com (`--gitlab-host`, `initializationOptions.gitlabHosts`).
+    public var gitlabHosts: [String] = []
 
     /// linkpeek's version, as the user agent and `serverInfo` state it.
     public static let version = "0.1.0"

@@ -2,7 +2,8 @@ import Curl
 
 /// Reads an oEmbed answer: a 2xx body of at most `OEmbedResponse.maximumBytes`.
 /// A larger body (declared or read) is refused as soon as it shows, so a
-/// 5 MB answer costs 64 KiB at most.
+/// 5 MB answer costs 64 KiB at most. A site engine's API answer is read the
+/// same way, with its own cap (`LinkPeekEngine.siteMaximumBytes`).
 ///
 /// - Important: a `TransferConsumer`: curl thread only.
 final class OEmbedConsumer: TransferConsumer {
@@ -13,14 +14,19 @@ final class OEmbedConsumer: TransferConsumer {
         var oversized: Bool
     }
 
+    private let maximumBytes: Int
     private var status = 0
     private var bytes: [UInt8] = []
     private var oversized = false
 
+    init(maximumBytes: Int = OEmbedResponse.maximumBytes) {
+        self.maximumBytes = maximumBytes
+    }
+
     func responseStarted(_ head: ResponseHead) -> TransferDecision {
         status = head.status
         guard (200..<300).contains(head.status) else { return .stop }
-        if let length = head["content-length"].flatMap({ Int($0) }), length > OEmbedResponse.maximumBytes {
+        if let length = head["content-length"].flatMap({ Int($0) }), length > maximumBytes {
             oversized = true
             return .stop
         }
@@ -28,7 +34,7 @@ final class OEmbedConsumer: TransferConsumer {
     }
 
     func received(_ chunk: UnsafeRawBufferPointer) -> TransferDecision {
-        guard bytes.count + chunk.count <= OEmbedResponse.maximumBytes else {
+        guard bytes.count + chunk.count <= maximumBytes else {
             oversized = true
             return .stop
         }

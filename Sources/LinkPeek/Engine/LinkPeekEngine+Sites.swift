@@ -1,0 +1,108 @@
+import Curl
+import FoundationEssentials
+import Logging
+import SiteEngines
+
+/// Site engines in the load path: a link an engine knows (a GitHub pull
+/// request, a Stack Overflow question, a Wikipedia article) is previewed
+/// from the site's API, through the same transfer path as a page (address
+/// policy, proxies, CAs, `--resolve`, record and replay, the fleet's rate,
+/// the per-host limits), so the cache keeps and revalidates it like a page.
+/// Anything but a usable answer — an error status, a timeout, a redirect,
+/// garbage, an answer over `siteMaximumBytes`, an API held for its rate
+/// limit — leaves the link to the page, and the preview says nothing of it.
+///
+/// A token (`GITHUB_TOKEN`) goes only over https to the API's own host;
+/// redirects are never followed, so it cannot go anywhere else. It is never
+/// logged, never part of a tape (tapes keep response headers only) and
+/// never part of a cache key (the key is the link's).
+extension LinkPeekEngine {
+    /// The preview from the API of the engine that knows `url`, or nil to read the page.
+    /// `headers`: the page request's `Accept-Language` and validators.
+    func siteAnswer(url: String, deadline: ContinuousClock.Instant, headers: [String]) async -> PreviewLoad? {
+        guard settings.sites else { return nil }
+        let engines = SiteEngines.all(gitlabHosts: settings.gitlabHosts).filter { !settings.sitesOff.contains($0.name) }
+        guard let (engine, request) = SiteEngines.request(for: url, engines: engines),
+            let apiHost = HostBackoff.key(for: request.url)
+        else { return nil }
+        if let seconds = backoff.remaining(apiHost) {
+            logger.debug("site API not asked: held for its rate limit", metadata: [
+                "url": "\(url)", "engine": "\(engine.name)", "seconds left": "\(seconds)",
+            ])
+            return nil
+        }
+        let budget = min(Self.siteMaximumSeconds, Self.seconds(until: deadline) / 2)
+        guard budget >= Self.minimumTimeout, !Task.isCancelled else { return nil }
+        let token = Self.siteToken(for: request)
+        var lines = request.headers + headers
+        if let token { lines.append("Authorization: Bearer \(token.value)") }
+        var transfer = transferRequest(url: request.url, timeout: budget, maxBytes: Self.siteMaximumBytes + 1, headers: lines)
+        transfer.maxRedirects = 0
+        let result: TransferResult<OEmbedConsumer.Output>
+        do { result = try await perform(transfer, consumer: OEmbedConsumer(maximumBytes: Self.siteMaximumBytes)) } catch {
+            logSiteFallback(url, engine, "the request failed: \(error.message)")
+            return nil
+        }
+        guard let head = result.head else { return nil }
+        if head.status == 304 { return PreviewLoad(page: .notModified(fields: head.fields)) }
+        if let seconds = engine.hold(status: head.status, field: { head[$0] }, now: Date().timeIntervalSince1970) {
+            backoff.hold(apiHost, seconds: seconds)
+            logger.info("site API held for its rate limit", metadata: [
+                "url": "\(url)", "engine": "\(engine.name)", "status": "\(head.status)", "seconds": "\(seconds)",
+            ])
+            return nil
+        }
+        if head.status == 401, let token {
+            logger.warning("\(request.tokenHost ?? apiHost) refused the token in \(token.variable); \(engine.name) links are previewed from their pages.")
+            return nil
+        }
+        guard (200..<300).contains(head.status), !result.output.oversized, !result.truncated else {
+            logSiteFallback(url, engine, result.output.oversized || result.truncated ? "the answer is too large" : "status \(head.status)")
+            return nil
+        }
+        guard var reading = engine.read(bytes: result.output.bytes, for: request, pageURL: url) else {
+            logSiteFallback(url, engine, "the answer is not the API's")
+            return nil
+        }
+        if let seconds = reading.holdSeconds { backoff.hold(apiHost, seconds: seconds) }
+        var sources: [String: String] = [:]
+        let from = "\(engine.name) API"
+        let metadata = reading.metadata
+        for (field, present) in [
+            ("title", metadata.title != nil), ("summary", metadata.summary != nil), ("author", metadata.author != nil),
+            ("publishedTime", metadata.publishedTime != nil), ("image", metadata.image != nil),
+            ("siteName", metadata.siteName != nil), ("lang", metadata.lang != nil),
+        ] where present { sources[field] = from }
+        if let fallback = URLResolver(pageURL: url, baseHref: nil).faviconFallback() {
+            reading.metadata.icon = MediaResource(url: fallback, isUnverifiedFallback: true)
+            sources["icon"] = "favicon.ico fallback"
+        }
+        reading.metadata.sources = sources
+        reading.metadata.richness = Richness(of: reading.metadata)
+        return PreviewLoad(page: .page(reading.metadata, fields: head.fields))
+    }
+
+    private func logSiteFallback(_ url: String, _ engine: any SiteEngine, _ reason: String) {
+        logger.info("site API not used; the page is read", metadata: [
+            "url": "\(url)", "engine": "\(engine.name)", "reason": "\(reason)",
+        ])
+    }
+
+    /// The token for `request`, from the environment, when it may go: over
+    /// https, to the API host the engine names.
+    static func siteToken(for request: SiteRequest) -> (value: String, variable: String)? {
+        guard let name = request.token, let host = request.tokenHost,
+            request.url.hasPrefix("https://\(host)/")
+        else { return nil }
+        let variable = "\(name.uppercased())_TOKEN"
+        guard let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty,
+            value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+        else { return nil }
+        return (value, variable)
+    }
+
+    /// The longest a site API may take, whatever the fetch's timeout.
+    static let siteMaximumSeconds = 10.0
+    /// An API answer longer than this is not used (a pull request with a long body is ~60 KB).
+    static let siteMaximumBytes = 512 * 1024
+}
