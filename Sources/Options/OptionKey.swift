@@ -110,7 +110,7 @@ extension OptionKey {
     /// `sites`: every site engine on or off, or the engines to turn off.
     static var sitesKey: OptionKey {
         OptionKey(
-            name: "sites", kind: .switchOrNames(SiteEngines.all().map(\.name)), flag: "--no-sites", default: "true",
+            name: "sites", kind: .switchOrNames(SiteEngines.all().map(\.name)), flag: "--no-sites", defaultText: "true",
             summary: "Site engines (`linkpeek sites`): false turns all off, a list of names turns those off.",
             check: { _ in nil },
             value: { options in

@@ -1,3 +1,5 @@
+import LinkPeekProtocol
+
 /// Every preference of linkpeek, each optional: one layer of them (the
 /// flags, a client's `initializationOptions`, the environment, the
 /// configuration file). `OptionLayers` merges layers by precedence and says

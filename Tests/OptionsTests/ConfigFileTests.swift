@@ -36,7 +36,7 @@ import Testing
         #expect(file.options.allowNetwork == ["10.0.0.0/8"])
         #expect(file.options.hoverFetch == .allowList)
         #expect(file.options.hoverAllow == ["*.example.com"])
-        let rules = file.options.sites ?? []
+        let rules = file.options.siteRules ?? []
         #expect(rules.count == 2)
         #expect(rules.first?.line == 8)
         #expect(rules.first?.headers == ["X-Test": "1"])
@@ -94,20 +94,20 @@ import Testing
             "config.toml:9: [[site]] 2: speed is not a key of a [[site]] rule (`linkpeek config keys` lists them).",
             "config.toml:11: [[site]] 3 needs match = \"host\" (host patterns such as \"example.com\", \"*.example.com\" or \"example.com/path\").",
         ])
-        #expect(file.options.sites?.count == 2)
-        #expect(file.options.sites?.first?.headers == [:])
+        #expect(file.options.siteRules?.count == 2)
+        #expect(file.options.siteRules?.first?.headers == [:])
     }
 
     @Test func credentialsToAnHTTPHostOrAWildcardAreRefused() {
         for match in ["\"api.example.com\"", "\"https://*.example.com\""] {
             let file = read("[[site]]\nmatch = \(match)\nallowCredentials = true\nheaders = { Authorization = \"x\" }\n")
             #expect(file.problems.map(\.line) == [4], "\(match)")
-            #expect(file.options.sites?.first?.headers == [:])
+            #expect(file.options.siteRules?.first?.headers == [:])
         }
         // An http:// pattern is no pattern at all: the rule goes, with its header.
         let http = read("[[site]]\nmatch = \"http://api.example.com\"\nallowCredentials = true\nheaders = { Authorization = \"x\" }\n")
         #expect(http.problems.map(\.line) == [2])
-        #expect(http.options.sites == [])
+        #expect(http.options.siteRules == [])
     }
 
     @Test func bytesTheParserNeverSees() {

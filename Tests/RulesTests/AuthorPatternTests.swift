@@ -1,5 +1,5 @@
 import HTMLHead
-import LinkPeekTestSupport
+import PureTestSupport
 import Testing
 import Metadata
 @testable import Rules
