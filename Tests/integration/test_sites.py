@@ -237,6 +237,39 @@ def test_no_token_without_the_variable(site, run_cli, monkeypatch):
     assert site.auth("api.github.com") == [None]
 
 
+
+def config_file(tmp_path, text):
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    path.chmod(0o600)
+    return str(path)
+
+
+def test_a_site_rules_token_goes_to_the_api_host_it_matches(site, run_cli, monkeypatch, tmp_path):
+    monkeypatch.delenv("GITHUB_TOKEN", raising=False)
+    site.route("api.github.com", PR_API, answer(PULL))
+    rules = config_file(tmp_path, f'[[site]]\nmatch = "api.github.com"\ntoken = "{TOKEN}"\n')
+    res = run(run_cli, site, "--config", rules, PR_URL)
+    assert res.returncode == 0 and res.one["site"]["state"] == "merged", res.describe()
+    assert site.auth("api.github.com") == [f"Bearer {TOKEN}"]
+
+
+def test_a_site_rules_token_for_another_host_is_not_sent(site, run_cli, monkeypatch, tmp_path):
+    monkeypatch.delenv("GITHUB_TOKEN", raising=False)
+    site.route("api.github.com", PR_API, answer(PULL))
+    rules = config_file(tmp_path, f'[[site]]\nmatch = "github.com"\ntoken = "{TOKEN}"\n')
+    res = run(run_cli, site, "--config", rules, PR_URL)
+    assert res.returncode == 0 and res.one["site"]["state"] == "merged", res.describe()
+    assert site.auth("api.github.com") == [None]
+
+
+def test_a_site_rule_with_sites_false_reads_the_page(site, run_cli, tmp_path):
+    github_page(site)
+    site.route("api.github.com", PR_API, answer(PULL))
+    rules = config_file(tmp_path, '[[site]]\nmatch = "github.com"\nsites = false\n')
+    assert_page(run(run_cli, site, "--config", rules, PR_URL), site)
+    assert site.count("api.github.com") == 0
+
 # ------------------------------------------------------------------ Stack Exchange, Wikipedia
 
 QUESTION = {"items": [{"title": "Why is &quot;x&quot; faster?", "score": 231, "answer_count": 14,

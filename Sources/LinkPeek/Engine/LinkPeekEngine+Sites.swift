@@ -1,6 +1,7 @@
 import Curl
 import FoundationEssentials
 import Logging
+import Options
 import SiteEngines
 
 /// Site engines in the load path: a link an engine knows (a GitHub pull
@@ -21,6 +22,8 @@ extension LinkPeekEngine {
     /// `headers`: the page request's `Accept-Language` and validators.
     func siteAnswer(url: String, deadline: ContinuousClock.Instant, headers: [String]) async -> PreviewLoad? {
         guard settings.sites else { return nil }
+        // A `[[site]]` rule for the link's own URL may turn the engines off for it.
+        if let (_, rule) = settings.siteRules.firstMatch(url: url), rule.sites == false { return nil }
         let engines = SiteEngines.all(gitlabHosts: settings.gitlabHosts).filter { !settings.sitesOff.contains($0.name) }
         guard let (engine, request) = SiteEngines.request(for: url, engines: engines),
             let apiHost = HostBackoff.key(for: request.url)
@@ -33,7 +36,7 @@ extension LinkPeekEngine {
         }
         let budget = min(Self.siteMaximumSeconds, Self.seconds(until: deadline) / 2)
         guard budget >= Self.minimumTimeout, !Task.isCancelled else { return nil }
-        let token = Self.siteToken(for: request)
+        let token = Self.siteToken(for: request, rules: settings.siteRules)
         var lines = request.headers + headers
         if let token { lines.append("Authorization: Bearer \(token.value)") }
         var transfer = transferRequest(url: request.url, timeout: budget, maxBytes: Self.siteMaximumBytes + 1, headers: lines)
@@ -88,16 +91,20 @@ extension LinkPeekEngine {
         ])
     }
 
-    /// The token for `request`, from the environment, when it may go: over
-    /// https, to the API host the engine names.
-    static func siteToken(for request: SiteRequest) -> (value: String, variable: String)? {
+    /// The token for `request` when it may go: over https, to the API host
+    /// the engine names. The `token` of the `[[site]]` rule that matches the
+    /// API's own URL (the hop's host, as every rule) comes first, else the
+    /// environment's `<ENGINE>_TOKEN`. `variable` names where it came from.
+    static func siteToken(for request: SiteRequest, rules: [SiteRule] = []) -> (value: String, variable: String)? {
         guard let name = request.token, let host = request.tokenHost,
             request.url.hasPrefix("https://\(host)/")
         else { return nil }
+        let usable = { (value: String) in !value.isEmpty && value.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F } }
+        if let (_, rule) = rules.firstMatch(url: request.url), let value = rule.token, usable(value) {
+            return (value, "the configuration file's [[site]] rule at line \(rule.line)")
+        }
         let variable = "\(name.uppercased())_TOKEN"
-        guard let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty,
-            value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
-        else { return nil }
+        guard let value = ProcessInfo.processInfo.environment[variable], usable(value) else { return nil }
         return (value, variable)
     }
 
