@@ -167,8 +167,34 @@ extension MetadataRules {
     static func shownDate(in page: PageIndex) -> Picked<String>? {
         let time = timeElementDate(in: page)
         if let time, time.place == .leadHeader { return time.value }
-        guard let dateline = datelineDate(in: page) else { return time?.value }
-        guard let time else { return dateline.value }
-        return dateline.place < time.place ? dateline.value : time.value
+        let found = [time, datelineDate(in: page), labelledDate(in: page)].compactMap { $0 }
+        // The best place wins; at the same place, the order above.
+        return found.min { $0.place < $1.place }?.value
+    }
+
+    /// Labels that say the date after them is the page's own: published
+    /// first, then updated or reviewed (a page's first date when it gives
+    /// only that one).
+    static let publishedDateLabels = [
+        "published", "posted", "first published", "publié", "publicado", "veröffentlicht", "pubblicato", "公開", "配信", "公表", "発行",
+    ]
+    static let updatedDateLabels = ["updated", "last updated", "reviewed", "last reviewed", "modified", "更新", "最終更新"]
+
+    /// A short recorded text that starts with a date label and holds a
+    /// whole date ("Published: March 9, 2021", "Reviewed: 9 Mar 2021",
+    /// "公開日：2021年3月9日"); a relative time ("4 months ago") is no date.
+    /// A published label wins over an updated one at the same place.
+    static func labelledDate(in page: PageIndex) -> (place: BodyPlace, value: Picked<String>)? {
+        for labels in [publishedDateLabels, updatedDateLabels] {
+            let found = bestPlaced(in: page) { _, element -> Picked<String>? in
+                guard element.name != "time", let text = TextCleaner.clean(element.text), text.count <= 120 else { return nil }
+                let lower = text.lowercased()
+                guard labels.contains(where: { lower.hasPrefix($0) }) else { return nil }
+                guard let date = cjkDate(text) ?? (hasYear(text) ? dateInText(text) : nil) else { return nil }
+                return Picked(value: date, source: "labelled date")
+            }
+            if let found { return found }
+        }
+        return nil
     }
 }

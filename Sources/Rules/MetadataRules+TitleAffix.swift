@@ -63,6 +63,14 @@ extension MetadataRules {
         let declared = siteNameCandidates(in: page).map(foldedName).filter { !$0.isEmpty }
         let names = Set(declared + registrableNames(page.resolver.base?.host))
         if let named = usable.first(where: { names.contains($0.site) }) { return named.split }
+        // A suffix that is a longer or shorter form of a declared name
+        // ("Acme News" beside "Acme", "Acme" beside "Acme - the daily
+        // paper"), cut where the words of the original end.
+        if let named = usable.first(where: { split in
+            split.split.isSuffix && originalSiteNames(in: page).contains { isLongerOrShorterForm(split.split.site, of: $0) }
+        }) {
+            return named.split
+        }
         let others = otherTitles(than: title, in: page).flatMap(titleSplits).map { FoldedSplit($0) }
         // A page that names its site otherwise has shown that a differing first part is not it.
         if let shared = usable.first(where: { ($0.split.isSuffix || declared.isEmpty) && sharesAffix($0, with: others) }) {
@@ -125,6 +133,21 @@ extension MetadataRules {
             if bytes[start..<(start + needle.count)].elementsEqual(needle) { return start }
         }
         return nil
+    }
+
+    private static func originalSiteNames(in page: PageIndex) -> [String] {
+        siteNameCandidates(in: page).compactMap { TextCleaner.clean($0) }
+    }
+
+    /// True when `part` and `name` agree word for word on all the words of
+    /// the shorter, which has at least four letters: "Acme News" and
+    /// "Acme", "Acme" and "Acme - the daily paper"; not "Acmes" and "Acme".
+    static func isLongerOrShorterForm(_ part: String, of name: String) -> Bool {
+        let partWords = part.lowercased().split { !$0.isLetter && !$0.isNumber }
+        let nameWords = name.lowercased().split { !$0.isLetter && !$0.isNumber }
+        let (short, long) = partWords.count <= nameWords.count ? (partWords, nameWords) : (nameWords, partWords)
+        guard !short.isEmpty, short.count < long.count, short.joined().count >= 4 else { return false }
+        return Array(long.prefix(short.count)) == short
     }
 
     /// Site names are short; a longer part is a headline, not a name.

@@ -141,3 +141,29 @@ import Testing
         #expect(extract([relative]).publishedTime == nil)
     }
 }
+
+/// Visible dates with a label, outside `<time>`.
+@Suite struct LabelledDateTests {
+    private func body(_ name: String, _ attributes: [String: String] = [:], _ text: String) -> HTMLElement {
+        HTMLElement(name: name, attributes: attributes, text: text, inBody: true, isFallback: true)
+    }
+
+    @Test func aLabelledParagraphGivesTheDateAndARelativeTimeDoesNot() {
+        let page = extract([body("p", ["class": "meta"], "Updated 4 months ago"),
+                            body("p", ["class": "published-date"], "Published: March 9, 2021 8:15 AM EST")])
+        #expect(page.publishedTime == "2021-03-09T08:15:00-05:00")
+        #expect(page.sources?["publishedTime"] == "labelled date")
+        #expect(extract([body("p", [:], "Updated 4 months ago")]).publishedTime == nil)
+    }
+
+    @Test func publishedWinsOverReviewedAndCJKLabelsAreRead() {
+        let page = extract([body("p", [:], "Reviewed: 12 April 2021"), body("p", [:], "Published: 9 March 2021")])
+        #expect(page.publishedTime == "2021-03-09")
+        #expect(extract([body("p", [:], "Reviewed: 12 April 2021")]).publishedTime == "2021-04-12")
+        #expect(extract([body("p", [:], "公開日：2021年3月9日 10:05")]).publishedTime == "2021-03-09T10:05:00")
+    }
+
+    @Test func proseThatMentionsADateIsNoLabel() {
+        #expect(extract([body("p", [:], "The bridge was published in plans on March 9, 2021, and opened later that year.")]).publishedTime == nil)
+    }
+}

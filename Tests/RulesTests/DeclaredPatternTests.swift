@@ -47,3 +47,27 @@ import Metadata
         #expect(extract([Tag.meta(name: "parsely-page", "{not json")]).publishedTime == nil)
     }
 }
+
+/// A title's brand suffix written in a longer or shorter form than the
+/// declared site name.
+@Suite struct TitleBrandFormTests {
+    @Test func aLongerFormOfTheSiteNameIsCut() {
+        let page = extract([Tag.title("Bridge reopens after repairs | Acme News"),
+                            Tag.meta(property: "og:site_name", "Acme")])
+        #expect(page.title == "Bridge reopens after repairs")
+        #expect(page.rawTitle == "Bridge reopens after repairs | Acme News")
+    }
+
+    @Test func aShorterFormOfASloganedSiteNameIsCut() {
+        let page = extract([Tag.title("Bridge reopens after repairs · Acme"),
+                            Tag.meta(property: "og:site_name", "Acme - the daily paper")])
+        #expect(page.title == "Bridge reopens after repairs")
+    }
+
+    @Test func aKickerAndAnUnrelatedSuffixStay() {
+        let rust = extract([Tag.title("Rust 1.80: LazyCell and more"), Tag.meta(property: "og:site_name", "Rust Blog")])
+        #expect(rust.title == "Rust 1.80: LazyCell and more")
+        let other = extract([Tag.title("Bridge reopens | Acmes Weekly"), Tag.meta(property: "og:site_name", "Acme")])
+        #expect(other.title == "Bridge reopens | Acmes Weekly")
+    }
+}
