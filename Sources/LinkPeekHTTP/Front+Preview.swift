@@ -27,8 +27,7 @@ extension Front {
         }
         switch outcome {
         case nil:
-            return Reply.retryLater(.serviceUnavailable, seconds: 1, reason: "overloaded",
-                "The service is at its limit of requests at once; try again shortly.")
+            return Reply.overloaded
         case .failure(let error)?:
             return Reply.failure(error)
         case .success(let json)?:

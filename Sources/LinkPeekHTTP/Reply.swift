@@ -27,6 +27,12 @@ enum Reply {
     }
 
     /// 429 or 503 with `Retry-After`.
+    /// 503 when every slot and the queue are taken (`AdmissionGate`).
+    static var overloaded: Response {
+        retryLater(.serviceUnavailable, seconds: 1, reason: "overloaded",
+            "The service is at its limit of requests at once; try again shortly.")
+    }
+
     static func retryLater(_ status: HTTPResponse.Status, seconds: Int, reason: String, _ message: String) -> Response {
         var response = problem(status, reason: reason, message)
         response.headers[.retryAfter] = String(max(1, seconds))

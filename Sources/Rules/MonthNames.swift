@@ -47,6 +47,16 @@ package enum MonthNames {
 /// Days since 1970-01-01 as a proleptic Gregorian date, the one
 /// conversion for epoch dates in pages and HTTP dates.
 package enum CivilDays {
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    package static func days(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
     /// (year, month, day) of `days` since 1970-01-01 (Howard Hinnant's algorithm).
     package static func date(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468

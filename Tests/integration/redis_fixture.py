@@ -8,6 +8,7 @@ look at or damage what linkpeek wrote.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -78,6 +79,26 @@ class RedisServer:
             s.sendall(payload)
             reader = s.makefile("rb")
             return _read_reply(reader)
+
+
+@contextlib.contextmanager
+def own_redis(tmp_path: Path, purpose: str):
+    """A redis-server of the test's own under `tmp_path`, stopped after; a
+    missing redis-server skips, and fails under CI. `purpose` ends the sentence."""
+    if shutil.which("redis-server") is None:
+        message = f"redis-server is not installed (make deps installs it): {purpose}"
+        if os.environ.get("CI"):
+            import pytest
+            pytest.fail(message)
+        import pytest
+        pytest.skip(message)
+    directory = tmp_path / "redis"
+    directory.mkdir()
+    server = RedisServer(directory).start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 def _read_reply(reader):

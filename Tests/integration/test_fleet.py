@@ -9,7 +9,6 @@ import http.server
 import json
 import os
 import re
-import shutil
 import threading
 import time
 from concurrent.futures import wait as wait_futures
@@ -18,22 +17,14 @@ import pytest
 
 from conftest import run_process
 from linkpeek_client import LinkPeekError
-from redis_fixture import RedisServer
+from redis_fixture import own_redis
 
 
 
 @pytest.fixture
 def redis(tmp_path):
-    if shutil.which("redis-server") is None:
-        message = "redis-server is not installed (make deps installs it): the fleet tests need their own Redis"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    directory = tmp_path / "redis"
-    directory.mkdir()
-    server = RedisServer(directory).start()
-    yield server
-    server.stop()
+    with own_redis(tmp_path, "the fleet tests need their own Redis") as server:
+        yield server
 
 
 class Origin:

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import re
-import shutil
 import socket
 import subprocess
 import threading
@@ -20,7 +18,7 @@ import pytest
 
 import openapi_check
 from http_service import HTTPService
-from redis_fixture import RedisServer
+from redis_fixture import own_redis
 
 
 @pytest.fixture
@@ -49,16 +47,8 @@ def service(linkpeek_bin, tmp_path):
 
 @pytest.fixture
 def redis(tmp_path):
-    if shutil.which("redis-server") is None:
-        message = "redis-server is not installed (make deps installs it): the readiness test needs its own Redis"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    directory = tmp_path / "redis"
-    directory.mkdir()
-    server = RedisServer(directory).start()
-    yield server
-    server.stop()
+    with own_redis(tmp_path, "the readiness test needs its own Redis") as server:
+        yield server
 
 
 def error_of(reply) -> dict:

@@ -9,8 +9,9 @@ before anything reaches the proxy). Other pages use made-up names
 """
 
 from __future__ import annotations
-import re
 
+import contextlib
+import re
 import http.server
 import json
 import socket
@@ -110,22 +111,30 @@ class TunnelProxy(CountingProxy):
         return socket.create_connection(("127.0.0.1", self.target_port), timeout=10)
 
 
-@pytest.fixture
-def youtube(ca):
-    """An HTTPS site for www.youtube.com and consent.youtube.com on port 443, through a tunnel proxy."""
-    site = Site()
-    httpd = Server(("127.0.0.1", 0), make_handler(site))
+@contextlib.contextmanager
+def https_names(ca, names, handler):
+    """An HTTPS server for `names` on port 443 (signed by `ca`), reached through a
+    tunnel proxy; yields the flags that route those names to it."""
+    httpd = Server(("127.0.0.1", 0), handler)
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(str(ca.leaf[0]), str(ca.leaf[1]))
     httpd.socket = context.wrap_socket(httpd.socket, server_side=True)
     with BackgroundServer(httpd) as bg:
         proxy = TunnelProxy(bg.port).start()
-        site.args = ["--proxy", proxy.url(), "--cacert", str(ca.cert), *LOOPBACK,
-                     *[a for name in YOUTUBE_NAMES for a in ("--resolve", f"{name}:443:127.0.0.1")]]
         try:
-            yield site
+            yield ["--proxy", proxy.url(), "--cacert", str(ca.cert), *LOOPBACK,
+                   *[a for name in names for a in ("--resolve", f"{name}:443:127.0.0.1")]]
         finally:
             proxy.stop()
+
+
+@pytest.fixture
+def youtube(ca):
+    """An HTTPS site for www.youtube.com and consent.youtube.com on port 443, through a tunnel proxy."""
+    site = Site()
+    with https_names(ca, YOUTUBE_NAMES, make_handler(site)) as args:
+        site.args = args
+        yield site
 
 
 def plain_args(site, *names):

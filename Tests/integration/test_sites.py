@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import http.server
 import json
-import ssl
 import threading
 import time
 import urllib.parse
@@ -17,8 +16,8 @@ from collections import Counter
 
 import pytest
 
-from background_server import BackgroundServer, respond
-from test_oembed_walls import LOOPBACK, Server, TunnelProxy
+from background_server import respond
+from test_oembed_walls import https_names
 
 NAMES = ["github.com", "api.github.com", "gist.github.com", "stackoverflow.com", "api.stackexchange.com",
          "en.wikipedia.org", "arxiv.org", "export.arxiv.org", "pypi.org", "gitlab.com", "git.example.test", "other.example.test"]
@@ -78,18 +77,9 @@ def ca(tmp_path_factory):
 @pytest.fixture
 def site(ca):
     s = Site()
-    httpd = Server(("127.0.0.1", 0), make_handler(s))
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(str(ca.leaf[0]), str(ca.leaf[1]))
-    httpd.socket = context.wrap_socket(httpd.socket, server_side=True)
-    with BackgroundServer(httpd) as bg:
-        proxy = TunnelProxy(bg.port).start()
-        s.args = ["--proxy", proxy.url(), "--cacert", str(ca.cert), *LOOPBACK,
-                  *[a for name in NAMES for a in ("--resolve", f"{name}:443:127.0.0.1")]]
-        try:
-            yield s
-        finally:
-            proxy.stop()
+    with https_names(ca, NAMES, make_handler(s)) as args:
+        s.args = args
+        yield s
 
 
 @pytest.fixture

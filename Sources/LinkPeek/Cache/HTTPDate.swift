@@ -25,7 +25,7 @@ enum HTTPDate {
         guard (1...31).contains(day), (0...23).contains(clock[0]), (0...59).contains(clock[1]),
             (0...60).contains(clock[2]), (1601...9999).contains(year)
         else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilDays.days(year: year, month: month, day: day)
         let seconds = Double(days * 86400 + clock[0] * 3600 + clock[1] * 60 + clock[2])
         return Date(timeIntervalSince1970: seconds)
     }
@@ -41,16 +41,6 @@ enum HTTPDate {
         let abbreviation = MonthNames.abbreviated[month - 1]
         let monthName = abbreviation.prefix(1).uppercased() + abbreviation.dropFirst()
         return "\(weekday), \(two(day)) \(monthName) \(year) \(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60)) GMT"
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 
     static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
