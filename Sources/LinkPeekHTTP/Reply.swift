@@ -75,7 +75,7 @@ enum Reply {
         }
         switch error.reason {
         case .invalidURL?, .unsupportedScheme?: return .badRequest
-        case .blockedAddress?: return .forbidden
+        case .blockedAddress?, .fetchRefused?: return .forbidden
         case .rateLimited?: return .tooManyRequests
         case .notCached?: return .notFound
         case .httpStatus? where error.status == 404: return .notFound

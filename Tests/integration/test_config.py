@@ -22,6 +22,8 @@ def site(server):
     server.add_route("/cfg-page", page)
     server.add_route("/cfg-icon.ico", lambda h, p, q: h.send(404, b"", ctype="text/plain"))
     server.add_route("/cfg-hover", page)
+    server.add_route("/cfg-never", page)
+    server.add_route("/cfg-cache-only", page)
     return server
 
 
@@ -52,6 +54,30 @@ def test_no_rule_matches_another_host(run_cli, site, tmp_path):
     res = run_cli("fetch", "--allow-private-network", "--no-cache", "--config", str(config), site.url("/cfg-page"))
     assert res.returncode == 0, res.stderr
     assert seen(site, "/cfg-page")[-1].get("User-Agent") != "rule-agent/2"
+
+
+def test_fetch_never_refuses_the_url_cached_or_not(run_cli, site, tmp_path):
+    cache = ["--allow-private-network", "--cache-dir", str(tmp_path / "cache")]
+    assert run_cli("fetch", *cache, site.url("/cfg-never")).returncode == 0
+    before = len(seen(site, "/cfg-never"))
+    config = write(tmp_path, '[[site]]\nmatch = "127.0.0.1/cfg-never"\nfetch = "never"\n')
+    res = run_cli("fetch", *cache, "--config", str(config), site.url("/cfg-never"))
+    assert res.returncode == 1, res.stderr
+    assert res.one["error"]["reason"] == "fetchRefused", res.stdout
+    assert "line 1" in res.one["error"]["message"], res.stdout
+    assert len(seen(site, "/cfg-never")) == before
+
+
+def test_fetch_cache_only_answers_from_the_cache_and_never_the_network(run_cli, site, tmp_path):
+    cache = ["--allow-private-network", "--cache-dir", str(tmp_path / "cache")]
+    config = write(tmp_path, '[[site]]\nmatch = "127.0.0.1/cfg-cache-only"\nfetch = "cacheOnly"\n')
+    res = run_cli("fetch", *cache, "--config", str(config), site.url("/cfg-cache-only"))
+    assert res.returncode == 1 and res.one["error"]["reason"] == "notCached", res.stdout
+    assert seen(site, "/cfg-cache-only") == []
+    assert run_cli("fetch", *cache, site.url("/cfg-cache-only")).returncode == 0
+    res = run_cli("fetch", *cache, "--config", str(config), site.url("/cfg-cache-only"))
+    assert res.returncode == 0 and res.one["fromCache"] is True, res.stdout
+    assert len(seen(site, "/cfg-cache-only")) == 1
 
 
 def test_a_credential_header_for_an_http_host_is_refused(run_cli, tmp_path):

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Synchronization
 import TextTrimming
 import Logging
+import Options
 
 /// The real `MetadataService`: fetches pages with the transfer engine,
 /// extracts metadata, fetches the icon and image, and caches the outcome
@@ -111,13 +112,14 @@ public final class LinkPeekEngine: MetadataService {
     }
 
     private func fetch(
-        url: String, options: FetchOptions, progress: Bool, events: @escaping @Sendable (ProviderEvent) -> Void
+        url: String, options requested: FetchOptions, progress: Bool, events: @escaping @Sendable (ProviderEvent) -> Void
     ) async throws(FetchError) -> LinkMetadata {
         let url = try URLCheck.validate(url).get()
-        guard let key = CacheKey(rawURL: url, language: language(options.acceptLanguage)) else {
+        guard let key = CacheKey(rawURL: url, language: language(requested.acceptLanguage)) else {
             throw .failed(.invalidURL, "\"\(url)\" is not a valid URL.")
         }
         if Task.isCancelled { throw .cancelled }
+        let options = try siteFetchOptions(url: url, requested)
         let revalidating: CacheEntry?
         let answer: CachedAnswer
         do {
@@ -221,11 +223,37 @@ public final class LinkPeekEngine: MetadataService {
     nonisolated(nonsending) public func freshCachedJSON(url: String, options: FetchOptions) async -> [UInt8]? {
         // Bytes (`includeData`) and thumbnails are not in the stored JSON: those take the full path.
         guard options.cachePolicy != .reload, !options.includeData, options.thumbnail == nil,
+            siteFetchRule(url)?.mode != .never,
             let key = CacheKey(rawURL: url, language: language(options.acceptLanguage)),
             case .preview(let json)? = cache.served(key, url: url.trimmedWhitespace, now: now(), freshOnly: true)
         else { return nil }
         countUsage(hit: true)
         return json
+    }
+
+    /// What the first `[[site]]` rule matching `url` says of fetching it
+    /// (`fetch = "cacheOnly"`: the cache only; `"never"`: no preview), with
+    /// the rule's line; nil when no rule says.
+    func siteFetchRule(_ url: String) -> (mode: SiteFetch, line: Int)? {
+        guard !settings.siteRules.isEmpty, let (_, rule) = settings.siteRules.firstMatch(url: url), let mode = rule.fetch
+        else { return nil }
+        return (mode, rule.line)
+    }
+
+    /// `options` as the `[[site]]` rule for `url` leaves them: `cacheOnly`
+    /// makes the cache policy `cacheOnly`; `never` refuses the URL.
+    func siteFetchOptions(url: String, _ options: FetchOptions) throws(FetchError) -> FetchOptions {
+        guard let (mode, line) = siteFetchRule(url) else { return options }
+        switch mode {
+        case .always:
+            return options
+        case .cacheOnly:
+            var cacheOnly = options
+            cacheOnly.cachePolicy = .cacheOnly
+            return cacheOnly
+        case .never:
+            throw .failed(.fetchRefused, "the [[site]] rule at line \(line) of the configuration says never to fetch this URL.")
+        }
     }
 
     /// The `Accept-Language` a request sends (and is cached under): its own,

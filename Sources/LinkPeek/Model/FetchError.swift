@@ -52,6 +52,8 @@ public struct FetchError: Error, Sendable, Equatable {
         public static let emptyBody = Reason(rawValue: "emptyBody")
         public static let network = Reason(rawValue: "network")
         public static let notCached = Reason(rawValue: "notCached")
+        /// A `[[site]]` rule says `fetch = "never"` for the URL.
+        public static let fetchRefused = Reason(rawValue: "fetchRefused")
         /// The image's declared pixel size (or its byte size) is above the cap.
         public static let imageTooLarge = Reason(rawValue: "imageTooLarge")
         /// The bytes are not an image linkpeek transforms (HTML, garbage, an
