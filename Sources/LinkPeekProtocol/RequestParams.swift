@@ -28,6 +28,7 @@ extension RenderParams: RequestParams {}
 extension GetMediaParams: RequestParams {}
 extension PrefetchParams: RequestParams {}
 extension WorkDoneProgressCancelParams: RequestParams {}
+extension DidChangeConfigurationParams: RequestParams {}
 extension DidOpenTextDocumentParams: RequestParams {}
 extension DidChangeTextDocumentParams: RequestParams {}
 extension DidCloseTextDocumentParams: RequestParams {}

@@ -17,6 +17,7 @@ extension Server {
         guard let params = requestParams(InitializeParams.self, rawParams, id, responder,
             also: { $0.initializationOptions?.networkProblem() }) else { return }
         if let options = params.initializationOptions {
+            clientOptions.append(options)
             settings.apply(options)
             lsp.apply(options)
             // Requests served before initialize keep the service they started with.

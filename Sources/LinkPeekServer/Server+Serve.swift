@@ -51,10 +51,13 @@ extension Server {
     /// `logger` is the daemon's own; `clientLog`, when the executable put its
     /// handler into the logging system, gets the connection for the session
     /// and sends warnings to the client as `window/logMessage`.
+    /// `reloadConfiguration`, with `handleSignals`: what `SIGHUP` reads again
+    /// (the client's settings then apply over it).
     public static func serve(
         settings: Settings,
         editorDefaults: Options? = nil,
         configNotices: [String] = [],
+        reloadConfiguration: (@Sendable () -> ConfigurationLoad)? = nil,
         makeService: @escaping @Sendable (Settings) -> any MetadataService,
         input: Int32 = STDIN_FILENO,
         output: Int32 = STDOUT_FILENO,
@@ -67,11 +70,13 @@ extension Server {
         let connection = Connection(input: input, output: output)
         clientLog?.attach(connection)
         let server = Server(connection: connection, settings: settings, logger: logger, makeService: makeService)
+        await server.setReload(reloadConfiguration)
         if let editorDefaults { await server.applyEditorDefaults(editorDefaults, notices: configNotices) }
         for notice in configNotices { logger.warning("\(notice)") }
 
         let events = EventInbox<Event>()
-        let signalSources = handleSignals ? installSignalSources { events.yield(.signal($0)) } : []
+        let signals = reloadConfiguration == nil ? [SIGTERM, SIGINT] : [SIGTERM, SIGINT, SIGHUP]
+        let signalSources = handleSignals ? installSignalSources(signals) { events.yield(.signal($0)) } : []
         defer { signalSources.forEach { $0.cancel() } }
         connection.start { events.yield(.connection($0)) }
 
@@ -102,6 +107,8 @@ extension Server {
             switch event {
             case .connection(let event):
                 if let code = handle(event) { return code }
+            case .signal(SIGHUP):
+                reload()
             case .signal(let number):
                 logger.info("signal \(number): shutting down")
                 return 0
@@ -110,8 +117,14 @@ extension Server {
         return 0
     }
 
-    private static func installSignalSources(_ handler: @escaping @Sendable (Int32) -> Void) -> [any DispatchSourceSignal] {
-        [SIGTERM, SIGINT].map { number in
+    func setReload(_ reload: (@Sendable () -> ConfigurationLoad)?) {
+        reloadConfiguration = reload
+    }
+
+    private static func installSignalSources(
+        _ signals: [Int32], _ handler: @escaping @Sendable (Int32) -> Void
+    ) -> [any DispatchSourceSignal] {
+        signals.map { number in
             // The default action would kill the process before the source sees the signal.
             _ = signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())

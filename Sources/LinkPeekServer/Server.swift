@@ -39,6 +39,12 @@ public actor Server {
     let logger: Logger
     let makeService: @Sendable (Settings) -> any MetadataService
     var settings: Settings
+    /// Reads the flags, environment and configuration file again (`SIGHUP`).
+    var reloadConfiguration: (@Sendable () -> ConfigurationLoad)?
+    /// What the client sent (`initializationOptions`, then each
+    /// `workspace/didChangeConfiguration`), in order: applied again over a
+    /// re-read configuration.
+    var clientOptions: [InitializationOptions] = []
     /// Made on first use, so that `initialize` can configure it; remade by `initialize`.
     var service: (any MetadataService)?
     var lifecycle = Lifecycle.running(initialized: false)
@@ -125,7 +131,7 @@ public actor Server {
         case PrefetchParams.method: prefetch(id, params, responder)
         case ExitNotification.method, InitializedNotification.method, CancelRequestParams.method,
             DidOpenTextDocumentParams.method, DidChangeTextDocumentParams.method, DidCloseTextDocumentParams.method,
-            WorkDoneProgressCancelParams.method:
+            WorkDoneProgressCancelParams.method, DidChangeConfigurationParams.method:
             // Sent with an id by mistake: answer, since a request is owed an answer, but do nothing.
             responder.respond(.error(id, .invalidRequest("\(method) is a notification: send it without an id")))
         default:
@@ -153,6 +159,7 @@ public actor Server {
         case DidOpenTextDocumentParams.method: didOpen(params)
         case DidChangeTextDocumentParams.method: didChange(params)
         case DidCloseTextDocumentParams.method: didClose(params)
+        case DidChangeConfigurationParams.method: didChangeConfiguration(params)
         case WorkDoneProgressCancelParams.method:
             if case .success(let params) = decodeRequest(WorkDoneProgressCancelParams.self, from: params),
                 let id = progressTokens[params.token] {

@@ -26,7 +26,7 @@ struct Serve: AsyncParsableCommand {
 
             With --http ADDRESS:PORT it serves HTTP instead of stdio: /v1/preview, /v1/oembed, /v1/image, /healthz, /readyz and /metrics, with the same engine, cache and fleet (protocol/http.md).
 
-            The flags set defaults; initializationOptions in `initialize` override them. Logs go to stderr (or --log-file) only; warnings and errors also go to the client as window/logMessage. See protocol/README.md for the full contract.
+            The flags set defaults; initializationOptions in `initialize` override them, and workspace/didChangeConfiguration from the next request on; SIGHUP reads the configuration file again. Logs go to stderr (or --log-file) only; warnings and errors also go to the client as window/logMessage. See protocol/README.md for the full contract.
             """)
 
     @OptionGroup var network: NetworkOptions
@@ -74,23 +74,31 @@ struct Serve: AsyncParsableCommand {
         flags.acceptLanguage = acceptLanguage
         if noHoverImages { flags.hoverImages = false }
         // A daemon runs with what is good in the file, and says what is not
-        // (logged here, shown to the client once as window/showMessage).
+        // (logged here, shown to the client once as window/showMessage);
+        // SIGHUP reads it again.
+        let start = loadConfiguration(flags: flags)
+        if let http = try httpOptions.settings() {
+            let code = await HTTPService.run(settings: http, engine: LinkPeekEngine(settings: start.settings))
+            Glibc.exit(code)
+        }
+        let code = await Server.serve(
+            settings: start.settings, editorDefaults: start.editorDefaults, configNotices: start.notices,
+            reloadConfiguration: { [flags] in loadConfiguration(flags: flags) },
+            makeService: { LinkPeekEngine(settings: $0) }, clientLog: clientLog)
+        Glibc.exit(code)
+    }
+
+    /// The flags over the environment over the configuration file, as the
+    /// engine's settings and the editor-facing keys, with the problems found.
+    private func loadConfiguration(flags: Options) -> ConfigurationLoad {
         let loaded = config.load(flags: flags)
-        let notices = loaded.file.warnings + loaded.problems
         var settings = Settings()
         settings.acceptLanguage = UserLanguage.fromEnvironment()
         network.applyModes(to: &settings)
         settings.clockOffset = cacheOptions.clockOffset ?? 0
         settings.apply(loaded.layers.merged)
         settings.reportsUsage = true
-        if let http = try httpOptions.settings() {
-            let code = await HTTPService.run(settings: http, engine: LinkPeekEngine(settings: settings))
-            Glibc.exit(code)
-        }
-        let editorDefaults = loaded.layers.merged
-        let code = await Server.serve(
-            settings: settings, editorDefaults: editorDefaults, configNotices: notices, makeService: { LinkPeekEngine(settings: $0) },
-            clientLog: clientLog)
-        Glibc.exit(code)
+        return ConfigurationLoad(
+            settings: settings, editorDefaults: loaded.layers.merged, notices: loaded.file.warnings + loaded.problems)
     }
 }

@@ -4,10 +4,18 @@ its icon (each hop judged by its own URL); a credential header refused for
 an http host; `hover.fetch = "cacheOnly"` and `hover.deny` making no request
 at all; a bad file's sentence from the CLI (status 2) and, once, as the
 daemon's window/showMessage while it serves with the rest applied;
-`config explain`; precedence flag > environment > file in `config show`.
+`config explain`; precedence flag > environment > file in `config show`;
+live changes mid-session: workspace/didChangeConfiguration and SIGHUP
+apply to the next request, and a running request keeps its settings;
+a rule's minTTL/maxTTL and failureTTL as `cache get` sees them at a clock
+offset the test sets.
 """
 
 from __future__ import annotations
+
+import os
+import signal
+import threading
 
 import pytest
 
@@ -24,6 +32,22 @@ def site(server):
     server.add_route("/cfg-hover", page)
     server.add_route("/cfg-never", page)
     server.add_route("/cfg-cache-only", page)
+    server.add_route("/cfg-live", page)
+    held, arrived = threading.Event(), threading.Event()
+    server.cfg_release, server.cfg_arrived = held, arrived
+
+    def slow(h, path, q):
+        arrived.set()
+        held.wait(10)
+        h.send(200, b'<html><head><title>Slow</title><link rel="icon" href="/cfg-slow-icon.ico"></head></html>')
+
+    server.add_route("/cfg-ttl-short", lambda h, p, q: h.send(
+        200, b"<html><head><title>Short</title></head></html>", headers={"Cache-Control": "max-age=60"}))
+    server.add_route("/cfg-ttl-long", page)
+    server.add_route("/cfg-ttl-404", lambda h, p, q: h.send(404, b"gone", ctype="text/plain"))
+    server.add_route("/cfg-ttl-500", lambda h, p, q: h.send(500, b"oops", ctype="text/plain"))
+    server.add_route("/cfg-slow", slow)
+    server.add_route("/cfg-slow-icon.ico", lambda h, p, q: h.send(404, b"", ctype="text/plain"))
     return server
 
 
@@ -164,3 +188,99 @@ def test_daemon_serves_with_the_rest_and_shows_the_problem_once(make_client, sit
         f"{config}:1: timout is not a key of linkpeek (`linkpeek config keys` lists them).")}]
     c.fetch(site.url("/cfg-page?daemon"))
     assert seen(site, "/cfg-page?daemon")[-1].get("User-Agent") == "rule-agent/3"
+
+
+def agent(server, path: str) -> str | None:
+    return seen(server, path)[-1].get("User-Agent")
+
+
+def test_did_change_configuration_applies_to_the_next_request_and_not_a_running_one(make_client, site):
+    c = make_client(init_options={"userAgent": "first-agent/1"})
+    site.cfg_release.clear()
+    site.cfg_arrived.clear()
+    running = c.fetch_async(site.url("/cfg-slow?live"))
+    # The slow page has been asked for with the first settings before they change.
+    assert site.cfg_arrived.wait(10)
+    c.notify("workspace/didChangeConfiguration", {"settings": {"userAgent": "second-agent/2"}})
+    c.fetch(site.url("/cfg-live?after-change"))
+    assert agent(site, "/cfg-live?after-change") == "second-agent/2"
+    site.cfg_release.set()
+    running.result(timeout=20)
+    # The running fetch's icon hop, made after the change, still used its own settings.
+    assert agent(site, "/cfg-slow-icon.ico") == "first-agent/1"
+
+
+def test_bad_did_change_configuration_changes_nothing_and_says_why(make_client, site):
+    c = make_client(init_options={"userAgent": "kept-agent/1"})
+    mark = c.mark()
+    c.notify("workspace/didChangeConfiguration", {"settings": {"timeout": -1, "userAgent": "never/1"}})
+    shown = c.wait_for(lambda m: m.get("method") == "window/showMessage", after=mark, timeout=10)
+    assert shown["params"] == {"type": 2, "message": (
+        "workspace/didChangeConfiguration ignored: "
+        "initializationOptions.timeout must be a number from 0.001 to 3600 (seconds)")}
+    c.fetch(site.url("/cfg-live?bad-change"))
+    assert agent(site, "/cfg-live?bad-change") == "kept-agent/1"
+
+
+def test_sighup_reads_the_file_again_and_shows_its_problems(make_client, site, tmp_path):
+    config = write(tmp_path, '[[site]]\nmatch = "127.0.0.1"\nuserAgent = "file-agent/1"\n')
+    c = make_client(args=["--config", str(config)], init_options={"hoverTimeout": 2})
+    c.fetch(site.url("/cfg-live?before-hup"))
+    assert agent(site, "/cfg-live?before-hup") == "file-agent/1"
+    config.write_text('timout = 3\n[[site]]\nmatch = "127.0.0.1"\nuserAgent = "file-agent/2"\n')
+    mark = c.mark()
+    os.kill(c.pid, signal.SIGHUP)
+    shown = c.wait_for(lambda m: m.get("method") == "window/showMessage", after=mark, timeout=10)
+    assert shown["params"]["message"] == (
+        f"{config}:1: timout is not a key of linkpeek (`linkpeek config keys` lists them).")
+    c.fetch(site.url("/cfg-live?after-hup"))
+    assert agent(site, "/cfg-live?after-hup") == "file-agent/2"
+
+
+TTL_RULES = """
+[[site]]
+match = "127.0.0.1/cfg-ttl-short"
+minTTL = 172800
+[[site]]
+match = "127.0.0.1/cfg-ttl-long"
+maxTTL = 600
+[[site]]
+match = "127.0.0.1/cfg-ttl-"
+failureTTL = { notFound = 30, serverError = 5000 }
+"""
+
+
+def cached_at(run_cli, cache, url: str, offset: int):
+    return run_cli("cache", "get", "--cache-dir", str(cache), "--clock-offset", str(offset), url)
+
+
+@pytest.mark.parametrize("path, offset, stale", [
+    # max-age=60 is kept an hour without a rule; minTTL keeps it two days.
+    ("/cfg-ttl-short", 100000, False), ("/cfg-ttl-short", 180000, True),
+    # No caching headers is a day without a rule; maxTTL makes it ten minutes.
+    ("/cfg-ttl-long", 500, False), ("/cfg-ttl-long", 700, True),
+])
+def test_min_and_max_ttl_clamp_a_preview_lifetime(run_cli, site, tmp_path, path, offset, stale):
+    config, cache = write(tmp_path, TTL_RULES), tmp_path / "cache"
+    url = site.url(path)
+    assert run_cli("fetch", "--allow-private-network", "--cache-dir", str(cache), "--config", str(config),
+                   "--no-sites", url).returncode == 0
+    res = cached_at(run_cli, cache, url, offset)
+    assert res.returncode == 0, res.stderr
+    assert res.objects[0].get("stale", False) is stale
+
+
+@pytest.mark.parametrize("path, kept, gone", [
+    # notFound is kept 600 s without a rule, serverError 120 s.
+    ("/cfg-ttl-404", 20, 40), ("/cfg-ttl-500", 4000, 6000),
+])
+def test_failure_ttl_sets_how_long_a_failure_is_kept(run_cli, site, tmp_path, path, kept, gone):
+    config, cache = write(tmp_path, TTL_RULES), tmp_path / "cache"
+    url = site.url(path)
+    assert run_cli("fetch", "--allow-private-network", "--cache-dir", str(cache), "--config", str(config),
+                   url).returncode == 1
+    held = cached_at(run_cli, cache, url, kept)
+    assert held.returncode == 0, held.describe()
+    assert held.objects[0]["error"]["reason"] == "httpStatus" and "stale" not in held.objects[0]["error"]
+    later = cached_at(run_cli, cache, url, gone)
+    assert later.returncode == 0 and later.objects[0]["error"].get("stale") is True, later.describe()

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Logging
+import Options
 
 extension LinkPeekEngine {
     /// What the cache policy makes of what is cached.
@@ -68,10 +69,13 @@ extension LinkPeekEngine {
     }
 
     /// Stores what a fetch met: a preview for its lifetime (not at all with
-    /// `no-store`, which also drops an older copy), or a failure briefly.
+    /// `no-store`, which also drops an older copy), or a failure briefly;
+    /// a `[[site]]` rule's `failureTTL` decides first.
     func remember(
         _ outcome: Result<LinkMetadata, FetchError>, key: CacheKey, url: String, freshness: Freshness?, now: Date
     ) async {
+        // The first `[[site]]` rule for the URL may set a failure's lifetime.
+        let rule = siteRule(for: url)
         switch outcome {
         case .success(let metadata):
             let freshness = freshness ?? Freshness()
@@ -87,9 +91,26 @@ extension LinkPeekEngine {
             let aliases = final.map { $0 == key ? [] : [$0] } ?? []
             await cache.put(entry, key: key, originalURL: url, aliases: aliases, now: now)
         case .failure(let error):
-            guard CacheLifetime.caches(error) else { return }
-            let entry = CacheEntry(value: .failure(error), expiresAt: now.addingTimeInterval(CacheLifetime.failure(error)))
+            // A rule's failureTTL keeps a timeout too, which is otherwise not kept; 0 keeps nothing.
+            let ruled = rule?.failureLifetime(error)
+            guard ruled != nil || CacheLifetime.caches(error), ruled != 0 else { return }
+            let lifetime = ruled ?? CacheLifetime.failure(error)
+            let entry = CacheEntry(value: .failure(error), expiresAt: now.addingTimeInterval(lifetime))
             await cache.put(entry, key: key, originalURL: url, aliases: [], now: now)
         }
+    }
+
+    /// The first `[[site]]` rule matching `url`, if any.
+    func siteRule(for url: String) -> SiteRule? {
+        settings.siteRules.isEmpty ? nil : settings.siteRules.firstMatch(url: url)?.rule
+    }
+
+    /// `freshness` with its lifetime within the `minTTL`/`maxTTL` of the
+    /// rule for `url`.
+    func ruled(_ freshness: Freshness, url: String) -> Freshness {
+        guard let rule = siteRule(for: url) else { return freshness }
+        var freshness = freshness
+        freshness.lifetime = rule.previewLifetime(freshness.lifetime)
+        return freshness
     }
 }

@@ -45,7 +45,8 @@ extension LinkPeekEngine {
                 var fresh = Freshness(fields: fields, now: now)
                 // An oEmbed answer's `cache_age` shortens the lifetime, within the cache's clamps.
                 if let age = loaded.cacheAge { fresh.lifetime = min(fresh.lifetime, CacheLifetime.clamp(age)) }
-                freshness = fresh
+                // A `[[site]]` rule's minTTL/maxTTL have the last word.
+                freshness = ruled(fresh, url: url)
                 // A fixed clock (`--clock`) makes both stable; the cache still counts real time.
                 let shown = clock ?? now
                 metadata.fetchedAt = Self.iso8601(shown)
@@ -74,7 +75,7 @@ extension LinkPeekEngine {
         _ stale: CacheEntry, metadata: LinkMetadata, fields: [String: String], key: CacheKey, url: String
     ) async -> Result<LinkMetadata, FetchError> {
         let now = now()
-        var freshness = Freshness(fields: fields, now: now)
+        var freshness = ruled(Freshness(fields: fields, now: now), url: url)
         freshness.etag = freshness.etag ?? stale.etag
         freshness.lastModified = freshness.lastModified ?? stale.lastModified
         var renewed = metadata
