@@ -51,6 +51,7 @@ extension Server {
     /// `logger` is the daemon's own; `clientLog`, when the executable put its
     /// handler into the logging system, gets the connection for the session
     /// and sends warnings to the client as `window/logMessage`.
+    /// `outputLimits` lowers the output queue's limits (protocol §7) for a test.
     public static func serve(
         settings: Settings,
         editorDefaults: Options? = nil,
@@ -60,11 +61,12 @@ extension Server {
         output: Int32 = STDOUT_FILENO,
         logger: Logger = Logger(label: "linkpeek.server"),
         clientLog: ClientLog? = nil,
-        handleSignals: Bool = true
+        handleSignals: Bool = true,
+        outputLimits: OutputLimits = OutputLimits()
     ) async -> Int32 {
         StandardStreams.ignoreSIGPIPE()
         let output = output == STDOUT_FILENO ? StandardStreams.takeStandardOutput() : output
-        let connection = Connection(input: input, output: output)
+        let connection = Connection(input: input, output: output, limits: outputLimits)
         clientLog?.attach(connection)
         let server = Server(connection: connection, settings: settings, logger: logger, makeService: makeService)
         if let editorDefaults { await server.applyEditorDefaults(editorDefaults, notices: configNotices) }
