@@ -53,6 +53,7 @@ extension Server {
     /// and sends warnings to the client as `window/logMessage`.
     /// `reloadConfiguration`, with `handleSignals`: what `SIGHUP` reads again
     /// (the client's settings then apply over it).
+    /// `outputLimits` lowers the output queue's limits (protocol §7) for a test.
     public static func serve(
         settings: Settings,
         editorDefaults: Options? = nil,
@@ -63,11 +64,12 @@ extension Server {
         output: Int32 = STDOUT_FILENO,
         logger: Logger = Logger(label: "linkpeek.server"),
         clientLog: ClientLog? = nil,
-        handleSignals: Bool = true
+        handleSignals: Bool = true,
+        outputLimits: OutputLimits = OutputLimits()
     ) async -> Int32 {
         StandardStreams.ignoreSIGPIPE()
         let output = output == STDOUT_FILENO ? StandardStreams.takeStandardOutput() : output
-        let connection = Connection(input: input, output: output)
+        let connection = Connection(input: input, output: output, limits: outputLimits)
         clientLog?.attach(connection)
         let server = Server(connection: connection, settings: settings, logger: logger, makeService: makeService)
         await server.setReload(reloadConfiguration)

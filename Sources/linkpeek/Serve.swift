@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import JSONRPC
 import LinkPeek
 import LinkPeekHTTP
 import LinkPeekProtocol
@@ -52,6 +53,18 @@ struct Serve: AsyncParsableCommand {
         "Hover cards without the image's thumbnail (initializationOptions.hoverImages false), for clients that show Markdown as text."))
     var noHoverImages = false
 
+    /// Test seams: the output queue's soft and hard limits in bytes (protocol §7), so a test reaches them
+    /// without queueing 256 MiB.
+    @Option(name: .long, help: .hidden)
+    var outputSoftLimit: Int?
+    @Option(name: .long, help: .hidden)
+    var outputHardLimit: Int?
+
+    var outputLimits: OutputLimits {
+        let defaults = OutputLimits()
+        return OutputLimits(softLimit: outputSoftLimit ?? defaults.softLimit, hardLimit: outputHardLimit ?? defaults.hardLimit)
+    }
+
     func validate() throws {
         if httpOptions.http != nil, noHoverImages {
             throw ValidationError("--no-hover-images is for the stdio daemon's hover cards, not --http.")
@@ -61,6 +74,16 @@ struct Serve: AsyncParsableCommand {
         }
         if let problem = ParamRanges.checkHeaderValue(acceptLanguage, field: "--accept-language") {
             throw ValidationError(problem + ".")
+        }
+        let defaults = OutputLimits()
+        for (value, field, most) in [(outputSoftLimit, "--output-soft-limit", defaults.softLimit),
+                                     (outputHardLimit, "--output-hard-limit", defaults.hardLimit)] {
+            if let value, !(4096...most).contains(value) {
+                throw ValidationError("\(field) must be an integer from 4096 to \(most).")
+            }
+        }
+        if outputLimits.softLimit > outputLimits.hardLimit {
+            throw ValidationError("--output-soft-limit must not be more than --output-hard-limit.")
         }
     }
 
@@ -84,7 +107,7 @@ struct Serve: AsyncParsableCommand {
         let code = await Server.serve(
             settings: start.settings, editorDefaults: start.editorDefaults, configNotices: start.notices,
             reloadConfiguration: { [flags] in loadConfiguration(flags: flags) },
-            makeService: { LinkPeekEngine(settings: $0) }, clientLog: clientLog)
+            makeService: { LinkPeekEngine(settings: $0) }, clientLog: clientLog, outputLimits: outputLimits)
         Glibc.exit(code)
     }
 

@@ -532,3 +532,19 @@ def test_a_full_disk_keeps_the_daemon_serving_and_says_so_once(linkpeek_bin, ser
         said = [line for line in lp.stderr_tail if "cannot write" in line]
     assert len(said) == 1, list(lp.stderr_tail)
     assert "serving from the network and memory" in said[0]
+
+
+@pytest.mark.parametrize("code, lifetime", [(500, 120), (404, 600)])
+def test_failure_lifetimes_are_absolute(daemon, server, code, lifetime):
+    """A failure is kept for its reason's lifetime (5xx 2 min, other statuses 10 min), on the cache's clock:
+    10 s before it ends a daemon answers from the failure cache, 10 s after it asks the network again."""
+    path = f"/status/{code}?u={uniq()}"
+    url = server.url(path)
+    error_of(lambda: daemon().fetch(url, fetch_subresources=False))
+    assert server.hits(path) == 1
+    before = error_of(lambda: daemon(args=["--clock-offset", str(lifetime - 10)]).fetch(url, fetch_subresources=False))
+    assert before.data["fromCache"] is True and before.data["status"] == code
+    assert server.hits(path) == 1
+    after = error_of(lambda: daemon(args=["--clock-offset", str(lifetime + 10)]).fetch(url, fetch_subresources=False))
+    assert "fromCache" not in after.data and after.data["status"] == code
+    assert server.hits(path) == 2

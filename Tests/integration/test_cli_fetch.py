@@ -591,3 +591,36 @@ def test_parse_missing_file_is_an_error(run_cli, tmp_path):
     assert res.returncode == 66, res.describe()
     assert res.stdout == "", "stdout carries results only"
     assert f"cannot read {missing}: No such file or directory" in res.stderr, res.describe()
+
+
+def test_progress_line_on_a_terminal(linkpeek_bin, server, tmp_path):
+    """With several URLs and stderr on a terminal (a pty), a progress line is drawn on stderr (carriage return,
+    erase line), ends with every URL done and is erased; stdout, a pipe, carries the results only."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import uuid
+    u = uuid.uuid4().hex
+    urls = [server.url(f"/page?title=p{i}&u={u}") for i in range(3)] + [server.url(f"/status/404?u={u}")]
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.Popen([linkpeek_bin, "fetch", "--allow-private-network", "--cache-dir", str(tmp_path / "c"),
+                              *urls], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave)
+        os.close(slave)
+        out, _ = p.communicate(timeout=60)
+        err = b""
+        while select.select([master], [], [], 0.5)[0]:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            err += chunk
+    finally:
+        os.close(master)
+    assert p.returncode == 1
+    assert b"\r\x1b[K4 done, 1 failed, 0 running" in err, err
+    assert err.endswith(b"\r\x1b[K"), err[-200:]
+    assert b"\x1b" not in out and len([l for l in out.splitlines() if l.strip()]) == 4, out

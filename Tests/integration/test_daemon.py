@@ -768,3 +768,17 @@ def test_every_message_validates_against_schema(make_client, server):
     follow_up(c)
     problems = protocol_schema.check_messages(c)
     assert not problems, "\n".join(problems[:20])
+
+
+def test_timeout_covers_queueing(make_client, server):
+    """A fetch's timeout counts from its request, not from when a fetch slot frees: with the one slot held by a
+    page that never answers, a queued fetch of a fast page times out, and its page is never asked for."""
+    c = make_client(args=("--max-concurrency", "1"))
+    u = uniq()
+    holder = c.fetch_async(server.url(f"/never?u={u}"), provider_id=f"hold-{u}")
+    wait_hit(server, f"/never?u={u}")
+    e = error_of(c.fetch_async(server.url(f"/page?title=queued&u={u}"), timeout=1), 20)
+    assert (e.code, e.kind) == (-32005, "timedOut"), e.data
+    assert server.hits(f"/page?title=queued&u={u}") == 0
+    c.cancel(f"hold-{u}")
+    assert error_of(holder).code == REQUEST_CANCELLED

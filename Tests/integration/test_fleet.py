@@ -435,3 +435,28 @@ def test_reload_fetches_even_when_the_fleet_has_the_url(make_client, redis):
         assert second.fetch(url)["fromCache"] is True
         assert not second.fetch(url, cache_policy="reload").get("fromCache")
         assert origin.paths() == ["/p/reloaded"] * 2
+
+
+def authed(redis, db: int, *args: str):
+    """One command on a connection that sends AUTH and SELECT first (the server requires a password)."""
+    import socket
+    from redis_fixture import _read_reply
+    with socket.create_connection(("127.0.0.1", redis.port), timeout=5) as s:
+        reader = s.makefile("rb")
+        replies = []
+        for cmd in (("AUTH", "s3cret"), ("SELECT", str(db)), args):
+            parts = [a.encode() for a in cmd]
+            s.sendall(b"*%d\r\n" % len(parts) + b"".join(b"$%d\r\n%s\r\n" % (len(p), p) for p in parts))
+            replies.append(_read_reply(reader))
+        assert replies[:2] == ["OK", "OK"], replies
+        return replies[2]
+
+
+def test_password_and_database_from_the_fleet_url(make_client, redis):
+    """AUTH and SELECT against a server that requires a password: entries land in the URL's database only."""
+    assert redis.command("CONFIG", "SET", "requirepass", "s3cret") == "OK"
+    with Origin(delay=0) as origin:
+        c = make_client(args=("--fleet", f"redis://default:s3cret@127.0.0.1:{redis.port}/3"))
+        assert c.fetch(origin.url("authed"))["title"] == title_of("authed")
+        assert len(authed(redis, 3, "KEYS", "linkpeek:v1:entry:*")) == 1
+        assert authed(redis, 0, "KEYS", "linkpeek:v1:entry:*") == []
