@@ -428,9 +428,11 @@ def test_get_media_progress_for_an_image(daemon, images, img_server):
     assert values[0]["title"] == f"Fetching image for {img_server.url('/slow-wide.png')}"
     assert values[1]["bytes"] == len(images.routes["/wide.png"][0])
     assert values[2]["message"] == "done"
-    # The variant is cached now: a repeat needs no work and reports nothing.
+    # The variant is cached now: a repeat needs no work, and its token gets
+    # only begin and end (protocol §7: every workDoneToken gets both).
     again, values = progress_of(c, img_server.url("/slow-wide.png"), width=40)
-    assert again["data"] == result["data"] and values == []
+    assert again["data"] == result["data"]
+    assert [v["kind"] for v in values] == ["begin", "end"], values
 
 
 def test_get_media_progress_for_a_page(daemon, img_server):
