@@ -588,6 +588,24 @@ h.test("an image that was never verified (404) gives no image line", function()
     { "T", "a.example", "image: http://a.example/i.png" }, "a verified image")
 end)
 
+h.test("a site engine's preview: the site line under the host, as the daemon's cards make it", function()
+  local pr = { engine = "github", kind = "pullRequest", state = "merged", number = 4123, comments = 12,
+    labels = { "bug", "performance" } }
+  h.eq(card.lines("https://github.com/o/r/pull/4123", { title = "Fix it", siteName = "GitHub", site = pr }, nil, 60),
+    { "Fix it", "GitHub · github.com", "merged · #4123 · 12 comments · bug, performance" }, "a pull request")
+  h.eq(card.site_line({ engine = "stackexchange", kind = "question", accepted = true, score = 231, answers = 14,
+    tags = { "c++" } }), "✓ accepted · score 231 · 14 answers · c++", "a question")
+  h.eq(card.site_line({ engine = "npm", kind = "package", version = "2.3.1", license = "MIT",
+    createdAt = "2026-01-05T10:00:00Z" }), "v2.3.1 · MIT · 2026-01-05", "a package")
+  h.eq(card.site_line({ engine = "stackexchange", kind = "answer", score = 1, answers = 1 }),
+    "score 1 · 1 answer", "one answer, no accepted mark")
+  h.eq(card.site_line({ engine = "x", kind = "issue", state = "open\n\27[31mred" }), "open [31mred",
+    "control characters flattened")
+  h.eq(card.site_line({ engine = "x", kind = "issue" }), nil, "nothing to say")
+  h.eq(card.site_line("merged"), nil, "not an object")
+  h.expect(vim.tbl_contains(require("linkpeek.protocol").fields, "site"), "site is a field the card shows")
+end)
+
 h.test("a server that thinks: the float says it is waiting for the server", function()
   markdown({ base .. "/slow?ms=2500&title=Thinking" })
   local seen = preview_at(1, 3)

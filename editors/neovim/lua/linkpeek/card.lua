@@ -70,6 +70,92 @@ local function wrap(s, width, out)
   end
 end
 
+local function count(n, noun)
+  return n .. " " .. noun .. (n == 1 and "" or "s")
+end
+
+local function is_int(v)
+  return type(v) == "number" and v == math.floor(v)
+end
+
+-- "2026-01-05" of an ISO 8601 instant: cards show the day, never "3 days
+-- ago", so a cached card never goes stale.
+local function day(instant)
+  return (type(instant) == "string" and #instant >= 10) and instant:sub(1, 10) or nil
+end
+
+local function list(v)
+  if type(v) ~= "table" or #v == 0 then
+    return nil
+  end
+  local words = {}
+  for _, w in ipairs(v) do
+    table.insert(words, type(w) == "string" and w or nil)
+  end
+  return #words > 0 and table.concat(words, ", ") or nil
+end
+
+-- The one line of a preview a site engine read (`site`, protocol/README.md
+-- section 6b), word for word as the daemon's own cards make it:
+-- "merged · #4123 · 12 comments · bug, performance",
+-- "✓ accepted · score 231 · 14 answers", "v2.3.1 · MIT · 2026-01-05".
+-- nil when `site` is absent or says nothing a card shows.
+function M.site_line(site)
+  if type(site) ~= "table" then
+    return nil
+  end
+  local parts = {}
+  local function add(v)
+    if type(v) == "string" then
+      table.insert(parts, v)
+    end
+  end
+  local kind = site.kind
+  if kind == "issue" or kind == "pullRequest" or kind == "mergeRequest" then
+    add(site.state)
+    add(is_int(site.number) and ("#" .. site.number) or nil)
+    add(is_int(site.comments) and count(site.comments, "comment") or nil)
+    add(list(site.labels))
+  elseif kind == "question" or kind == "answer" then
+    add(site.accepted == true and "✓ accepted" or nil)
+    add(site.state)
+    add(is_int(site.score) and ("score " .. site.score) or nil)
+    add(is_int(site.answers) and count(site.answers, "answer") or nil)
+    add(list(site.tags))
+  elseif kind == "repository" or kind == "file" or kind == "folder" then
+    add(is_int(site.stars) and ("★ " .. site.stars) or nil)
+    add(site.language)
+    add(site.license)
+  elseif kind == "commit" then
+    add(type(site.version) == "string" and ("commit " .. site.version) or nil)
+    add(day(site.createdAt))
+  elseif kind == "release" then
+    add(site.version)
+    add(site.state)
+    add(day(site.createdAt))
+  elseif kind == "paper" then
+    add(site.category)
+    add(type(site.authors) == "table" and count(#site.authors, "author") or nil)
+    add(day(site.createdAt) and ("submitted " .. day(site.createdAt)) or nil)
+  elseif kind == "package" then
+    local version = site.version
+    add(type(version) == "string" and (version:match("^%d") and ("v" .. version) or version) or nil)
+    add(site.license)
+    add(day(site.createdAt))
+  elseif kind == "gist" then
+    add("gist")
+    add(is_int(site.comments) and count(site.comments, "comment") or nil)
+  else
+    add(site.description)
+    add(site.language)
+  end
+  local shown = {}
+  for _, part in ipairs(parts) do
+    table.insert(shown, M.clean(part))
+  end
+  return #shown > 0 and table.concat(shown, " · ") or nil
+end
+
 -- Lines for `meta` (LinkMetadata, possibly partial) and a status line:
 -- `status` is nil when the card is complete.
 function M.lines(url, meta, status, width)
@@ -82,6 +168,10 @@ function M.lines(url, meta, status, width)
     table.insert(out, site .. " · " .. host)
   elseif host and title then
     table.insert(out, host)
+  end
+  local facts = M.site_line(meta.site)
+  if facts then
+    table.insert(out, facts)
   end
   local summary = M.clean(meta.summary)
   if summary then

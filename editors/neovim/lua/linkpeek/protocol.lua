@@ -166,7 +166,8 @@ function M.entry_metadata(entry)
 end
 
 -- The fields of LinkMetadata a card shows (protocol/README.md section 6).
--- `stage`/`bytes` are the work-done progress fields.
-M.fields = { "title", "siteName", "summary", "url", "originalURL", "image", "video", "richness" }
+-- `stage`/`bytes` are the work-done progress fields. `site` is what a site
+-- engine read (section 6b), shown as one line (card.site_line).
+M.fields = { "title", "siteName", "summary", "url", "originalURL", "image", "video", "richness", "site" }
 
 return M
