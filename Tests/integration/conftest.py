@@ -38,7 +38,7 @@ for _name in ("http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTPS_PROXY
 
 KNOWN_KINDS = {"cancelled", "timedOut", "failed", "unknown"}
 KNOWN_REASONS = {"invalidURL", "unsupportedScheme", "blockedAddress", "dns", "connect", "tls", "httpStatus",
-                 "tooManyRedirects", "unsupportedContentType", "emptyBody", "network", "notCached", "notRecorded",
+                 "tooManyRedirects", "unsupportedContentType", "emptyBody", "network", "notCached", "fetchRefused", "notRecorded",
                  "imageTooLarge", "unsupportedImage", "decodeFailed", "rateLimited", "blocked"}
 
 
