@@ -83,7 +83,7 @@ release: deps
 	$(SWIFT) build -c release --static-swift-stdlib
 
 ## dist: dist/linkpeek-VERSION-linux-ARCH.tar.gz (bin/, share/man, share/
-## completions, share/linkpeek/editors, README.md, LICENSE) and
+## completions, share/linkpeek/editors, README.md, LICENSE, Package.resolved) and
 ## dist/linkpeek_VERSION_ARCH.deb (the same files in Debian's places).
 dist: release
 	rm -rf dist && mkdir -p dist
@@ -105,7 +105,7 @@ install: release
 	sh scripts/dist.sh tree $(RELEASE_BIN) .build/install-tree
 	mkdir -p "$(DESTDIR)$(PREFIX)/share/doc/linkpeek"
 	cp -R .build/install-tree/bin .build/install-tree/share "$(DESTDIR)$(PREFIX)/"
-	cp .build/install-tree/README.md .build/install-tree/LICENSE "$(DESTDIR)$(PREFIX)/share/doc/linkpeek/"
+	cp .build/install-tree/README.md .build/install-tree/LICENSE .build/install-tree/Package.resolved "$(DESTDIR)$(PREFIX)/share/doc/linkpeek/"
 	@echo "installed $(DESTDIR)$(PREFIX)/bin/linkpeek"
 
 ## test-dist: the tarball's binary from another directory with LD_LIBRARY_PATH

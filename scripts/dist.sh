@@ -72,6 +72,11 @@ tree() {
     mkdir -p "$dir/share/linkpeek/systemd"
     cp "$root/scripts/systemd/linkpeek-http.service" "$dir/share/linkpeek/systemd/"
     cp "$root/README.md" "$root/LICENSE" "$dir/"
+    # What the release was built from: every Swift package's version and
+    # revision, as the build resolved them (Sources/README.md, "What a release
+    # is built from").
+    [ -f "$root/Package.resolved" ] || { echo "dist.sh: no Package.resolved: build first" >&2; exit 1; }
+    cp "$root/Package.resolved" "$dir/"
 }
 
 tarball() {
@@ -100,6 +105,7 @@ deb() {
     mkdir -p "$stage/lib/systemd/system"
     cp "$dir/share/linkpeek/systemd/linkpeek-http.service" "$stage/lib/systemd/system/"
     gzip -9n < "$dir/README.md" > "$stage/usr/share/doc/linkpeek/README.md.gz"
+    cp "$dir/Package.resolved" "$stage/usr/share/doc/linkpeek/"
     {
         echo "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"
         echo "Upstream-Name: linkpeek"

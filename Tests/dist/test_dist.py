@@ -3,6 +3,7 @@ unpacked from the tarball needs only Debian's libraries, the .deb says so
 and carries its files in Debian's places, and the core integration tests
 pass against that binary run from another directory with LD_LIBRARY_PATH
 empty."""
+import json
 import os
 import pathlib
 import re
@@ -108,9 +109,30 @@ def test_tarball_layout():
                  "share/zsh/site-functions/_linkpeek", "share/fish/vendor_completions.d/linkpeek.fish",
                  "share/linkpeek/editors/README.md", "share/linkpeek/editors/neovim/plugin/linkpeek.lua",
                  "share/linkpeek/editors/emacs/linkpeek.el", "share/linkpeek/editors/vscode/package.json",
-                 "README.md", "LICENSE"]:
+                 "README.md", "LICENSE", "Package.resolved"]:
         assert f"{top}/{path}" in names, f"{path} missing from {tarball.name}"
     assert not any("/tests/" in name or "/test/" in name for name in names), "editor test suites were packed"
+
+
+def test_the_release_records_every_package_it_was_built_from(tmp_path):
+    # Package.swift's dependencies, by URL; the packed Package.resolved must pin
+    # each one to a version and a 40-hex revision.
+    manifest = (ROOT / "Package.swift").read_text()
+    urls = set(re.findall(r'\.package\(url: "([^"]+)"', manifest))
+    assert urls, "no .package(url:) in Package.swift"
+    tarball = only("linkpeek-*-linux-*.tar.gz")
+    top = tarball.name[: -len(".tar.gz")]
+    with tarfile.open(tarball) as archive:
+        member = archive.extractfile(f"{top}/Package.resolved")
+        packed = json.loads(member.read())
+    pins = {pin["location"].removesuffix(".git"): pin["state"] for pin in packed["pins"]}
+    for url in urls:
+        assert url in pins, f"{url} is not pinned in the packed Package.resolved"
+        assert re.fullmatch(r"[0-9a-f]{40}", pins[url].get("revision", "")), pins[url]
+        assert re.fullmatch(r"\d+\.\d+\.\d+", pins[url].get("version", "")), pins[url]
+    deb = only("linkpeek_*.deb")
+    run("dpkg-deb", "-x", str(deb), str(tmp_path / "root"))
+    assert json.loads((tmp_path / "root/usr/share/doc/linkpeek/Package.resolved").read_text()) == packed
 
 
 def test_man_page_documents_every_subcommand(binary):
