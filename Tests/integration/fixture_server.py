@@ -260,14 +260,22 @@ LATE_HEAD = b"""<!DOCTYPE html><html><head><meta charset="utf-8">
 
 
 def _gzip_bomb() -> bytes:
-    """gzip of an HTML start plus 1 GiB of spaces: about 1 MB on the wire."""
-    co = zlib.compressobj(9, zlib.DEFLATED, 31)
-    parts = [co.compress(b"<!DOCTYPE html><html><head><title>bomb</title>")]
+    """gzip of an HTML start plus 1 GiB of spaces: about 1 MB on the wire. Each 1 MiB block is compressed
+    once and repeated: after a full flush deflate starts afresh, so every block's bytes are the same (a
+    minute of level-9 compression under load, before); the trailer's CRC and length are of the whole."""
+    head = b"<!DOCTYPE html><html><head><title>bomb</title>"
     block = b" " * (1 << 20)
-    for _ in range(1024):
-        parts.append(co.compress(block))
+    co = zlib.compressobj(9, zlib.DEFLATED, -15)
+    parts = [co.compress(head) + co.flush(zlib.Z_FULL_FLUSH)]
+    one = co.compress(block) + co.flush(zlib.Z_FULL_FLUSH)
+    parts += [one] * 1024
     parts.append(co.flush())
-    return b"".join(parts)
+    crc = zlib.crc32(head)
+    for _ in range(1024):
+        crc = zlib.crc32(block, crc)
+    size = len(head) + 1024 * len(block)
+    header = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff"  # gzip, deflate, no name, no time, level 9
+    return header + b"".join(parts) + struct.pack("<II", crc, size & 0xFFFFFFFF)
 
 
 def _brotli(data: bytes) -> bytes | None:
