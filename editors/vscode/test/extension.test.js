@@ -539,8 +539,11 @@ test('a daemon that keeps dying is restarted with backoff, then left alone', asy
     await d.get().catch(() => {});
     const deadline = Date.now() + 5000;
     while (!warnings.length && Date.now() < deadline) await sleep(20);
-    await sleep(300);
     assert.equal(warnings.length, 1, 'no give-up warning');
+    // Given up, a state and not a pause: no restart pending and no daemon starting, so none can come later.
+    assert.equal(d.restartTimer, undefined, 'a restart is still scheduled');
+    assert.equal(d.ready, undefined, 'a daemon is still starting');
+    assert.equal(d.client, undefined, 'a daemon is still running');
     assert.match(warnings[0], /^linkpeek: the daemon keeps exiting \(code 1, signal null\); not restarting it$/);
     assert.equal(fs.readFileSync(counter, 'utf8').split('\n').filter(Boolean).length, 4, 'starts: the first and three restarts');
   } finally {
