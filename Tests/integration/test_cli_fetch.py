@@ -12,6 +12,7 @@ import uuid
 import pytest
 
 from conftest import assert_error
+from test_cli_cards import run_on_tty
 from fixture_server import (BIG3MB_HEAD, ENCODING_CASES, LATE_HEAD, FixtureServer, brotli_available, gif_bytes,
                             ico_bytes, jpeg_bytes, png_bytes)
 
@@ -628,40 +629,7 @@ def test_progress_line_on_a_terminal(linkpeek_bin, server, tmp_path):
     assert b"\x1b" not in out and len([l for l in out.splitlines() if l.strip()]) == 4, out
 
 
-def run_with_stderr_on_tty(args: list, timeout: float = 60) -> tuple[int, bytes, bytes]:
-    """Runs the command with stderr on a pseudo-terminal and stdout on a pipe: (exit code, stdout, stderr)."""
-    import os
-    import pty
-    import subprocess
-    import threading
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
-    os.close(slave)
-    out: list[bytes] = []
-    reader = threading.Thread(target=lambda: out.append(proc.stdout.read()), daemon=True)
-    reader.start()
-    err = b""
-    deadline = time.monotonic() + timeout
-    try:
-        while time.monotonic() < deadline:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # EIO: the child closed the terminal
-                break
-            if not chunk:
-                break
-            err += chunk
-        code = proc.wait(timeout=max(0.1, deadline - time.monotonic()))
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
-    reader.join(10)
-    return code, b"".join(out), err
-
-
-PROGRESS = re.compile(rb"\r\x1b\[K(\d+) done, (\d+) failed, (\d+) running")
+PROGRESS = re.compile(r"\r\x1b\[K(\d+) done, (\d+) failed, (\d+) running")
 
 
 def test_progress_line_on_a_terminal(linkpeek_bin, server):
@@ -669,8 +637,8 @@ def test_progress_line_on_a_terminal(linkpeek_bin, server):
     and cleared at the end; stdout (a pipe) gets only the JSON lines."""
     u = uuid.uuid4().hex[:8]
     urls = [server.url(f"/page?title=a&u={u}"), server.url(f"/status/404?u={u}"), server.url(f"/page?title=c&u={u}")]
-    code, out, err = run_with_stderr_on_tty(
-        [linkpeek_bin, "fetch", "--allow-private-network", "--no-subresources", *urls])
+    code, err, out = run_on_tty(
+        [linkpeek_bin, "fetch", "--allow-private-network", "--no-subresources", *urls], timeout=60, stream="stderr")
     assert code == 1, (code, out, err)  # one URL failed
     objects = [json.loads(line) for line in out.decode().splitlines()]
     assert [o.get("originalURL", o.get("url")) for o in objects] == urls, out
@@ -679,15 +647,16 @@ def test_progress_line_on_a_terminal(linkpeek_bin, server):
     assert counts, f"no progress line on the terminal: {err!r}"
     assert [c[0] for c in counts] == sorted(c[0] for c in counts), counts
     assert counts[-1] == (3, 1, 0), counts
-    assert err.endswith(b"\r\x1b[K"), f"the line is not cleared at the end: {err[-40:]!r}"
-    assert b"\n" not in err, f"the progress line scrolled: {err!r}"
+    assert err.endswith("\r\x1b[K"), f"the line is not cleared at the end: {err[-40:]!r}"
+    assert "\n" not in err, f"the progress line scrolled: {err!r}"
 
 
 def test_no_progress_line_for_one_url_or_off_a_terminal(linkpeek_bin, server, run_cli):
-    code, out, err = run_with_stderr_on_tty(
-        [linkpeek_bin, "fetch", "--allow-private-network", "--no-subresources", server.url("/page?title=one")])
+    code, err, out = run_on_tty(
+        [linkpeek_bin, "fetch", "--allow-private-network", "--no-subresources", server.url("/page?title=one")],
+        timeout=60, stream="stderr")
     assert code == 0 and json.loads(out)["title"] == "one", (out, err)
-    assert b"\x1b" not in err, err
+    assert "\x1b" not in err, err
     res = run_cli("fetch", "--allow-private-network", "--no-subresources",
                   server.url("/page?title=x"), server.url("/page?title=y"))
     assert res.returncode == 0 and [o["title"] for o in res.objects] == ["x", "y"]
