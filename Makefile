@@ -11,8 +11,8 @@ SWIFT ?= swift
 HOST_PYTHON ?= python3
 VENV := .venv
 PYTHON := $(VENV)/bin/python
-# The integration, editor and fuzz suites run in a network namespace with
-# only loopback (Tests/sandbox.py): no test can reach the internet.
+# Every suite (Swift, integration, editor, fuzz) runs in a network namespace
+# with only loopback (Tests/sandbox.py): no test can reach the internet.
 SANDBOX := $(PYTHON) Tests/sandbox.py
 # Fixed seeds in `make test` (printed with every failure with the command
 # that replays it); `make fuzz` picks a random one unless FUZZ_SEED is given.
@@ -78,9 +78,10 @@ build: deps
 
 ## release: the release binary, with the Swift runtime and Foundation linked
 ## in: it needs no toolchain at run time, only Debian's own libraries.
+# Only the shipped product: the test-only executables are built (debug) by test-swift.
 release: deps
 	sh scripts/write-commit.sh
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build -c release --static-swift-stdlib --product linkpeek
 
 ## dist: dist/linkpeek-VERSION-linux-ARCH.tar.gz (bin/, share/man, share/
 ## completions, share/linkpeek/editors, README.md, LICENSE, Package.resolved) and
@@ -139,9 +140,12 @@ test: test-swift test-integration test-editors test-dist
 
 # Serially: the in-process daemon tests drive real pipes with bounded waits,
 # and on a 2-core machine parallel suites starve each other into timeouts.
-test-swift: build
+# One build of everything (the binary, crash-guard-probe and the tests), not
+# `build` and then --build-tests.
+test-swift: deps
+	sh scripts/write-commit.sh
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --no-parallel
+	$(SANDBOX) $(SWIFT) test --skip-build --no-parallel
 
 test-integration: unpacked
 	LINKPEEK_BIN=$(DIST_BIN) LINKPEEK_SEED=$(TEST_SEED) $(SANDBOX) $(PYTEST) Tests/integration

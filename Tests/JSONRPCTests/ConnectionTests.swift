@@ -77,12 +77,15 @@ import Testing
         }
         #expect(dropped > 0)
         #expect(connection.droppedCount == dropped)
-        // Every response is still delivered once the client reads.
+        // Every response is still delivered once the client reads. No clock in
+        // the verdict: nobody reads until every send has returned, so the pipe
+        // (64 KiB) and the soft limit (256 KiB) are full long before 2,000
+        // droppable 1 KB reports; the bound below only stops a hang.
         var framer = MessageFramer()
         var responses = 0
         _ = fcntl(output.read, F_SETFL, fcntl(output.read, F_GETFL) | O_NONBLOCK)
         var chunk = [UInt8](repeating: 0, count: 65536)
-        _ = await waitUntil(timeout: 10) {
+        _ = await waitUntil(timeout: 60) {
             let n = chunk.withUnsafeMutableBytes { read(output.read, $0.baseAddress, $0.count) }
             if n > 0 {
                 for case .message(let body) in framer.feed(chunk[0..<n]) where !body.contains(UInt8(ascii: "$")) {
@@ -115,6 +118,9 @@ import Testing
 }
 
 extension ConnectionTests {
+    /// The reader's own state, not a pause: `readerWaiting` is set under the
+    /// queue's lock before the reader blocks, and only a drain below the hard
+    /// limit (or a broken output) clears it and lets it read again.
     @Test func readingPausesPastTheHardLimitAndResumesWhenDrained() async throws {
         let input = try Pipe()
         let output = try Pipe()
@@ -122,21 +128,26 @@ extension ConnectionTests {
         let connection = Connection(input: input.read, output: output.write, limits: limits)
         let received = Received()
         connection.start { received.append($0) }
+        let readerWaiting = { connection.queue.state.withLock { $0.readerWaiting } }
         writeAll(input.write, "{\"jsonrpc\":\"2.0\",\"method\":\"first\"}\n")
         #expect(await waitUntil { received.count == 1 })
+        #expect(!readerWaiting())
         // Fill the pipe (64 KiB) and the queue past the hard limit; nobody reads.
         let filler = String(repeating: "x", count: 10_000)
         for index in 0..<40 { connection.send(.result(.int(index), .string(filler))) }
-        // The reader was already waiting in read(): this one gets through, then it pauses.
+        // The reader checks the limit before each read: whether it was already
+        // in read() (then "second" gets through first) or not, it now pauses.
         writeAll(input.write, "{\"jsonrpc\":\"2.0\",\"method\":\"second\"}\n")
-        #expect(await waitUntil { received.count == 2 })
+        #expect(await waitUntil(timeout: 60, readerWaiting), "the reader did not pause past the hard limit")
+        let beforeThird = received.count
         writeAll(input.write, "{\"jsonrpc\":\"2.0\",\"method\":\"third\"}\n")
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(received.count == 2)
+        #expect(readerWaiting())
+        #expect(received.count == beforeThird)
         // Drain the output: reading resumes.
-        let all = await readAvailable(output.read, atLeast: 40 * 10_000, timeout: 10)
+        let all = await readAvailable(output.read, atLeast: 40 * 10_000, timeout: 60)
         #expect(all.count >= 40 * 10_000)
-        #expect(await waitUntil { received.count == 3 })
+        #expect(await waitUntil(timeout: 60) { received.count == 3 })
+        #expect(!readerWaiting())
         close(input.write)
         #expect(await connection.close(timeout: 5))
         for fd in [input.read, output.read, output.write] { close(fd) }

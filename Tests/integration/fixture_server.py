@@ -35,11 +35,15 @@ Routes (all GET):
   /base, /dir/sub/rel              relative og:image with <base href>, and without
   /slow?ms=M                       answers a page after M milliseconds
   /slow-image-page?ms=M            a page whose og:image and icon each answer after M milliseconds
-                                   (/img/… takes ?ms=M too)
+                                   (/img/… takes ?ms=M too), or with ?hold=K once K is released
   /trickle?ms=M                    /page sent in three parts, M milliseconds apart
   /gate?key=K&n=N[&ms=M][&s=S]     held until N requests of key K are in flight at once (else its
                                    title is "gate timed out" after S s, default 20), then M ms more
   any route, ?key=K                counted in flight: ``peak_in_flight(K)`` is the most at once
+  /held?key=K[&title=T][&s=S]      held until the test releases K (``release(K)`` or /release?key=K),
+                                   then a page; unreleased after S s (default 60), its title says so.
+                                   ``wait_in_flight(K, n)`` (or /in-flight?key=K&n=N, which answers
+                                   the count once it is reached) tells a test the request is there
   /pdf /json                       non-HTML types
   /gzip /br                        a page sent Content-Encoding gzip / br (br only with an encoder)
   /ua                              a page whose title is the request's User-Agent
@@ -256,14 +260,22 @@ LATE_HEAD = b"""<!DOCTYPE html><html><head><meta charset="utf-8">
 
 
 def _gzip_bomb() -> bytes:
-    """gzip of an HTML start plus 1 GiB of spaces: about 1 MB on the wire."""
-    co = zlib.compressobj(9, zlib.DEFLATED, 31)
-    parts = [co.compress(b"<!DOCTYPE html><html><head><title>bomb</title>")]
+    """gzip of an HTML start plus 1 GiB of spaces: about 1 MB on the wire. Each 1 MiB block is compressed
+    once and repeated: after a full flush deflate starts afresh, so every block's bytes are the same (a
+    minute of level-9 compression under load, before); the trailer's CRC and length are of the whole."""
+    head = b"<!DOCTYPE html><html><head><title>bomb</title>"
     block = b" " * (1 << 20)
-    for _ in range(1024):
-        parts.append(co.compress(block))
+    co = zlib.compressobj(9, zlib.DEFLATED, -15)
+    parts = [co.compress(head) + co.flush(zlib.Z_FULL_FLUSH)]
+    one = co.compress(block) + co.flush(zlib.Z_FULL_FLUSH)
+    parts += [one] * 1024
     parts.append(co.flush())
-    return b"".join(parts)
+    crc = zlib.crc32(head)
+    for _ in range(1024):
+        crc = zlib.crc32(block, crc)
+    size = len(head) + 1024 * len(block)
+    header = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff"  # gzip, deflate, no name, no time, level 9
+    return header + b"".join(parts) + struct.pack("<II", crc, size & 0xFFFFFFFF)
 
 
 def _brotli(data: bytes) -> bytes | None:
@@ -359,6 +371,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError, OSError):
             return
 
+    def check_client(self):
+        """Raises ClientGone if the peer has closed its end."""
+        r, _, _ = select.select([self.connection], [], [], 0)
+        if r:
+            try:
+                if self.connection.recv(1, socket.MSG_PEEK) == b"":
+                    raise ClientGone
+            except (ConnectionResetError, OSError):
+                raise ClientGone
+
     def wait_or_client_gone(self, seconds: float):
         """Sleep up to `seconds`; return early (raise ClientGone) if the peer closes."""
         deadline = time.monotonic() + seconds
@@ -435,10 +457,10 @@ def _route_table() -> tuple[dict[str, Callable], list[tuple[str, Callable]]]:
 
     @route("/slow-image-page")
     def _slow_image_page(h, path, q):
-        ms = int(q("ms", "1500"))
+        wait = f"hold={urllib.parse.quote(q('hold'))}" if q("hold") else f"ms={int(q('ms', '1500'))}"
         h.send(200, f"""<html><head><title>Slow image</title>
-<meta property="og:image" content="/img/slow.png?ms={ms}&amp;w=40&amp;h=20">
-<link rel="icon" href="/img/slowicon.gif?ms={ms}&amp;w=16&amp;h=16"></head><body>x</body></html>""".encode())
+<meta property="og:image" content="/img/slow.png?{wait}&amp;w=40&amp;h=20">
+<link rel="icon" href="/img/slowicon.gif?{wait}&amp;w=16&amp;h=16"></head><body>x</body></html>""".encode())
 
     @route("/twitter")
     def _tw(h, path, q):
@@ -520,6 +542,22 @@ def _route_table() -> tuple[dict[str, Callable], list[tuple[str, Callable]]]:
         h.wait_or_client_gone(int(q("ms", "0")) / 1000.0)
         h.send(200, page_html(h.base, q("title", "Gate") if opened else "gate timed out").encode())
 
+    @route("/held")
+    def _held(h, path, q):
+        released = h.fixture.wait_released(h, q("key", ""), float(q("s", "60")))
+        h.send(200, page_html(h.base, q("title", "Held") if released else "held never released").encode())
+
+    @route("/release")
+    def _release(h, path, q):
+        h.fixture.release(q("key", ""))
+        h.send(200, b"released", "text/plain")
+
+    @route("/in-flight")
+    def _in_flight(h, path, q):
+        # For a test in another process (an editor's): answers once N requests of K are in flight.
+        reached = h.fixture.wait_in_flight(q("key", ""), int(q("n", "1")), float(q("s", "20")))
+        h.send(200 if reached else 504, str(h.fixture.peak_in_flight(q("key", ""))).encode(), "text/plain")
+
     @route("/trickle")
     def _trickle(h, path, q):
         body = page_html(h.base, q("title", "Trickle Page")).encode()
@@ -577,6 +615,8 @@ def _route_table() -> tuple[dict[str, Callable], list[tuple[str, Callable]]]:
             return h.send(404, b"no such image")
         if q("ms", None):
             h.wait_or_client_gone(int(q("ms", "0")) / 1000.0)
+        if q("hold", None) and not h.fixture.wait_released(h, q("hold"), float(q("s", "60"))):
+            return h.send(504, b"held never released")
         h.send(200, maker(int(q("w", "64")), int(q("h", "32"))), ctype)
 
     @route("/favicon.ico")
@@ -724,10 +764,11 @@ class FixtureServer:
         self._cacheable: dict[str, dict] = {}
         self._conditional: Counter[str] = Counter()
         self._not_modified: Counter[str] = Counter()
-        self._lock = threading.Lock()
+        self._lock = threading.Condition()  # also signals each counted request (wait_hits)
         self._flight = threading.Condition()
         self._in_flight: Counter[str] = Counter()
         self._peak: Counter[str] = Counter()
+        self._released: set[str] = set()
         self.stopping = threading.Event()
         self._httpd: _Server | None = None
         self._thread: threading.Thread | None = None
@@ -783,11 +824,18 @@ class FixtureServer:
             self._full_hits[full] += 1
             if len(self.headers_seen) < 10000:
                 self.headers_seen.append((full, headers))
+            self._lock.notify_all()
 
     def hits(self, path: str) -> int:
         """Requests for `path`: with a query, that exact target; else any query."""
         with self._lock:
             return self._full_hits[path] if "?" in path else self._hits[path]
+
+    def wait_hits(self, path: str, n: int = 1, timeout: float = 20) -> bool:
+        """Waits, bounded, until `hits(path)` reaches `n` (the request has reached the server)."""
+        with self._lock:
+            return self._lock.wait_for(
+                lambda: (self._full_hits[path] if "?" in path else self._hits[path]) >= n, timeout)
 
     def _count_conditional(self, path: str):
         with self._lock:
@@ -837,6 +885,25 @@ class FixtureServer:
                     return False
                 self._flight.wait(min(left, 0.1))
             return True
+
+    def release(self, key: str):
+        """Lets every /held request of `key` answer, now and later."""
+        with self._flight:
+            self._released.add(key)
+            self._flight.notify_all()
+
+    def wait_released(self, h: Handler, key: str, seconds: float) -> bool:
+        """Holds handler `h` until `key` is released; False after `seconds` (ClientGone if the client left)."""
+        deadline = time.monotonic() + seconds
+        while True:
+            with self._flight:
+                if key in self._released:
+                    return True
+                left = deadline - time.monotonic()
+                if left <= 0 or self.stopping.is_set():
+                    return False
+                self._flight.wait(min(left, 0.1))
+            h.check_client()
 
     def peak_in_flight(self, key: str) -> int:
         """The most requests with `key` that were in flight at once: what a concurrency check compares."""

@@ -52,10 +52,15 @@ def test_bad_width_is_a_usage_error(run_cli):
     assert "--width must be an integer from 20 to 1000" in res.stderr
 
 
-def run_on_tty(args: list, env: dict, timeout: float = 30) -> str:
-    """Runs the command with stdout on a pseudo-terminal; returns what it wrote."""
+def run_on_tty(args: list, env: dict | None = None, timeout: float = 30,
+               stream: str = "stdout") -> tuple[int, str, bytes]:
+    """Runs the command with `stream` (stdout or stderr) on a pseudo-terminal and the other on a pipe, read
+    once it has exited (small outputs only); returns (exit code, what the terminal got, what the pipe got)."""
     master, slave = pty.openpty()
-    proc = subprocess.Popen(args, stdout=slave, stderr=subprocess.PIPE, env=env)
+    on_tty = {"stdout": slave, "stderr": subprocess.PIPE} if stream == "stdout" else \
+        {"stdout": subprocess.PIPE, "stderr": slave}
+    proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, env=env, **on_tty)
+    piped = proc.stderr if stream == "stdout" else proc.stdout
     os.close(slave)
     out = b""
     deadline = time.monotonic() + timeout
@@ -68,13 +73,13 @@ def run_on_tty(args: list, env: dict, timeout: float = 30) -> str:
             if not chunk:
                 break
             out += chunk
-        proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+        code = proc.wait(timeout=max(0.1, deadline - time.monotonic()))
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
         os.close(master)
-    return out.decode("utf-8", "replace")
+    return code, out.decode("utf-8", "replace"), piped.read()
 
 
 @pytest.mark.parametrize("no_color", [False, True])
@@ -83,7 +88,7 @@ def test_colours_only_on_a_terminal_without_no_color(linkpeek_bin, server, no_co
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     if no_color:
         env["NO_COLOR"] = "1"
-    out = run_on_tty([linkpeek_bin, "fetch", "--allow-private-network", "--format", "text", "--width", "40", url], env)
+    _, out, _ = run_on_tty([linkpeek_bin, "fetch", "--allow-private-network", "--format", "text", "--width", "40", url], env)
     if no_color:
         assert "\x1b" not in out, repr(out)
         assert out.startswith("Coloured\r\n"), repr(out)

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 import time
 import urllib.parse
+import uuid
 
 import pytest
 
 from conftest import assert_error
+from test_cli_cards import run_on_tty
 from fixture_server import (BIG3MB_HEAD, ENCODING_CASES, LATE_HEAD, FixtureServer, brotli_available, gif_bytes,
                             ico_bytes, jpeg_bytes, png_bytes)
 
@@ -624,3 +627,37 @@ def test_progress_line_on_a_terminal(linkpeek_bin, server, tmp_path):
     assert b"\r\x1b[K4 done, 1 failed, 0 running" in err, err
     assert err.endswith(b"\r\x1b[K"), err[-200:]
     assert b"\x1b" not in out and len([l for l in out.splitlines() if l.strip()]) == 4, out
+
+
+PROGRESS = re.compile(r"\r\x1b\[K(\d+) done, (\d+) failed, (\d+) running")
+
+
+def test_progress_line_on_a_terminal(linkpeek_bin, server):
+    """Several URLs with stderr on a terminal: one line of counts, redrawn in place, rising to the totals,
+    and cleared at the end; stdout (a pipe) gets only the JSON lines."""
+    u = uuid.uuid4().hex[:8]
+    urls = [server.url(f"/page?title=a&u={u}"), server.url(f"/status/404?u={u}"), server.url(f"/page?title=c&u={u}")]
+    code, err, out = run_on_tty(
+        [linkpeek_bin, "fetch", "--allow-private-network", "--no-subresources", *urls], timeout=60, stream="stderr")
+    assert code == 1, (code, out, err)  # one URL failed
+    objects = [json.loads(line) for line in out.decode().splitlines()]
+    assert [o.get("originalURL", o.get("url")) for o in objects] == urls, out
+    assert b"\x1b" not in out, "progress went to stdout"
+    counts = [tuple(int(n) for n in m) for m in PROGRESS.findall(err)]
+    assert counts, f"no progress line on the terminal: {err!r}"
+    assert [c[0] for c in counts] == sorted(c[0] for c in counts), counts
+    assert counts[-1] == (3, 1, 0), counts
+    assert err.endswith("\r\x1b[K"), f"the line is not cleared at the end: {err[-40:]!r}"
+    assert "\n" not in err, f"the progress line scrolled: {err!r}"
+
+
+def test_no_progress_line_for_one_url_or_off_a_terminal(linkpeek_bin, server, run_cli):
+    code, err, out = run_on_tty(
+        [linkpeek_bin, "fetch", "--allow-private-network", "--no-subresources", server.url("/page?title=one")],
+        timeout=60, stream="stderr")
+    assert code == 0 and json.loads(out)["title"] == "one", (out, err)
+    assert "\x1b" not in err, err
+    res = run_cli("fetch", "--allow-private-network", "--no-subresources",
+                  server.url("/page?title=x"), server.url("/page?title=y"))
+    assert res.returncode == 0 and [o["title"] for o in res.objects] == ["x", "y"]
+    assert "\x1b" not in res.stderr, res.stderr

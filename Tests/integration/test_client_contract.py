@@ -4,7 +4,6 @@ flags do not split. Everything runs against a fixture server on 127.0.0.1."""
 
 from __future__ import annotations
 
-import time
 from urllib.parse import quote
 
 from test_daemon import check_work_done, lp, sentinel, token_messages, uniq  # noqa: F401 (lp is a fixture)
@@ -12,6 +11,15 @@ from test_daemon import check_work_done, lp, sentinel, token_messages, uniq  # n
 
 def token_values(client, token) -> list:
     return [value for _, value in token_messages(client, token)]
+
+
+def wait_token(client, token, pred, what: str, timeout: float = 20):
+    """Waits, bounded, for a work-done value on `token` that satisfies `pred`."""
+    try:
+        client.wait_for(lambda m: isinstance(m, dict) and m.get("method") == "$/progress"
+                        and m["params"].get("token") == token and pred(m["params"]["value"]), timeout)
+    except TimeoutError:
+        raise AssertionError(f"not within {timeout} s: {what}; seen on {token}: {token_values(client, token)}")
 
 
 def stages_of(client, token) -> list:
@@ -80,18 +88,19 @@ def test_presentation_flags_do_not_split_a_shared_transfer(lp, server):
     """Two fetches of one slow page, one with includeData and a partial token, one with neither: one page
     transfer, one image transfer, and each answer as it asked."""
     u = uniq()
-    url = server.url(f"/slow?ms=800&title=shared&u={u}")
+    target = f"/held?key={u}&title=shared"
+    url = server.url(target)
     images_before = server.hits("/img/og.png")
-    a = lp.fetch_async(url, include_data=True, partial_result_token=f"pr-a-{u}")
-    # A state, not a pause: A's transfer has reached the server (and answers only after 800 ms) before B.
-    deadline = time.monotonic() + 10
-    while server.hits(f"/slow?ms=800&title=shared&u={u}") == 0:
-        assert time.monotonic() < deadline, "A's page request never reached the server"
-        time.sleep(0.01)
-    b = lp.fetch_async(url)
+    a = lp.fetch_async(url, include_data=True, partial_result_token=f"pr-a-{u}", work_done_token=f"wd-a-{u}")
+    # States, not pauses: A's page request is held at the server before B is sent, and B has joined A's
+    # transfer (its token got the transfer's latest progress) before the page is let go.
+    assert server.wait_in_flight(u, 1, 20), "A's page request never reached the server"
+    b = lp.fetch_async(url, work_done_token=f"wd-b-{u}")
+    wait_token(lp, f"wd-b-{u}", lambda v: True, "B joined A's transfer")
+    server.release(u)
     ma, mb = a.result(timeout=30), b.result(timeout=30)
     sentinel(lp)
-    assert server.hits(f"/slow?ms=800&title=shared&u={u}") == 1, "the page was fetched twice"
+    assert server.hits(target) == 1, "the page was fetched twice"
     assert server.hits("/img/og.png") - images_before == 1, "the image was fetched twice"
     assert ma["title"] == mb["title"] == "shared"
     assert ma["image"]["data"] and ma["image"]["bytes"] > 0
@@ -103,18 +112,19 @@ def test_a_caller_that_joins_after_the_bytes_were_left_out_gets_them(lp, server)
     """B asks for includeData while A's image fetch (without bytes) is running: B still shares the page
     transfer, and gets its bytes from a fetch of its own; A gets none."""
     u = uniq()
-    url = server.url(f"/slow-image-page?ms=1500&u={u}")
+    target = f"/slow-image-page?hold={u}&u={u}"
+    url = server.url(target)
     images_before = server.hits("/img/slow.png")
     a = lp.fetch_async(url, work_done_token=f"wd-a-{u}")
-    deadline = time.monotonic() + 10
-    while "image" not in [v.get("stage") for v in token_values(lp, f"wd-a-{u}")]:
-        assert time.monotonic() < deadline, "A never reached its image stage"
-        time.sleep(0.02)
+    # A's image request is held at the server until B has joined (B's token got the image stage).
+    wait_token(lp, f"wd-a-{u}", lambda v: v.get("stage") == "image", "A reached its image stage")
     b = lp.fetch_async(url, include_data=True, work_done_token=f"wd-b-{u}")
+    wait_token(lp, f"wd-b-{u}", lambda v: True, "B joined A's transfer")
+    server.release(u)
     ma, mb = a.result(timeout=30), b.result(timeout=30)
     sentinel(lp)
     stages_of(lp, f"wd-b-{u}")  # B's own second image fetch does not send its stages backwards
-    assert server.hits(f"/slow-image-page?ms=1500&u={u}") == 1, "the page was fetched twice"
+    assert server.hits(target) == 1, "the page was fetched twice"
     assert server.hits("/img/slow.png") - images_before == 2, "B's bytes need a fetch of their own"
     assert "data" not in ma["image"]
     assert mb["image"]["data"] and mb["image"]["bytes"] == ma["image"]["bytes"]

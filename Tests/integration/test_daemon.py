@@ -151,9 +151,8 @@ def test_fetch_timeout(lp, server):
 def test_200_concurrent_fetches_half_cancelled(make_client, servers):
     assert len(servers) >= 2, "could not bind fixture servers on 127.0.0.x"
     c = make_client(timeout=60)
-    # Cancels go out in the first 2 s; no page is answered before 6 s. Each cancelled fetch's answer must
-    # come before the first page's result: an order, not a time.
-    delay_ms = 6000
+    # Cancels go out in the first 2 s, while every page is held at its server; the pages are let go only
+    # once every cancelled fetch is answered. An order, not a time: each cancel is answered without its page.
     seed = int(os.environ["LINKPEEK_SEED"])  # fixed by suite_guard unless given
     print(f"seed {seed} (rerun with LINKPEEK_SEED={seed})")  # pytest shows it when the test fails
     rng = random.Random(seed)
@@ -162,7 +161,7 @@ def test_200_concurrent_fetches_half_cancelled(make_client, servers):
     futs = []
     for i in range(n):
         s = servers[i % len(servers)]
-        url = s.url(f"/slow?ms={delay_ms}&title=t{i}&run={run}")
+        url = s.url(f"/held?key={run}&title=t{i}&run={run}")
         futs.append(c.fetch_async(url, provider_id=f"{run}-{i}", fetch_subresources=False))
     doomed = rng.sample(range(n), n // 2)
     plan = sorted((rng.uniform(0.0, 2.0), i, "cancel" if k % 2 else "cancelRequest")
@@ -179,19 +178,22 @@ def test_200_concurrent_fetches_half_cancelled(make_client, servers):
         else:
             c.cancel_request(futs[i].request_id)
 
+    for i in cancelled_at:
+        e = error_of(futs[i], timeout=60)
+        assert e.code == REQUEST_CANCELLED and e.kind == "cancelled", (i, e.code, e.data)
+        assert e.message == "Metadata fetch cancelled."
+    assert not [i for i, fut in enumerate(futs) if i not in cancelled_at and fut.done()], \
+        "a page was answered while every page was held"
+    for s in servers:
+        s.release(run)
     for i, fut in enumerate(futs):
-        if i in cancelled_at:
-            e = error_of(fut, timeout=60)
-            assert e.code == REQUEST_CANCELLED and e.kind == "cancelled", (i, e.code, e.data)
-            assert e.message == "Metadata fetch cancelled."
-        else:
+        if i not in cancelled_at:
             m = fut.result(timeout=60)
             assert m["title"] == f"t{i}", m
             assert m["originalURL"].endswith(f"title=t{i}&run={run}")
     first_page = min(answer_seq(c, futs[i].request_id) for i in range(n) if i not in cancelled_at)
     late = [i for i in cancelled_at if answer_seq(c, futs[i].request_id) > first_page]
-    assert not late, f"cancelled fetches answered only after a page had arrived (cancels sent in the first 2 s, " \
-                     f"pages take {delay_ms} ms): {late[:10]}"
+    assert not late, f"cancelled fetches answered only after a page had arrived: {late[:10]}"
     for i, f in cancel_answers.items():
         assert f.result(timeout=10) == {"cancelled": True}, i
     sentinel(c)
@@ -201,14 +203,18 @@ def test_200_concurrent_fetches_half_cancelled(make_client, servers):
 
 def test_cancel_answers_promptly_and_spares_others(lp, server):
     run = uniq()
-    a = lp.fetch_async(server.url(f"/slow?ms=30000&title=a&r={run}"), provider_id=f"a{run}", fetch_subresources=False)
-    b = lp.fetch_async(server.url(f"/slow?ms=3000&title=b&r={run}"), provider_id=f"b{run}", fetch_subresources=False)
-    time.sleep(0.3)
+    a = lp.fetch_async(server.url(f"/held?key=a{run}&title=a"), provider_id=f"a{run}", fetch_subresources=False)
+    b = lp.fetch_async(server.url(f"/held?key=b{run}&title=b"), provider_id=f"b{run}", fetch_subresources=False)
+    # A state, not a pause: both pages' requests are at the server, held there until the test lets them go.
+    wait_held(server, f"a{run}")
+    wait_held(server, f"b{run}")
     assert lp.cancel(f"a{run}") == {"cancelled": True}
     e = error_of(a, 20)
     assert e.code == REQUEST_CANCELLED
+    # Promptly: answered while both pages are still held (a's is never released), and b goes on.
+    assert not b.done(), "b was answered while its page was held"
+    server.release(f"b{run}")
     assert b.result(timeout=20)["title"] == "b"
-    # Promptly: the cancelled fetch was answered before b's 3 s page, long before its own 30 s one.
     assert answer_seq(lp, a.request_id) < answer_seq(lp, b.request_id)
     assert lp.cancel(f"a{run}") == {"cancelled": False}
     assert lp.cancel("never-started") == {"cancelled": False}
@@ -342,10 +348,12 @@ def test_provider_is_one_shot(lp, server):
 
 def test_provider_reuse_while_in_flight(lp, server):
     pid = f"busy-{uniq()}"
-    first = lp.fetch_async(server.url(f"/slow?ms=1000&title=first&u={pid}"), provider_id=pid, fetch_subresources=False)
-    time.sleep(0.1)
+    first = lp.fetch_async(server.url(f"/held?key={pid}&title=first"), provider_id=pid, fetch_subresources=False)
+    wait_held(server, pid)  # in flight for as long as the test holds its page
     e = error_of(lp.fetch_async(server.url(f"/page?u={pid}"), provider_id=pid))
     assert e.kind == "providerReused"
+    assert not first.done()
+    server.release(pid)
     assert first.result(timeout=20)["title"] == "first"
 
 
@@ -356,8 +364,9 @@ def test_provider_ids_int_and_string_differ(lp, server):
 
 
 def test_default_provider_id_is_request_id(lp, server):
-    fut = lp.fetch_async(server.url(f"/slow?ms=1500&u={uniq()}"), fetch_subresources=False)
-    time.sleep(0.2)
+    key = uniq()
+    fut = lp.fetch_async(server.url(f"/held?key={key}"), fetch_subresources=False)
+    wait_held(server, key)  # never released: only the cancel ends it
     assert lp.cancel(fut.request_id) == {"cancelled": True}
     assert error_of(fut).code == REQUEST_CANCELLED
 
@@ -372,12 +381,17 @@ def test_coalescing_two_providers_one_transfer(lp, server):
 
 
 def test_coalesced_cancel_leaves_the_other(lp, server):
-    path = f"/slow?ms=1500&title=survivor&u={uniq()}"
-    a = lp.fetch_async(server.url(path), provider_id=f"xa{path}", fetch_subresources=False)
-    b = lp.fetch_async(server.url(path), provider_id=f"xb{path}", fetch_subresources=False)
-    time.sleep(0.3)
-    assert lp.cancel(f"xa{path}") == {"cancelled": True}
+    key = uniq()
+    path = f"/held?key={key}&title=survivor"
+    a = lp.fetch_async(server.url(path), provider_id=f"xa{key}", fetch_subresources=False, work_done_token=f"wa{key}")
+    wait_held(server, key)
+    b = lp.fetch_async(server.url(path), provider_id=f"xb{key}", fetch_subresources=False, work_done_token=f"wb{key}")
+    # b has joined a's flight when its token gets the flight's latest progress (its `begin`).
+    lp.wait_for(lambda m: isinstance(m, dict) and m.get("method") == "$/progress"
+                and m["params"].get("token") == f"wb{key}", 20)
+    assert lp.cancel(f"xa{key}") == {"cancelled": True}
     assert error_of(a, 10).code == REQUEST_CANCELLED
+    server.release(key)
     assert b.result(timeout=20)["title"] == "survivor"
     assert server.hits(path) == 1
 
@@ -476,10 +490,12 @@ def test_lsp_output_is_strict(linkpeek_bin, tmp_path):
 
 def wait_hit(server, target: str, timeout: float = 20) -> None:
     """Waits, bounded, until the fixture server has received `target`: the fetch is under way."""
-    deadline = time.monotonic() + timeout
-    while server.hits(target) == 0:
-        assert time.monotonic() < deadline, f"{target} never reached the fixture server"
-        time.sleep(0.01)
+    assert server.wait_hits(target, 1, timeout), f"{target} never reached the fixture server"
+
+
+def wait_held(server, key: str, timeout: float = 20) -> None:
+    """Waits, bounded, until a /held?key=`key` request is at the fixture server, held there."""
+    assert server.wait_in_flight(key, 1, timeout), f"/held?key={key} never reached the fixture server"
 
 
 def test_close_stdin_mid_fetch(make_client, server):
@@ -551,7 +567,6 @@ def test_client_that_stops_reading(linkpeek_bin, tmp_path, server):
     try:
         assert wrote_all, "daemon stopped reading its input while its output was not being read (deadlock)"
         assert not err, err
-        time.sleep(0.5)
         want = n + 20
         ids = {}
         buf = b""
@@ -681,16 +696,14 @@ def test_client_responses_are_ignored(lp):
     lp.send({"jsonrpc": "2.0", "id": 9901, "result": {"x": 1}})
     lp.send({"jsonrpc": "2.0", "id": 9902, "error": {"code": -1, "message": "client error"}})
     lp.send({"jsonrpc": "2.0", "id": 9903})
-    follow_up(lp)
-    time.sleep(0.2)
+    sentinel(lp)  # an answer to any of them would have come before the sentinel's
     assert not [m for m in lp.messages()[mark:] if isinstance(m, dict) and m.get("id") in (9901, 9902, 9903)]
 
 
 def test_notifications_with_ids_are_answered_once(lp):
     for rid, method in [(9801, "initialized"), (9802, "$/cancelRequest")]:
         lp.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": {"id": 1} if "cancel" in method else {}})
-    follow_up(lp)
-    time.sleep(0.3)
+    sentinel(lp)  # a second answer to either would have come before the sentinel's
     for rid in (9801, 9802):
         assert len(answers_for(lp, rid)) == 1, f"id {rid}: {answers_for(lp, rid)}"
 
@@ -752,8 +765,8 @@ def test_every_message_validates_against_schema(make_client, server):
     for route in ("/status/404", "/pdf", f"/never?u={u}"):
         with pytest.raises(LinkPeekError):
             c.fetch(server.url(route), timeout=1, on_progress=lambda v: None)
-    f = c.fetch_async(server.url(f"/slow?ms=2000&u={u}"), provider_id="sch", on_progress=lambda v: None)
-    time.sleep(0.2)
+    f = c.fetch_async(server.url(f"/held?key=sch{u}"), provider_id="sch", on_progress=lambda v: None)
+    wait_held(server, f"sch{u}")  # never released: the cancel ends it
     c.cancel("sch")
     with pytest.raises(LinkPeekError):
         f.result(timeout=10)

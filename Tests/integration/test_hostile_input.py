@@ -12,11 +12,13 @@ still answer, and it must exit with 0 when its input ends.
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import os
 import select
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -112,8 +114,7 @@ def run_lines(linkpeek_bin, tmp_path, lines: list[str], timeout: float = 60.0, e
     """Send ndjson lines and read answers until `expect` came (default: one per line that has an id), keeping
     stdin open meanwhile (end of input cancels what still runs); then close it. Returns (exit code, answers
     by id as JSON text, raw output lines, stderr)."""
-    cache = tmp_path / f"cache-{time.monotonic_ns()}"
-    cache.mkdir()
+    cache = tempfile.mkdtemp(prefix="cache-", dir=tmp_path)  # one each, also when run side by side
     if expect is None:
         expect = sum('"id"' in line for line in lines)
     proc = subprocess.Popen([linkpeek_bin, "serve", *args, "--cache-dir", str(cache)], stdin=subprocess.PIPE,
@@ -176,15 +177,22 @@ def test_every_numeric_initialization_option(linkpeek_bin, tmp_path):
     schema = json.loads((SCHEMA_DIR / "initialize.params.json").read_text())
     fields = list(numeric_fields(schema))
     assert any(p.startswith("initializationOptions.") for p, _, _ in fields), "no numeric initializationOptions"
-    for path, bounds, integral in fields:
-        for literal in HOSTILE:
-            init = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":%s}' % params_text(schema, path, literal)
-            # A fetch after it must be served with the options in effect, without a trap.
-            follow = '{"jsonrpc":"2.0","id":2,"method":"fetch","params":{"url":"%s","timeout":5}}' % UNREACHABLE
-            code, answers, _, stderr = run_lines(linkpeek_bin, tmp_path, [init, follow])
-            assert code == 0, f"{path}={literal}: daemon exited with {code}\n{stderr[-2000:]}"
-            check_answer(answers.get("1"), path, literal, in_range(literal, bounds, integral))
-            assert "2" in answers, f"{path}={literal}: the fetch after initialize got no answer"
+
+    def session(path: str, literal: str):
+        init = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":%s}' % params_text(schema, path, literal)
+        # A fetch after it must be served with the options in effect, without a trap.
+        follow = '{"jsonrpc":"2.0","id":2,"method":"fetch","params":{"url":"%s","timeout":5}}' % UNREACHABLE
+        return run_lines(linkpeek_bin, tmp_path, [init, follow])
+
+    # One daemon per value (initialize comes once a session), a few at a time: each mostly waits on its
+    # own start, and one after another they took two minutes on a loaded 2-core machine.
+    cases = [(path, bounds, integral, literal) for path, bounds, integral in fields for literal in HOSTILE]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        runs = list(pool.map(lambda case: session(case[0], case[3]), cases))
+    for (path, bounds, integral, literal), (code, answers, _, stderr) in zip(cases, runs):
+        assert code == 0, f"{path}={literal}: daemon exited with {code}\n{stderr[-2000:]}"
+        check_answer(answers.get("1"), path, literal, in_range(literal, bounds, integral))
+        assert "2" in answers, f"{path}={literal}: the fetch after initialize got no answer"
 
 
 @pytest.mark.parametrize("framing", ["ndjson", "lsp"])

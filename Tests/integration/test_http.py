@@ -312,26 +312,34 @@ def test_per_client_limit_answers_429(service):
 def test_concurrency_and_queue_bounds_answer_503(service, server):
     s = service("--http-max-concurrent", "1", "--http-max-queue", "1")
     results = {}
+    run = f"bounds-{time.monotonic_ns()}"
     # The fixture server is the session's: count this test's requests only.
-    before = server.hits("/gate")
+    before = server.hits("/held")
 
     def ask(i):
-        results[i] = s.preview(server.url(f"/gate?key=bounds{i}&n=1&ms=1500&title=b{i}"), subresources="false")
+        results[i] = s.preview(server.url(f"/held?key={run}-{i}&title=b{i}"), subresources="false")
 
+    # States, not pauses: the first holds the one slot (its page held at the server), the second waits in
+    # the queue (the queue-depth gauge says so), then the third finds both full.
     first = threading.Thread(target=ask, args=(0,))
     first.start()
-    time.sleep(0.4)
+    assert server.wait_in_flight(f"{run}-0", 1, 20), "the first request's page never reached the server"
     second = threading.Thread(target=ask, args=(1,))
     second.start()
-    time.sleep(0.4)
-    third = s.preview(server.url("/gate?key=bounds2&n=1&ms=1500"), subresources="false")
-    first.join(10)
-    second.join(10)
+    deadline = time.monotonic() + 20
+    while s.metrics().get("linkpeek_http_queue_depth") != 1:
+        assert time.monotonic() < deadline, "the second request never queued"
+        time.sleep(0.02)
+    third = s.preview(server.url(f"/held?key={run}-2"), subresources="false")
+    server.release(f"{run}-0")
+    server.release(f"{run}-1")
+    first.join(20)
+    second.join(20)
     assert third.status == 503
     assert third.header("retry-after") == "1"
     assert error_of(third)["reason"] == "overloaded"
     assert [results[0].status, results[1].status] == [200, 200]
-    assert server.hits("/gate") - before == 2
+    assert server.hits("/held") - before == 2
 
 
 def test_slow_client_is_cut(service):
@@ -374,9 +382,7 @@ def test_sigterm_answers_every_request_in_flight_then_exits_0(service, server):
     before = server.hits("/slow")
     for t in threads:
         t.start()
-    deadline = time.monotonic() + 10
-    while server.hits("/slow") - before < 5 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    server.wait_hits("/slow", before + 5, 10)
     assert server.hits("/slow") - before == 5
     code = s.terminate(timeout=20)
     for t in threads:

@@ -400,10 +400,11 @@ def test_redirect_to_a_blocked_address_refused(daemon, img_server):
 
 def test_get_media_cancelled(daemon, img_server):
     c = daemon()
-    fut = c.request_async("getMedia", {"url": img_server.url("/slow?ms=20000"), "width": 32}, id="slow-image")
-    time.sleep(0.3)
+    key = f"media-{os.getpid()}-{time.monotonic_ns()}"
+    fut = c.request_async("getMedia", {"url": img_server.url(f"/held?key={key}"), "width": 32}, id="slow-image")
+    assert img_server.wait_in_flight(key, 1, 20), "the image request never reached the server"
     c.cancel_request("slow-image")
-    # Answered within 10 s, before the 20 s image could have arrived: by the cancel.
+    # Answered by the cancel: the image is held at the server, never released.
     with pytest.raises(LinkPeekError) as err:
         fut.result(timeout=10)
     assert err.value.code == -32800
@@ -655,11 +656,12 @@ def test_prefetch_warms_previews_and_thumbnails(daemon, img_server):
 
 def test_prefetch_cancel(daemon, img_server):
     c = daemon()
-    urls = [img_server.url(f"/slow?ms=20000&n={i}") for i in range(8)]
+    key = f"warm-{os.getpid()}-{time.monotonic_ns()}"
+    urls = [img_server.url(f"/held?key={key}&n={i}") for i in range(8)]
     fut = c.prefetch_async(urls, provider_id="warm")
-    time.sleep(0.3)
+    assert img_server.wait_in_flight(key, 1, 20), "the prefetch never asked for a page"
     assert c.cancel("warm") == {"cancelled": True}
-    # Answered within 10 s, before the 20 s image could have arrived: by the cancel.
+    # Answered by the cancel: every page is held at the server, never released.
     with pytest.raises(LinkPeekError) as err:
         fut.result(timeout=10)
     assert err.value.code == -32800

@@ -149,16 +149,19 @@ def test_a_slow_page_answers_within_the_budget_then_shows_the_full_card(lsp, pag
 
 
 def test_a_cancelled_hover_is_answered_and_the_server_stays_responsive(lsp, pages):
-    url = pages.url("/slow?ms=2000&title=Slow%20Cancel")
+    key = uniq()
+    url = pages.url(f"/held?key={key}&title=Slow%20Cancel")
     c = lsp(init_options={"hoverTimeout": 10})
     c.did_open(URI, f"{url}\nplain")
     fut = c.hover_async(URI, 0, 3)
-    time.sleep(0.1)
+    # A state, not a pause: the hover's fetch is at the server, held there until the test lets it go.
+    assert pages.wait_in_flight(key, 1, 20), "the hover's page request never reached the server"
     c.cancel_request(fut.request_id)
     with pytest.raises(LinkPeekError) as err:
         fut.result(timeout=5)
     assert err.value.code == -32800
     assert c.hover(URI, 1, 1, wait=2) is None
+    pages.release(key)
     # The shared fetch was not cancelled: its result lands in the cache.
     deadline = time.monotonic() + 15
     while c.get_cached(url) is None:
@@ -256,10 +259,7 @@ def test_a_hover_joining_a_prefetch_gets_begin_and_end_and_no_second_fetch(lsp, 
     c.did_open(URI, url)
     target = f"/slow?ms=1500&title=Joined&u={u}"
     # A state, not a pause: the server has the page's request before the hover is sent.
-    deadline = time.monotonic() + 15
-    while pages.hits(target) == 0 and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert pages.hits(target) == 1, "the prefetch never asked for the page"
+    assert pages.wait_hits(target, 1, 15) and pages.hits(target) == 1, "the prefetch never asked for the page"
     fut = c.hover_async(URI, 0, 2, work_done_token="joiner")
     assert card(fut.result(timeout=15)).startswith("**Joined**")
     kinds = hover_progress(c, fut, "joiner")

@@ -158,15 +158,9 @@ import Testing
         let first = try await hover(client, 2, line: 0, character: 3)
         #expect(markdown(first) == "**gated**\n\n*loading…*")
         service.openGate()
-        // The fetch goes on; a later hover shows the full card (polled, bounded: a hang bound only).
-        let deadline = ContinuousClock.now + .seconds(30)
-        var second = first
-        var id = 3
-        while markdown(second).hasSuffix("*loading…*"), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(100))
-            second = try await hover(client, .int(id), line: 0, character: 3)
-            id += 1
-        }
+        // The fetch goes on; once it has returned (its preview remembered first), a hover shows the full card.
+        try await service.wait(until: { $0.returnedCount == 1 }, "the gated fetch returned")
+        let second = try await hover(client, 3, line: 0, character: 3)
         #expect(markdown(second) == "**Title of https://gated/slow**\n\ngated")
         #expect(service.fetchCount == 1)
         #expect(try await client.shutdownAndExit() == 0)
@@ -176,24 +170,28 @@ import Testing
         let service = FakeService(remembers: true)
         let client = try TestClient(service: service)
         _ = try await client.request(1, "initialize", ["initializationOptions": ["hoverTimeout": 5]])
-        open(client, "https://delay/400")
+        open(client, "https://gated/shared")
         client.send(.request(id: 2, method: "textDocument/hover", params: [
             "textDocument": ["uri": .string(Self.uri)], "position": ["line": 0, "character": 1],
         ]))
         client.send(.request(id: 3, method: "textDocument/hover", params: [
             "textDocument": ["uri": .string(Self.uri)], "position": ["line": 0, "character": 2],
         ]))
-        try await Task.sleep(for: .milliseconds(50))
+        // A state, not a pause: the shared fetch runs (and returns only when the gate opens) before the cancel.
+        try await service.wait(until: { $0.fetchCount == 1 }, "the hovers' fetch started")
         client.notify("$/cancelRequest", ["id": 2])
         #expect(try await client.response(2).errorCode == -32800)
+        #expect(service.returnedCount == 0, "cancelling a hover ended the shared fetch")
+        service.openGate()
         let other = try await client.response(3)
-        #expect(markdown(other).hasPrefix("**Title of https://delay/400**"))
+        #expect(markdown(other).hasPrefix("**Title of https://gated/shared**"))
         #expect(service.fetchCount == 1)
         #expect(try await client.shutdownAndExit() == 0)
     }
 
     @Test func hoverReportsWorkDoneProgressAndHonoursItsCancel() async throws {
-        let client = try TestClient(service: FakeService(remembers: true))
+        let service = FakeService(remembers: true)
+        let client = try TestClient(service: service)
         _ = try await client.request(1, "initialize", ["initializationOptions": ["hoverTimeout": 10]])
         open(client, "https://events/a https://slow/b")
         let answer = try await hover(client, 2, line: 0, character: 1, extra: ["workDoneToken": "h"])
@@ -205,16 +203,17 @@ import Testing
         client.send(.request(id: 3, method: "textDocument/hover", params: [
             "textDocument": ["uri": .string(Self.uri)], "position": ["line": 0, "character": 20], "workDoneToken": "s",
         ]))
-        try await Task.sleep(for: .milliseconds(50))
+        try await service.wait(until: { $0.fetchCount == 2 }, "the second hover's fetch started")
         client.notify("window/workDoneProgress/cancel", ["token": "s"])
         #expect(try await client.response(3, timeout: 5).errorCode == -32800)
         #expect(try await client.shutdownAndExit() == 0)
     }
 
     @Test func workDoneProgressCancelEndsAFetch() async throws {
-        let client = try TestClient()
+        let service = FakeService()
+        let client = try TestClient(service: service)
         client.send(.request(id: 1, method: "fetch", params: ["url": "https://slow/", "workDoneToken": "w"]))
-        try await Task.sleep(for: .milliseconds(50))
+        try await service.wait(until: { $0.fetchCount == 1 }, "the fetch started")
         client.notify("window/workDoneProgress/cancel", ["token": "w"])
         let answer = try await client.response(1, timeout: 5)
         #expect(answer.errorCode == -32800)
@@ -223,9 +222,10 @@ import Testing
     }
 
     @Test func aTokenInUseIsRefused() async throws {
-        let client = try TestClient()
+        let service = FakeService()
+        let client = try TestClient(service: service)
         client.send(.request(id: 1, method: "fetch", params: ["url": "https://slow/", "workDoneToken": "t"]))
-        try await Task.sleep(for: .milliseconds(50))
+        try await service.wait(until: { $0.fetchCount == 1 }, "the fetch started")
         let second = try await client.request(2, "fetch", ["url": "https://fast/", "partialResultToken": "t"])
         #expect(second.errorCode == -32600)
         #expect(second.errorMessage == "partialResultToken \"t\" is in use by a running request")

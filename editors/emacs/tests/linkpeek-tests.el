@@ -50,11 +50,6 @@
   (linkpeek-test-wait 5 "the test's daemon to exit" (not (jsonrpc-running-p conn)))
   (jsonrpc-shutdown conn))
 
-(defun linkpeek-test-sleep (seconds)
-  "Let SECONDS pass, handling process output and timers."
-  (let ((deadline (+ (float-time) seconds)))
-    (while (< (float-time) deadline) (accept-process-output nil 0.02))))
-
 (defun linkpeek-test-preview (url)
   "Preview URL; return the updates (PHASE LINES TIME) in order, once done."
   (let ((seen nil))
@@ -185,13 +180,18 @@ Tests/editors/test_emacs.py runs Emacs with LANG=C: only the plugin can say Germ
 (ert-deftest linkpeek-eldoc-point-moved ()
   "Point leaves the link before the answer: no card pops up where point went."
   (let ((url (concat linkpeek-test-base "/slow?ms=2500&title=Moved+Away"))
-        (doc nil) (outcomes nil))
+        (doc nil) (outcomes nil) (streams nil))
     (linkpeek-test-with-line (concat "plain words here\n" url) 3
-      (let ((linkpeek-eldoc-outcome-functions (list (lambda (o _url) (push o outcomes)))))
+      (let ((linkpeek-eldoc-outcome-functions (list (lambda (o _url) (push o outcomes))))
+            (before (hash-table-count linkpeek--streams)))
         (should (linkpeek-eldoc-function (lambda (d &rest _) (setq doc d))))
+        (setq streams (hash-table-count linkpeek--streams))
+        (should (= streams (1+ before)))
         (forward-line -1)
         (linkpeek-test-wait 5 "the eldoc outcome" outcomes)
-        (linkpeek-test-sleep 0.2)))
+        ;; A state, not a pause: the fetch has ended (its token's stream is
+        ;; gone), so a refresh would have come by now.
+        (linkpeek-test-wait 15 "the fetch to end" (= (hash-table-count linkpeek--streams) before))))
     (should (equal outcomes '(dropped)))
     (should (null doc))))
 

@@ -43,6 +43,20 @@ function bounded(promise, ms, what) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** The fixture server's /held pages: held there until released, so a test knows where the fetch is. */
+let heldKeys = 0;
+function heldPage(title) {
+  const key = `vs${process.pid}-${++heldKeys}`;
+  return { key, url: `${BASE}/held?key=${key}&title=${encodeURIComponent(title)}` };
+}
+async function fixture(route) {
+  const response = await bounded(fetch(`${BASE}${route}`), 30000, route);
+  assert.equal(response.status, 200, `${route}: ${await response.text()}`);
+}
+/** Resolves once the page of `key` has reached the fixture server (bounded there, 20 s). */
+const pageRequested = (key) => fixture(`/in-flight?key=${key}&n=1`);
+const releasePage = (key) => fixture(`/release?key=${key}`);
+
 /** The hover VS Code would show for `doc` at (line, character): the one card, or undefined. */
 async function hoverOn(doc, line, character, source) {
   const token = (source || new vscode.CancellationTokenSource()).token;
@@ -186,11 +200,13 @@ test('a hostile title and summary cannot inject Markdown or HTML', async () => {
 });
 
 test('a slow page: the hover answers before the page is done, with a partial card; a later one has the full card', async () => {
-  const url = `${BASE}/slow?ms=2500&title=Slowly+Done`;
+  const { key, url } = heldPage('Slowly Done');
   const first = await hover(url, 0, 3);
   assert.ok(first.contents.value.endsWith('*loading…*'), first.contents.value);
   assert.ok(!first.contents.value.includes('Slowly Done'), first.contents.value);
   assert.equal(await cached(url), null, 'the page was already done when the hover answered');
+  await releasePage(key);
+  // Polled, bounded: the released page ends the fetch soon after; no verdict on when.
   let second;
   for (const deadline = Date.now() + 10000; Date.now() < deadline;) {
     second = await hover(url, 0, 3);
@@ -201,12 +217,14 @@ test('a slow page: the hover answers before the page is done, with a partial car
 });
 
 test('a cancelled hover answers before the page is done, and the next hover works', async () => {
-  const url = `${BASE}/slow?ms=4000&title=Cancelled`;
+  const { key, url } = heldPage('Cancelled');
   const source = new vscode.CancellationTokenSource();
   const pending = hover(url, 0, 3, source);
-  setTimeout(() => source.cancel(), 100);
+  await pageRequested(key); // a state, not a pause: the hover's fetch is at the server, held there
+  source.cancel();
   assert.equal(await pending, undefined);
   assert.equal(await cached(url), null, 'the cancelled hover waited for the page');
+  await releasePage(key);
   const next = await hover(`${BASE}/page?title=After+Cancel`, 0, 3);
   assert.ok(next.contents.value.split('\n')[0].includes('After Cancel'));
 });
@@ -521,8 +539,11 @@ test('a daemon that keeps dying is restarted with backoff, then left alone', asy
     await d.get().catch(() => {});
     const deadline = Date.now() + 5000;
     while (!warnings.length && Date.now() < deadline) await sleep(20);
-    await sleep(300);
     assert.equal(warnings.length, 1, 'no give-up warning');
+    // Given up, a state and not a pause: no restart pending and no daemon starting, so none can come later.
+    assert.equal(d.restartTimer, undefined, 'a restart is still scheduled');
+    assert.equal(d.ready, undefined, 'a daemon is still starting');
+    assert.equal(d.client, undefined, 'a daemon is still running');
     assert.match(warnings[0], /^linkpeek: the daemon keeps exiting \(code 1, signal null\); not restarting it$/);
     assert.equal(fs.readFileSync(counter, 'utf8').split('\n').filter(Boolean).length, 4, 'starts: the first and three restarts');
   } finally {
