@@ -22,6 +22,14 @@ public protocol SiteEngine: Sendable {
     /// `status` and header fields `field` (by lowercased name), or nil.
     /// `now`: seconds since 1970.
     func hold(status: Int, field: (String) -> String?, now: Double) -> Int?
+    /// Second requests for facts the first answer lacks (a repository's
+    /// latest release, a commit's checks, a package's release date), made
+    /// after `reading` under the same rules and limits as the first. A
+    /// follow-up that fails leaves its facts out; the reading stands.
+    func followUps(after reading: SiteReading, for request: SiteRequest) -> [SiteRequest]
+    /// `reading` with what a follow-up's 2xx answer adds; unchanged when
+    /// the answer is not what the API gives.
+    func add(_ bytes: [UInt8], of followUp: SiteRequest, to reading: inout SiteReading)
 }
 
 extension SiteEngine {
@@ -33,6 +41,10 @@ extension SiteEngine {
     }
 
     public func read(_ answer: JSONValue, for request: SiteRequest, pageURL: String) -> SiteReading? { nil }
+
+    public func followUps(after reading: SiteReading, for request: SiteRequest) -> [SiteRequest] { [] }
+
+    public func add(_ bytes: [UInt8], of followUp: SiteRequest, to reading: inout SiteReading) {}
 }
 
 /// An API request an engine names.
@@ -50,6 +62,8 @@ public struct SiteRequest: Sendable, Equatable {
     public var tokenHost: String?
     /// Parts of the link the mapping needs (owner and name, number, path…).
     public var parts: [String: String] = [:]
+    /// The longest answer used, when not the engine's usual limit (a whole npm packument).
+    public var maximumBytes: Int?
 
     public init(engine: String, url: String, kind: String) {
         self.engine = engine
