@@ -22,6 +22,9 @@ public protocol SiteEngine: Sendable {
     /// `status` and header fields `field` (by lowercased name), or nil.
     /// `now`: seconds since 1970.
     func hold(status: Int, field: (String) -> String?, now: Double) -> Int?
+    /// How long an error answer's body (a non-2xx status, or one the engine
+    /// could not read) asks the API to be left alone, or nil.
+    func hold(errorAnswer bytes: [UInt8]) -> Int?
     /// Second requests for facts the first answer lacks (a repository's
     /// latest release, a commit's checks, a package's release date), made
     /// after `reading` under the same rules and limits as the first. A
@@ -34,6 +37,8 @@ public protocol SiteEngine: Sendable {
 
 extension SiteEngine {
     public func hold(status: Int, field: (String) -> String?, now: Double) -> Int? { nil }
+
+    public func hold(errorAnswer bytes: [UInt8]) -> Int? { nil }
 
     public func read(bytes: [UInt8], for request: SiteRequest, pageURL: String) -> SiteReading? {
         guard case .success(let json) = JSONParser.parse(bytes) else { return nil }

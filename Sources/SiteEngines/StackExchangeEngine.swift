@@ -107,6 +107,22 @@ public struct StackExchangeEngine: SiteEngine {
         return SiteReading(metadata: metadata, holdSeconds: hold)
     }
 
+    /// A `throttle_violation` holds the API for the seconds its message
+    /// names ("… more requests available in 82216 seconds"), else for its
+    /// `backoff`; any error answer's `backoff` holds it too (at most an hour).
+    public func hold(errorAnswer bytes: [UInt8]) -> Int? {
+        guard case .success(let answer) = JSONParser.parse(bytes) else { return nil }
+        var seconds = answer["backoff"]?.wholeNumber
+        if answer["error_name"]?.text == "throttle_violation", let message = answer["error_message"]?.text {
+            let words = message.split(separator: " ")
+            for (index, word) in words.enumerated() where word == "available" && index + 2 < words.count && words[index + 1] == "in" {
+                let number = words[index + 2]
+                if number.count <= 9, number.allSatisfy({ $0.isASCII && $0.isNumber }), let named = Int(number) { seconds = named }
+            }
+        }
+        return seconds.map { min(max($0, 1), 3600) }
+    }
+
     static func iso8601(_ seconds: Int) -> String {
         Date(timeIntervalSince1970: Double(seconds)).formatted(.iso8601)
     }

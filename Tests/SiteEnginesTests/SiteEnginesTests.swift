@@ -126,6 +126,14 @@ import Testing
         #expect(m.siteName == "Stack Overflow")
         let throttled = try json(#"{"error_id": 502, "error_name": "throttle_violation", "items": []}"#)
         #expect(StackExchangeEngine().read(throttled, for: asked, pageURL: "u") == nil)
+        let engine = StackExchangeEngine()
+        let violation = #"{"error_id": 502, "error_name": "throttle_violation", "error_message": "too many requests from this IP, more requests available in 82 seconds"}"#
+        #expect(engine.hold(errorAnswer: Array(violation.utf8)) == 82)
+        #expect(engine.hold(errorAnswer: Array(#"{"error_id": 502, "error_name": "throttle_violation", "error_message": "available in 999999 seconds"}"#.utf8)) == 3600)
+        #expect(engine.hold(errorAnswer: Array(#"{"error_id": 400, "error_name": "bad_parameter", "backoff": 5}"#.utf8)) == 5)
+        #expect(engine.hold(errorAnswer: Array(#"{"error_id": 400, "error_name": "bad_parameter"}"#.utf8)) == nil)
+        #expect(engine.hold(errorAnswer: Array("<html>".utf8)) == nil)
+        #expect(GitHubEngine().hold(errorAnswer: Array(violation.utf8)) == nil, "the engine's own answers only")
     }
 
     @Test func stackExchangeSitesGoByTheirOwnNames() throws {

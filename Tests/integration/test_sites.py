@@ -282,6 +282,20 @@ def test_a_question_is_read_and_its_backoff_holds_the_api(site, make_client, tok
     assert site.auth("api.stackexchange.com") == [None]  # GitHub's token goes to GitHub only
 
 
+def test_a_throttle_violation_reads_the_page_and_holds_the_api(site, make_client):
+    site.route("api.stackexchange.com", "/2.3/questions/1", answer({
+        "error_id": 502, "error_name": "throttle_violation",
+        "error_message": "too many requests from this IP, more requests available in 600 seconds"}, status=400))
+    site.route("stackoverflow.com", "/questions/1", page("Question one"))
+    site.route("stackoverflow.com", "/questions/2", page("Question two"))
+    c = make_client(private=False, args=site.args)
+    first = c.fetch("https://stackoverflow.com/questions/1", fetch_subresources=False)
+    second = c.fetch("https://stackoverflow.com/questions/2", fetch_subresources=False)
+    assert (first["title"], second["title"]) == ("Question one", "Question two")
+    assert "site" not in first and "site" not in second
+    assert site.count("api.stackexchange.com") == 1  # the second question's API request was never made
+
+
 def test_an_article_is_read_from_the_summary(site, run_cli):
     site.route("en.wikipedia.org", "/api/rest_v1/page/summary/Swift_(programming_language)", answer({
         "type": "standard", "title": "Swift (programming language)", "lang": "en",

@@ -39,6 +39,7 @@ extension LinkPeekEngine {
         case .none: return nil
         }
         guard var reading = engine.read(bytes: bytes, for: request, pageURL: url) else {
+            holdForErrorAnswer(bytes, of: request, engine: engine, link: url)
             logSiteFallback(url, engine, "the answer is not the API's")
             return nil
         }
@@ -107,7 +108,7 @@ extension LinkPeekEngine {
         var transfer = transferRequest(url: request.url, timeout: timeout, maxBytes: maximumBytes + 1, headers: lines)
         transfer.maxRedirects = 0
         let result: TransferResult<OEmbedConsumer.Output>
-        do { result = try await perform(transfer, consumer: OEmbedConsumer(maximumBytes: maximumBytes)) } catch {
+        do { result = try await perform(transfer, consumer: OEmbedConsumer(maximumBytes: maximumBytes, readsErrors: true)) } catch {
             logSiteFallback(url, engine, "\(request.url): the request failed: \(error.message)", followUp: followUp)
             return .none
         }
@@ -124,12 +125,24 @@ extension LinkPeekEngine {
             logger.warning("\(request.tokenHost ?? apiHost) refused the token in \(token.variable); \(engine.name) links are previewed from their pages.")
             return .none
         }
+        if !(200..<300).contains(head.status), !result.output.oversized, !result.truncated {
+            holdForErrorAnswer(result.output.bytes, of: request, engine: engine, link: url)
+        }
         guard (200..<300).contains(head.status), !result.output.oversized, !result.truncated else {
             let reason = result.output.oversized || result.truncated ? "the answer is too large" : "status \(head.status)"
             logSiteFallback(url, engine, "\(request.url): \(reason)", followUp: followUp)
             return .none
         }
         return .answer(head, result.output.bytes)
+    }
+
+    /// Holds the API's host for as long as an error answer's body asks (Stack Exchange's throttle).
+    private func holdForErrorAnswer(_ bytes: [UInt8], of request: SiteRequest, engine: any SiteEngine, link url: String) {
+        guard let seconds = engine.hold(errorAnswer: bytes), let apiHost = HostBackoff.key(for: request.url) else { return }
+        backoff.hold(apiHost, seconds: seconds)
+        logger.info("site API held for its rate limit", metadata: [
+            "url": "\(url)", "engine": "\(engine.name)", "seconds": "\(seconds)",
+        ])
     }
 
     private func logSiteFallback(_ url: String, _ engine: any SiteEngine, _ reason: String, followUp: Bool = false) {
