@@ -12,39 +12,33 @@ which it is told through `LINKPEEK_SITE_CASES` (JSON: [[url, title, line]…]).
 from __future__ import annotations
 
 import contextlib
-import http.server
 import json
-import threading
 import urllib.parse
 
-from background_server import respond
 from test_oembed_walls import https_names
+from test_sites import Site, answer, make_handler
 
 NAMES = ["github.com", "api.github.com", "stackoverflow.com", "api.stackexchange.com",
          "www.npmjs.com", "registry.npmjs.org"]
 
 
-def _json(obj):
-    return json.dumps(obj).encode()
-
-
 # (host, path) -> the API's answer.
 ANSWERS = {
-    ("api.github.com", "/repos/o/r/pulls/7"): _json({
+    ("api.github.com", "/repos/o/r/pulls/7"): {
         "number": 7, "title": "Faster hovers", "state": "closed", "draft": False, "user": {"login": "octo"},
         "body": "Makes hovers faster.", "comments": 12, "labels": [{"name": "bug"}, {"name": "performance"}],
-        "created_at": "2026-01-02T03:04:05Z", "merged_at": "2026-01-05T00:00:00Z"}),
-    ("api.github.com", "/repos/o/r"): _json({
+        "created_at": "2026-01-02T03:04:05Z", "merged_at": "2026-01-05T00:00:00Z"},
+    ("api.github.com", "/repos/o/r"): {
         "full_name": "o/r", "description": "A repository.", "stargazers_count": 1234, "language": "Swift",
-        "license": {"spdx_id": "MIT"}, "owner": {"login": "o"}}),
-    ("api.github.com", "/repos/o/r/releases/latest"): _json({"tag_name": "v1.2.0"}),
-    ("api.stackexchange.com", "/2.3/questions/1"): _json({"items": [{
+        "license": {"spdx_id": "MIT"}, "owner": {"login": "o"}},
+    ("api.github.com", "/repos/o/r/releases/latest"): {"tag_name": "v1.2.0"},
+    ("api.stackexchange.com", "/2.3/questions/1"): {"items": [{
         "title": "Why is x faster?", "score": 231, "answer_count": 14, "accepted_answer_id": 5,
-        "tags": ["c++", "performance"], "owner": {"display_name": "Asker"}, "creation_date": 1340000000}]}),
-    ("registry.npmjs.org", "/left-pad/latest"): _json({
-        "name": "left-pad", "version": "1.3.0", "description": "String left pad", "license": "WTFPL"}),
-    ("registry.npmjs.org", "/left-pad"): _json({
-        "name": "left-pad", "time": {"1.2.0": "2017-01-01T00:00:00.000Z", "1.3.0": "2018-04-09T01:11:42.240Z"}}),
+        "tags": ["c++", "performance"], "owner": {"display_name": "Asker"}, "creation_date": 1340000000}]},
+    ("registry.npmjs.org", "/left-pad/latest"): {
+        "name": "left-pad", "version": "1.3.0", "description": "String left pad", "license": "WTFPL"},
+    ("registry.npmjs.org", "/left-pad"): {
+        "name": "left-pad", "time": {"1.2.0": "2017-01-01T00:00:00.000Z", "1.3.0": "2018-04-09T01:11:42.240Z"}},
 }
 
 # What each editor hovers, the title its card shows and the facts line under it.
@@ -55,41 +49,6 @@ CASES = [
     ["https://www.npmjs.com/package/left-pad", "left-pad", "v1.3.0 · WTFPL · 2018-04-09"],
     ["https://github.com/o/r", "o/r", "★ 1234 · Swift · MIT · latest v1.2.0"],
 ]
-
-
-class Sites:
-    """The API server's state: every (host, path) it was asked."""
-
-    def __init__(self):
-        self.seen = []
-        self.lock = threading.Lock()
-        self.env = {}
-
-    def count(self, host, path):
-        with self.lock:
-            return sum(1 for seen in self.seen if seen == (host, path))
-
-
-def _handler(sites):
-    class Handler(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, *args):
-            pass
-
-        def do_GET(self):
-            host = (self.headers.get("Host") or "").split(":")[0]
-            path = urllib.parse.urlsplit(self.path).path
-            with sites.lock:
-                sites.seen.append((host, path))
-            body = ANSWERS.get((host, path))
-            if body is None:
-                return self.send(404, b'{"message": "Not Found"}', "application/json")
-            self.send(200, body, "application/json")
-
-        send = respond
-
-    return Handler
 
 
 def env_of(args):
@@ -106,8 +65,10 @@ def serve_sites(tmp_dir):
     from tls_fixture import TestCA
     ca = TestCA(tmp_dir)
     ca.leaf = ca.issue(NAMES)
-    sites = Sites()
-    with https_names(ca, NAMES, _handler(sites)) as args:
+    sites = Site()
+    for (host, path), body in ANSWERS.items():
+        sites.route(host, path, answer(body))
+    with https_names(ca, NAMES, make_handler(sites)) as args:
         sites.env = env_of(args)
         yield sites
 
