@@ -38,6 +38,10 @@ public struct SiteInfo: Codable, Sendable, Equatable {
     public var category: String?
     public var updatedAt: String?
     public var pdf: String?
+    /// A repository's latest release (its tag).
+    public var latestRelease: String?
+    /// A commit's checks where public: `success`, `failure` or `pending`.
+    public var checks: String?
 
     public init(engine: String, kind: String) {
         self.engine = engine

@@ -41,7 +41,7 @@ public struct GitHubEngine: SiteEngine {
         case (4...5, "pull") where SiteURL.isNumber(s[3]):
             return make("repos/\(repo)/pulls/\(s[3])", kind: "pullRequest", parts: parts)
         case (4, "commit") where SiteURL.isName(s[3]):
-            return make("repos/\(repo)/commits/\(s[3])", kind: "commit", parts: parts)
+            return make("repos/\(repo)/commits/\(s[3])", kind: "commit", parts: parts.merging(["sha": s[3]]) { $1 })
         case (5, "releases") where s[3] == "tag" && SiteURL.isPathSafe(s[4]):
             return make("repos/\(repo)/releases/tags/\(s[4])", kind: "release", parts: parts)
         case (4..., "blob"), (4..., "tree"):
@@ -72,6 +72,43 @@ public struct GitHubEngine: SiteEngine {
         guard field("x-ratelimit-remaining") == "0" else { return nil }
         let reset = field("x-ratelimit-reset").flatMap { Double($0) } ?? (now + 60)
         return Int(min(max(reset - now, 1), 3600))
+    }
+
+    /// A repository's latest release (`releases/latest`; a 404 when it has
+    /// none); a commit's check runs, public for public repositories.
+    public func followUps(after reading: SiteReading, for request: SiteRequest) -> [SiteRequest] {
+        guard let repo = request.parts["repository"] else { return [] }
+        switch request.kind {
+        case "repository":
+            return [make("repos/\(repo)/releases/latest", kind: "latestRelease", parts: request.parts)]
+        case "commit":
+            guard let sha = request.parts["sha"] else { return [] }
+            return [make("repos/\(repo)/commits/\(sha)/check-runs?per_page=100", kind: "checks", parts: request.parts)]
+        default:
+            return []
+        }
+    }
+
+    public func add(_ bytes: [UInt8], of followUp: SiteRequest, to reading: inout SiteReading) {
+        guard case .success(let answer) = JSONParser.parse(bytes) else { return }
+        switch followUp.kind {
+        case "latestRelease":
+            reading.metadata.site?.latestRelease = answer["tag_name"]?.text
+        case "checks":
+            reading.metadata.site?.checks = answer["check_runs"]?.arrayValue.flatMap(Self.checks)
+        default:
+            break
+        }
+    }
+
+    /// The state of a commit's check runs as GitHub's own mark shows it: a
+    /// failed one fails them all, then one still running leaves them pending.
+    static func checks(_ runs: [JSONValue]) -> String? {
+        guard !runs.isEmpty else { return nil }
+        let failed: Set<String> = ["failure", "timed_out", "cancelled", "action_required", "startup_failure"]
+        if runs.contains(where: { $0["conclusion"]?.text.map(failed.contains) == true }) { return "failure" }
+        if runs.contains(where: { $0["status"]?.text != "completed" }) { return "pending" }
+        return "success"
     }
 
     public func read(_ answer: JSONValue, for request: SiteRequest, pageURL: String) -> SiteReading? {

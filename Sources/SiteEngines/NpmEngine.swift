@@ -32,7 +32,31 @@ public struct NpmEngine: SiteEngine {
         }
         var request = SiteRequest(engine: name, url: "https://registry.npmjs.org/\(package)/\(version)", kind: "package")
         request.headers = ["Accept: application/json"]
+        request.parts = ["package": package]
         return request
+    }
+
+    /// The packument's largest answer read: the release dates are only in
+    /// the whole package's document, which runs to megabytes.
+    static let packumentMaximumBytes = 4 * 1024 * 1024
+
+    /// The whole package's document (the packument), for the version's
+    /// release date (`time`); read only when it is at most 4 MiB.
+    public func followUps(after reading: SiteReading, for request: SiteRequest) -> [SiteRequest] {
+        guard let package = request.parts["package"], let version = reading.metadata.site?.version else { return [] }
+        var followUp = SiteRequest(engine: name, url: "https://registry.npmjs.org/\(package)", kind: "packument")
+        followUp.headers = ["Accept: application/json"]
+        followUp.parts = ["version": version]
+        followUp.maximumBytes = Self.packumentMaximumBytes
+        return [followUp]
+    }
+
+    public func add(_ bytes: [UInt8], of followUp: SiteRequest, to reading: inout SiteReading) {
+        guard followUp.kind == "packument", let version = followUp.parts["version"],
+            case .success(let answer) = JSONParser.parse(bytes), let released = answer["time"]?[version]?.text
+        else { return }
+        reading.metadata.publishedTime = released
+        reading.metadata.site?.createdAt = released
     }
 
     public func read(_ answer: JSONValue, for request: SiteRequest, pageURL: String) -> SiteReading? {

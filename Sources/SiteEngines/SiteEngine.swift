@@ -22,10 +22,23 @@ public protocol SiteEngine: Sendable {
     /// `status` and header fields `field` (by lowercased name), or nil.
     /// `now`: seconds since 1970.
     func hold(status: Int, field: (String) -> String?, now: Double) -> Int?
+    /// How long an error answer's body (a non-2xx status, or one the engine
+    /// could not read) asks the API to be left alone, or nil.
+    func hold(errorAnswer bytes: [UInt8]) -> Int?
+    /// Second requests for facts the first answer lacks (a repository's
+    /// latest release, a commit's checks, a package's release date), made
+    /// after `reading` under the same rules and limits as the first. A
+    /// follow-up that fails leaves its facts out; the reading stands.
+    func followUps(after reading: SiteReading, for request: SiteRequest) -> [SiteRequest]
+    /// `reading` with what a follow-up's 2xx answer adds; unchanged when
+    /// the answer is not what the API gives.
+    func add(_ bytes: [UInt8], of followUp: SiteRequest, to reading: inout SiteReading)
 }
 
 extension SiteEngine {
     public func hold(status: Int, field: (String) -> String?, now: Double) -> Int? { nil }
+
+    public func hold(errorAnswer bytes: [UInt8]) -> Int? { nil }
 
     public func read(bytes: [UInt8], for request: SiteRequest, pageURL: String) -> SiteReading? {
         guard case .success(let json) = JSONParser.parse(bytes) else { return nil }
@@ -33,6 +46,10 @@ extension SiteEngine {
     }
 
     public func read(_ answer: JSONValue, for request: SiteRequest, pageURL: String) -> SiteReading? { nil }
+
+    public func followUps(after reading: SiteReading, for request: SiteRequest) -> [SiteRequest] { [] }
+
+    public func add(_ bytes: [UInt8], of followUp: SiteRequest, to reading: inout SiteReading) {}
 }
 
 /// An API request an engine names.
@@ -50,6 +67,8 @@ public struct SiteRequest: Sendable, Equatable {
     public var tokenHost: String?
     /// Parts of the link the mapping needs (owner and name, number, path…).
     public var parts: [String: String] = [:]
+    /// The longest answer used, when not the engine's usual limit (a whole npm packument).
+    public var maximumBytes: Int?
 
     public init(engine: String, url: String, kind: String) {
         self.engine = engine

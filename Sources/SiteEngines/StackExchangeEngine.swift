@@ -17,6 +17,35 @@ public struct StackExchangeEngine: SiteEngine {
         "askubuntu.com": "askubuntu", "mathoverflow.net": "mathoverflow",
     ]
 
+    /// The names the sites go by, by their API `site` parameter: those
+    /// with a name of their own, then those called "… Stack Exchange".
+    static let siteNames: [String: String] = [
+        "stackoverflow": "Stack Overflow", "superuser": "Super User", "serverfault": "Server Fault",
+        "askubuntu": "Ask Ubuntu", "mathoverflow": "MathOverflow", "stats": "Cross Validated", "gaming": "Arqade",
+        "cooking": "Seasoned Advice", "apple": "Ask Different",
+    ].merging([
+        "math": "Mathematics", "unix": "Unix & Linux", "softwareengineering": "Software Engineering",
+        "tex": "TeX - LaTeX", "english": "English Language & Usage", "codereview": "Code Review",
+        "gamedev": "Game Development", "security": "Information Security", "dba": "Database Administrators",
+        "electronics": "Electrical Engineering", "physics": "Physics", "datascience": "Data Science",
+        "cs": "Computer Science", "crypto": "Cryptography", "android": "Android Enthusiasts",
+        "gis": "Geographic Information Systems", "wordpress": "WordPress Development", "emacs": "Emacs",
+        "vi": "Vi and Vim", "academia": "Academia", "diy": "Home Improvement", "photo": "Photography",
+        "ux": "User Experience", "webmasters": "Webmasters", "raspberrypi": "Raspberry Pi", "arduino": "Arduino",
+        "blender": "Blender", "mathematica": "Mathematica", "money": "Personal Finance & Money", "law": "Law",
+        "workplace": "The Workplace", "softwarerecs": "Software Recommendations", "codegolf": "Code Golf",
+        "networkengineering": "Network Engineering", "ai": "Artificial Intelligence", "devops": "DevOps",
+        "cstheory": "Theoretical Computer Science", "scifi": "Science Fiction & Fantasy",
+        "graphicdesign": "Graphic Design", "webapps": "Web Applications", "travel": "Travel",
+        "chemistry": "Chemistry", "biology": "Biology", "history": "History", "philosophy": "Philosophy",
+        "linguistics": "Linguistics", "music": "Music: Practice & Theory",
+    ].mapValues { "\($0) Stack Exchange" }) { own, _ in own }
+
+    /// The name of the site `site` (its API parameter); one not in the table is "Stack Exchange".
+    static func siteName(_ site: String) -> String {
+        siteNames[site] ?? "Stack Exchange"
+    }
+
     public init() {}
 
     public func request(for url: SiteURL) -> SiteRequest? {
@@ -55,6 +84,7 @@ public struct StackExchangeEngine: SiteEngine {
         var site = SiteInfo(engine: name, kind: request.kind)
         var metadata = LinkMetadata(originalURL: pageURL)
         metadata.url = pageURL
+        metadata.siteName = request.parts["site"].map(Self.siteName)
         site.score = item["score"]?.wholeNumber
         site.createdAt = item["creation_date"]?.wholeNumber.map(Self.iso8601)
         metadata.publishedTime = site.createdAt
@@ -75,6 +105,22 @@ public struct StackExchangeEngine: SiteEngine {
         // `backoff`: seconds before the next call of the same method.
         let hold = answer["backoff"]?.wholeNumber.map { min(max($0, 1), 3600) }
         return SiteReading(metadata: metadata, holdSeconds: hold)
+    }
+
+    /// A `throttle_violation` holds the API for the seconds its message
+    /// names ("… more requests available in 82216 seconds"), else for its
+    /// `backoff`; any error answer's `backoff` holds it too (at most an hour).
+    public func hold(errorAnswer bytes: [UInt8]) -> Int? {
+        guard case .success(let answer) = JSONParser.parse(bytes) else { return nil }
+        var seconds = answer["backoff"]?.wholeNumber
+        if answer["error_name"]?.text == "throttle_violation", let message = answer["error_message"]?.text {
+            let words = message.split(separator: " ")
+            for (index, word) in words.enumerated() where word == "available" && index + 2 < words.count && words[index + 1] == "in" {
+                let number = words[index + 2]
+                if number.count <= 9, number.allSatisfy({ $0.isASCII && $0.isNumber }), let named = Int(number) { seconds = named }
+            }
+        }
+        return seconds.map { min(max($0, 1), 3600) }
     }
 
     static func iso8601(_ seconds: Int) -> String {

@@ -123,8 +123,74 @@ import Testing
         #expect(m.title == #"Why is "x" faster?"# && m.author == "Asker" && m.publishedTime == "2012-06-18T06:13:20Z")
         #expect(m.site?.score == 231 && m.site?.answers == 14 && m.site?.accepted == true)
         #expect(m.site?.tags == ["c++", "performance"] && reading.holdSeconds == 10)
+        #expect(m.siteName == "Stack Overflow")
         let throttled = try json(#"{"error_id": 502, "error_name": "throttle_violation", "items": []}"#)
         #expect(StackExchangeEngine().read(throttled, for: asked, pageURL: "u") == nil)
+        let engine = StackExchangeEngine()
+        let violation = #"{"error_id": 502, "error_name": "throttle_violation", "error_message": "too many requests from this IP, more requests available in 82 seconds"}"#
+        #expect(engine.hold(errorAnswer: Array(violation.utf8)) == 82)
+        #expect(engine.hold(errorAnswer: Array(#"{"error_id": 502, "error_name": "throttle_violation", "error_message": "available in 999999 seconds"}"#.utf8)) == 3600)
+        #expect(engine.hold(errorAnswer: Array(#"{"error_id": 400, "error_name": "bad_parameter", "backoff": 5}"#.utf8)) == 5)
+        #expect(engine.hold(errorAnswer: Array(#"{"error_id": 400, "error_name": "bad_parameter"}"#.utf8)) == nil)
+        #expect(engine.hold(errorAnswer: Array("<html>".utf8)) == nil)
+        #expect(GitHubEngine().hold(errorAnswer: Array(violation.utf8)) == nil, "the engine's own answers only")
+    }
+
+    @Test func stackExchangeSitesGoByTheirOwnNames() throws {
+        let item = try json(#"{"items": [{"title": "Q", "score": 1}]}"#)
+        for (link, name) in [
+            ("https://superuser.com/q/1", "Super User"), ("https://unix.stackexchange.com/q/1", "Unix & Linux Stack Exchange"),
+            ("https://stats.stackexchange.com/q/1", "Cross Validated"), ("https://mathoverflow.net/q/1", "MathOverflow"),
+            ("https://woodworking.stackexchange.com/q/1", "Stack Exchange"),
+        ] {
+            let asked = try #require(request(link))
+            #expect(StackExchangeEngine().read(item, for: asked, pageURL: link)?.metadata.siteName == name, "\(link)")
+        }
+    }
+
+    @Test func aRepositoryFollowsUpWithItsLatestReleaseAndACommitWithItsChecks() throws {
+        let engine = GitHubEngine()
+        let repo = try #require(request("https://github.com/o/r"))
+        var reading = try #require(engine.read(try json(#"{"full_name": "o/r", "stargazers_count": 3}"#), for: repo, pageURL: "u"))
+        let releases = engine.followUps(after: reading, for: repo)
+        #expect(releases.map(\.url) == ["https://api.github.com/repos/o/r/releases/latest"])
+        #expect(releases.allSatisfy { $0.token == "github" && $0.tokenHost == "api.github.com" })
+        engine.add(Array(#"{"tag_name": "v1.2.0", "name": "One two"}"#.utf8), of: releases[0], to: &reading)
+        #expect(reading.metadata.site?.latestRelease == "v1.2.0")
+        engine.add(Array("<html>".utf8), of: releases[0], to: &reading)
+        #expect(reading.metadata.site?.latestRelease == "v1.2.0", "garbage changes nothing")
+
+        let commit = try #require(request("https://github.com/o/r/commit/abc123"))
+        var read = try #require(engine.read(
+            try json(#"{"sha": "abc1234567", "commit": {"message": "Fix"}}"#), for: commit, pageURL: "u"))
+        let checks = try #require(engine.followUps(after: read, for: commit).first)
+        #expect(checks.url == "https://api.github.com/repos/o/r/commits/abc123/check-runs?per_page=100")
+        for (runs, state) in [
+            (#"[{"status": "completed", "conclusion": "success"}, {"status": "completed", "conclusion": "skipped"}]"#, "success"),
+            (#"[{"status": "in_progress", "conclusion": null}, {"status": "completed", "conclusion": "success"}]"#, "pending"),
+            (#"[{"status": "in_progress"}, {"status": "completed", "conclusion": "timed_out"}]"#, "failure"),
+        ] {
+            engine.add(Array(#"{"total_count": 2, "check_runs": \#(runs)}"#.utf8), of: checks, to: &read)
+            #expect(read.metadata.site?.checks == state, "\(runs)")
+        }
+        var none = read
+        none.metadata.site?.checks = nil
+        engine.add(Array(#"{"total_count": 0, "check_runs": []}"#.utf8), of: checks, to: &none)
+        #expect(none.metadata.site?.checks == nil, "no runs, no state")
+        #expect(engine.followUps(after: read, for: try #require(request("https://github.com/o/r/pull/1"))).isEmpty)
+    }
+
+    @Test func anNpmPackageFollowsUpWithItsPackumentForTheReleaseDate() throws {
+        let engine = NpmEngine()
+        let asked = try #require(request("https://www.npmjs.com/package/@scope/pad"))
+        var reading = try #require(engine.read(try json(#"{"name": "@scope/pad", "version": "1.3.0"}"#), for: asked, pageURL: "u"))
+        let packument = try #require(engine.followUps(after: reading, for: asked).first)
+        #expect(packument.url == "https://registry.npmjs.org/@scope%2Fpad" && packument.maximumBytes == 4 * 1024 * 1024)
+        engine.add(Array(#"{"time": {"1.2.0": "2017-01-01T00:00:00Z"}}"#.utf8), of: packument, to: &reading)
+        #expect(reading.metadata.publishedTime == nil, "no date for the version, none made up")
+        engine.add(Array(#"{"time": {"1.2.0": "2017-01-01T00:00:00Z", "1.3.0": "2018-04-09T01:11:42Z"}}"#.utf8),
+                   of: packument, to: &reading)
+        #expect(reading.metadata.publishedTime == "2018-04-09T01:11:42Z" && reading.metadata.site?.createdAt == "2018-04-09T01:11:42Z")
     }
 
     @Test func anArticleReadsItsExtractThumbnailAndLanguage() throws {

@@ -17,10 +17,12 @@ import pytest
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "integration"))
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent.parent / "protocol" / "python"))  # for editor_sites's HTTPS fixture
 
 from fixture_server import FixtureServer  # noqa: E402
 from editor_routes import add_editor_routes  # noqa: E402
 from editor_support import REPO  # noqa: E402
+from editor_sites import serve_sites  # noqa: E402
 
 # The rules shared with Tests/integration: CI=1 skips fail, no process left behind, fixed seeds.
 pytest_plugins = ("suite_guard",)
@@ -40,3 +42,10 @@ def editor_server():
     add_editor_routes(s)
     yield s
     s.stop()
+
+
+@pytest.fixture
+def sites(tmp_path_factory):
+    """The site engines' APIs (editor_sites.py); `sites.env` routes a daemon to them."""
+    with serve_sites(tmp_path_factory.mktemp("sites-ca")) as s:
+        yield s

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import shutil
 
+from editor_sites import assert_each_case_asked
 from editor_support import EDITORS, assert_none_skipped_under_ci, assert_passed, needs, run_bounded
 
 EMACS_DIR = EDITORS / "emacs"
 
 
 @needs("emacs")
-def test_emacs_package(linkpeek_bin, editor_server, tmp_path):
-    env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url, "HOME": str(tmp_path),
+def test_emacs_package(linkpeek_bin, editor_server, sites, tmp_path):
+    env = {**sites.env, "LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url, "HOME": str(tmp_path),
            # The locale is C: a test gives Emacs a language of its own (system-messages-locale).
            "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C"}
     res = run_bounded(["emacs", "--batch", "-Q", "-L", ".", "-l", "tests/linkpeek-tests.el",
                        "-f", "ert-run-tests-batch-and-exit"], env, EMACS_DIR, timeout=90)
     assert_passed(res)
+    assert_each_case_asked(sites)  # the cards' facts came from the site APIs
     assert "0 unexpected" in res.stderr, res.stderr[-3000:]
     assert_none_skipped_under_ci(res)
     # The header itself, as the loopback server received it.

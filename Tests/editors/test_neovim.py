@@ -5,14 +5,15 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from editor_sites import assert_each_case_asked
 from editor_support import EDITORS, assert_none_skipped_under_ci, assert_passed, needs, run_bounded
 
 NVIM_DIR = EDITORS / "neovim"
 
 
 @needs("nvim")
-def test_neovim_plugin(linkpeek_bin, editor_server, tmp_path):
-    env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url,
+def test_neovim_plugin(linkpeek_bin, editor_server, sites, tmp_path):
+    env = {**sites.env, "LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url,
            "LINKPEEK_FAKE_LSP": f"{sys.executable}\n{Path(__file__).parent / 'fake_lsp.py'}",
            "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_STATE_HOME": str(tmp_path / "state"),
            "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path),
@@ -24,6 +25,7 @@ def test_neovim_plugin(linkpeek_bin, editor_server, tmp_path):
            "-c", "luafile tests/test_linkpeek.lua"]
     res = run_bounded(cmd, env, NVIM_DIR, timeout=90)
     assert_passed(res)
+    assert_each_case_asked(sites)  # the cards' facts came from the site APIs
     assert "not ok" not in res.stdout
     assert_none_skipped_under_ci(res)
     # The header itself, as the loopback server received it.

@@ -4,21 +4,23 @@ from __future__ import annotations
 
 import json
 
+from editor_sites import assert_each_case_asked
 from editor_support import EDITORS, assert_none_skipped_under_ci, assert_passed, needs, run_bounded
 
 VSCODE_DIR = EDITORS / "vscode"
 
 
 @needs("node")
-def test_vscode_extension(linkpeek_bin, editor_server, tmp_path):
+def test_vscode_extension(linkpeek_bin, editor_server, sites, tmp_path):
     # A home of its own: the daemons the extension starts read and write this cache, never the user's.
-    env = {"LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url, "HOME": str(tmp_path),
+    env = {**sites.env, "LINKPEEK_BIN": linkpeek_bin, "LINKPEEK_FIXTURE": editor_server.base_url, "HOME": str(tmp_path),
            "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_STATE_HOME": str(tmp_path / "state"),
            "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
            # The daemon's locale is C: only the extension names a language.
            "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C"}
     res = run_bounded(["node", "--test", "test/extension.test.js"], env, VSCODE_DIR, timeout=60)
     assert_passed(res)
+    assert_each_case_asked(sites)  # the cards' facts came from the site APIs
     assert "# fail 0" in res.stdout
     assert_none_skipped_under_ci(res)
     # The header itself, as the loopback server received it.

@@ -20,7 +20,8 @@ from background_server import respond
 from test_oembed_walls import https_names
 
 NAMES = ["github.com", "api.github.com", "gist.github.com", "stackoverflow.com", "api.stackexchange.com",
-         "en.wikipedia.org", "arxiv.org", "export.arxiv.org", "pypi.org", "gitlab.com", "git.example.test", "other.example.test"]
+         "en.wikipedia.org", "arxiv.org", "export.arxiv.org", "pypi.org", "gitlab.com", "git.example.test", "other.example.test",
+         "www.npmjs.com", "registry.npmjs.org"]
 TOKEN = "ghp_secret0123456789"
 
 
@@ -281,6 +282,20 @@ def test_a_question_is_read_and_its_backoff_holds_the_api(site, make_client, tok
     assert site.auth("api.stackexchange.com") == [None]  # GitHub's token goes to GitHub only
 
 
+def test_a_throttle_violation_reads_the_page_and_holds_the_api(site, make_client):
+    site.route("api.stackexchange.com", "/2.3/questions/1", answer({
+        "error_id": 502, "error_name": "throttle_violation",
+        "error_message": "too many requests from this IP, more requests available in 600 seconds"}, status=400))
+    site.route("stackoverflow.com", "/questions/1", page("Question one"))
+    site.route("stackoverflow.com", "/questions/2", page("Question two"))
+    c = make_client(private=False, args=site.args)
+    first = c.fetch("https://stackoverflow.com/questions/1", fetch_subresources=False)
+    second = c.fetch("https://stackoverflow.com/questions/2", fetch_subresources=False)
+    assert (first["title"], second["title"]) == ("Question one", "Question two")
+    assert "site" not in first and "site" not in second
+    assert site.count("api.stackexchange.com") == 1  # the second question's API request was never made
+
+
 def test_an_article_is_read_from_the_summary(site, run_cli):
     site.route("en.wikipedia.org", "/api/rest_v1/page/summary/Swift_(programming_language)", answer({
         "type": "standard", "title": "Swift (programming language)", "lang": "en",
@@ -420,3 +435,89 @@ def test_an_lsp_hover_shows_the_status_line(site, make_client):
     value = result["contents"]["value"]
     assert "**Faster hovers**" in value and "merged · #7 · 12 comments · bug, performance" in value, value
     assert site.count("api.github.com") == 1
+
+
+# ------------------------------------------------------------------ follow-ups
+
+REPO = {"full_name": "o/r", "description": "A repository.", "stargazers_count": 1234, "language": "Swift",
+        "license": {"spdx_id": "MIT"}, "owner": {"login": "o"}}
+
+
+def test_a_repository_follows_up_with_its_latest_release_under_the_same_token(site, run_cli, token):
+    site.route("api.github.com", "/repos/o/r", answer(REPO))
+    site.route("api.github.com", "/repos/o/r/releases/latest", answer({"tag_name": "v1.2.0"}))
+    res = run(run_cli, site, "--format", "text", "https://github.com/o/r", parse=False)
+    assert res.returncode == 0 and "★ 1234 · Swift · MIT · latest v1.2.0" in res.stdout, res.describe()
+    assert site.auth("api.github.com") == [f"Bearer {TOKEN}"] * 2
+
+
+def test_a_follow_up_that_fails_leaves_only_its_facts_out(site, run_cli):
+    site.route("api.github.com", "/repos/o/r", answer(REPO))  # releases/latest: 404, no release
+    res = run(run_cli, site, "https://github.com/o/r")
+    assert res.returncode == 0, res.describe()
+    assert res.one["title"] == "o/r" and res.one["site"]["stars"] == 1234 and "latestRelease" not in res.one["site"]
+    assert site.count("api.github.com", "/repos/o/r/releases/latest") == 1 and site.count("github.com") == 0
+
+
+def test_a_follow_up_obeys_the_site_rules(site, run_cli, tmp_path):
+    site.route("api.github.com", "/repos/o/r", answer(REPO))
+    site.route("api.github.com", "/repos/o/r/releases/latest", answer({"tag_name": "v1.2.0"}))
+    rules = config_file(tmp_path, '[[site]]\nmatch = "api.github.com/repos/o/r/releases"\nfetch = "never"\n')
+    res = run(run_cli, site, "--config", rules, "https://github.com/o/r")
+    assert res.returncode == 0 and res.one["site"]["stars"] == 1234 and "latestRelease" not in res.one["site"], res.describe()
+    assert site.count("api.github.com", "/repos/o/r/releases/latest") == 0
+
+
+def test_a_commit_follows_up_with_its_check_runs(site, run_cli):
+    site.route("api.github.com", "/repos/o/r/commits/abc1234", answer({
+        "sha": "abc1234def", "commit": {"message": "Fix the cache\n\nLonger text.", "author": {"date": "2026-01-05T00:00:00Z"}}}))
+    site.route("api.github.com", "/repos/o/r/commits/abc1234/check-runs", answer({"total_count": 2, "check_runs": [
+        {"status": "completed", "conclusion": "success"}, {"status": "completed", "conclusion": "failure"}]}))
+    res = run(run_cli, site, "https://github.com/o/r/commit/abc1234")
+    assert res.returncode == 0 and res.one["site"]["checks"] == "failure", res.describe()
+    assert res.one["title"] == "Fix the cache"
+
+
+PACKAGE = {"name": "left-pad", "version": "1.3.0", "description": "String left pad", "license": "WTFPL"}
+
+
+def test_an_npm_package_gets_its_release_date_from_the_packument(site, run_cli):
+    site.route("registry.npmjs.org", "/left-pad/latest", answer(PACKAGE))
+    site.route("registry.npmjs.org", "/left-pad", answer({"name": "left-pad", "time": {"1.3.0": "2018-04-09T01:11:42.240Z"}}))
+    res = run(run_cli, site, "--format", "text", "https://www.npmjs.com/package/left-pad", parse=False)
+    assert res.returncode == 0 and "v1.3.0 · WTFPL · 2018-04-09" in res.stdout, res.describe()
+    assert site.count("www.npmjs.com") == 0
+
+
+def test_a_packument_over_4_mib_is_left_out(site, run_cli):
+    site.route("registry.npmjs.org", "/left-pad/latest", answer(PACKAGE))
+    # The date is there, but past 4 MiB of other versions: the document is not read.
+    versions = {f"0.0.{i}": "2015-01-01T00:00:00.000Z" for i in range(4 * 1024 * 1024 // 30 + 1)}
+    site.route("registry.npmjs.org", "/left-pad", answer({"name": "left-pad", "time": {**versions, "1.3.0": "2018-04-09T01:11:42.240Z"}}))
+    res = run(run_cli, site, "https://www.npmjs.com/package/left-pad")
+    assert res.returncode == 0, res.describe()
+    assert res.one["site"] == {"engine": "npm", "kind": "package", "version": "1.3.0", "license": "WTFPL"}, res.describe()
+    assert "publishedTime" not in res.one and site.count("registry.npmjs.org", "/left-pad") == 1
+
+
+def test_a_fetch_cancelled_during_a_follow_up_answers_nothing_and_caches_nothing(site, make_client):
+    from linkpeek_client import LinkPeekError
+    site.route("api.github.com", "/repos/o/r", answer(REPO))
+    site.route("github.com", "/o/r", page("The page itself"))
+    asked = threading.Event()
+
+    def stalled(h):
+        asked.set()
+        time.sleep(3)
+        answer({"tag_name": "v1.2.0"})(h)
+
+    site.route("api.github.com", "/repos/o/r/releases/latest", stalled)
+    c = make_client(private=False, args=site.args)
+    fut = c.fetch_async("https://github.com/o/r", provider_id="repo", fetch_subresources=False)
+    assert asked.wait(10), "the follow-up was never asked"
+    c.cancel("repo")
+    with pytest.raises(LinkPeekError) as e:
+        fut.result(timeout=10)
+    assert e.value.kind == "cancelled", (e.value.code, e.value.data)
+    assert c.get_cached("https://github.com/o/r") is None
+    assert site.count("github.com") == 0  # nor was the page read instead

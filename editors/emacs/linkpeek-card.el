@@ -68,6 +68,8 @@ non-nil adds the video line, or the image line once the image is verified."
          (lines (list (propertize (or title host url) 'face 'bold))))
     (cond ((and site host (not (equal site host))) (push (format "%s · %s" site host) lines))
           ((and host title) (push host lines)))
+    (let ((facts (linkpeek-card-site-line (plist-get meta :site))))
+      (when facts (push facts lines)))
     (when summary (push (linkpeek-card-cut summary linkpeek-card-summary-max) lines))
     (when (and images media-url)
       (push (format "%s: %s%s" (if (plist-get meta :video) "video" "image") media-url
@@ -95,6 +97,7 @@ A word wider than WIDTH keeps a line of its own, whole."
 
 (defun linkpeek-card-echo (url meta status &optional width)
   "The card of URL from META for the echo area: title, site, summary, STATUS.
+A site engine's facts line (`linkpeek-card-site-line') follows the site.
 The summary wraps at word boundaries to WIDTH columns (default: the
 frame's width less one), at most `linkpeek-card-echo-summary-lines' lines."
   (let* ((width (max 20 (or width (1- (frame-width)))))
@@ -105,6 +108,7 @@ frame's width less one), at most `linkpeek-card-echo-summary-lines' lines."
                                                         :originalURL (plist-get meta :originalURL))
                                               nil)
                          2))
+         (facts (linkpeek-card-site-line (plist-get meta :site)))
          (wrapped (and summary (linkpeek-card-wrap (linkpeek-card-cut summary linkpeek-card-summary-max) width))))
     (when (> (length wrapped) linkpeek-card-echo-summary-lines)
       (let ((last (nth (1- linkpeek-card-echo-summary-lines) wrapped)))
@@ -114,8 +118,77 @@ frame's width less one), at most `linkpeek-card-echo-summary-lines' lines."
         (setq wrapped (append (seq-take wrapped (1- linkpeek-card-echo-summary-lines))
                               (list (concat last " …"))))))
     (string-join (append (seq-filter (lambda (l) (not (string-prefix-p "→ " l))) head)
-                         wrapped (and status (list status)))
+                         (and facts (list facts)) wrapped (and status (list status)))
                  "\n")))
+
+;;; Site engines
+
+(defconst linkpeek-card--checks
+  '(("success" . "✓ checks passed") ("failure" . "✗ checks failed") ("pending" . "checks pending"))
+  "A commit's checks, as the daemon's cards say them.")
+
+(defun linkpeek-card--count (n noun)
+  "N NOUN, plural unless N is 1."
+  (format "%d %s%s" n noun (if (eql n 1) "" "s")))
+
+(defun linkpeek-card--day (instant)
+  "The day (YYYY-MM-DD) of the ISO 8601 INSTANT, or nil.
+Cards show the day, never \"3 days ago\", so a cached card never goes stale."
+  (and (stringp instant) (>= (length instant) 10) (substring instant 0 10)))
+
+(defun linkpeek-card--words (list)
+  "The strings of LIST (a JSON array) joined with commas, or nil."
+  (let ((words (seq-filter #'stringp (and (or (vectorp list) (listp list)) (append list nil)))))
+    (and words (string-join words ", "))))
+
+(defun linkpeek-card-site-line (site)
+  "The one line of a preview a site engine read (SITE, the `site' plist).
+Word for word as the daemon's own cards make it (protocol §6b):
+\"merged · #4123 · 12 comments · bug, performance\",
+\"✓ accepted · score 231 · 14 answers\", \"v2.3.1 · MIT · 2026-01-05\".
+nil when SITE is absent or says nothing a card shows."
+  (when (and (listp site) (plist-get site :kind))
+    (let* ((kind (plist-get site :kind))
+           (str (lambda (key) (let ((v (plist-get site key))) (and (stringp v) v))))
+           (int (lambda (key) (let ((v (plist-get site key))) (and (integerp v) v))))
+           (parts
+            (pcase kind
+              ((or "issue" "pullRequest" "mergeRequest")
+               (list (funcall str :state)
+                     (and (funcall int :number) (format "#%d" (funcall int :number)))
+                     (and (funcall int :comments) (linkpeek-card--count (funcall int :comments) "comment"))
+                     (linkpeek-card--words (plist-get site :labels))))
+              ((or "question" "answer")
+               (list (and (eq (plist-get site :accepted) t) "✓ accepted")
+                     (funcall str :state)
+                     (and (funcall int :score) (format "score %d" (funcall int :score)))
+                     (and (funcall int :answers) (linkpeek-card--count (funcall int :answers) "answer"))
+                     (linkpeek-card--words (plist-get site :tags))))
+              ((or "repository" "file" "folder")
+               (list (and (funcall int :stars) (format "★ %d" (funcall int :stars)))
+                     (funcall str :language) (funcall str :license)
+                     (and (funcall str :latestRelease) (concat "latest " (funcall str :latestRelease)))))
+              ("commit"
+               (list (and (funcall str :version) (concat "commit " (funcall str :version)))
+                     (linkpeek-card--day (plist-get site :createdAt))
+                     (let ((checks (funcall str :checks)))
+                       (and checks (or (cdr (assoc checks linkpeek-card--checks)) (concat "checks " checks))))))
+              ("release"
+               (list (funcall str :version) (funcall str :state) (linkpeek-card--day (plist-get site :createdAt))))
+              ("paper"
+               (let ((authors (plist-get site :authors)) (day (linkpeek-card--day (plist-get site :createdAt))))
+                 (list (funcall str :category)
+                       (and (or (vectorp authors) (consp authors)) (linkpeek-card--count (length authors) "author"))
+                       (and day (concat "submitted " day)))))
+              ("package"
+               (let ((version (funcall str :version)))
+                 (list (and version (if (string-match-p "\\`[0-9]" version) (concat "v" version) version))
+                       (funcall str :license) (linkpeek-card--day (plist-get site :createdAt)))))
+              ("gist"
+               (list "gist" (and (funcall int :comments) (linkpeek-card--count (funcall int :comments) "comment"))))
+              (_ (list (funcall str :description) (funcall str :language)))))
+           (shown (delq nil (mapcar #'linkpeek-card-clean parts))))
+      (and shown (string-join shown " · ")))))
 
 ;;; URLs
 

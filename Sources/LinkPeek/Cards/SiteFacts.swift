@@ -1,6 +1,7 @@
 /// The one line a card shows for a preview a site engine read (`SiteInfo`):
 /// "merged · #4123 · 12 comments · bug, performance",
-/// "✓ accepted · score 231 · 14 answers", "★ 1234 · Swift · MIT".
+/// "✓ accepted · score 231 · 14 answers", "★ 1234 · Swift · MIT · latest v1.2.0",
+/// "commit 1a2b3c4 · 2026-01-05 · ✓ checks passed".
 /// Dates are shown as the day (YYYY-MM-DD), so a cached card never goes stale.
 public enum SiteFacts {
     public static func line(_ site: SiteInfo) -> String? {
@@ -21,9 +22,11 @@ public enum SiteFacts {
             if let stars = site.stars { parts.append("★ \(stars)") }
             if let language = site.language { parts.append(language) }
             if let license = site.license { parts.append(license) }
+            if let release = site.latestRelease { parts.append("latest \(release)") }
         case "commit":
             if let version = site.version { parts.append("commit \(version)") }
             if let day = day(site.createdAt) { parts.append(day) }
+            if let checks = site.checks { parts.append(checksWords[checks] ?? "checks \(checks)") }
         case "release":
             if let version = site.version { parts.append(version) }
             if let state = site.state { parts.append(state) }
@@ -46,6 +49,9 @@ public enum SiteFacts {
         let line = parts.compactMap { CardText.clean($0) }.joined(separator: " · ")
         return line.isEmpty ? nil : line
     }
+
+    /// A commit's checks, as the card says them.
+    static let checksWords = ["success": "✓ checks passed", "failure": "✗ checks failed", "pending": "checks pending"]
 
     private static func count(_ n: Int, _ noun: String) -> String {
         "\(n) \(noun)\(n == 1 ? "" : "s")"

@@ -9,6 +9,8 @@ import SiteEngines
 /// from the site's API, through the same transfer path as a page (address
 /// policy, proxies, CAs, `--resolve`, record and replay, the fleet's rate,
 /// the per-host limits), so the cache keeps and revalidates it like a page.
+/// Follow-ups (a repository's latest release…) go the same way, each
+/// leaving only its own facts out when it fails.
 /// Anything but a usable answer — an error status, a timeout, a redirect,
 /// garbage, an answer over `siteMaximumBytes`, an API held for its rate
 /// limit — leaves the link to the page, and the preview says nothing of it.
@@ -25,49 +27,34 @@ extension LinkPeekEngine {
         // A `[[site]]` rule for the link's own URL may turn the engines off for it.
         if let (_, rule) = settings.siteRules.firstMatch(url: url), rule.sites == false { return nil }
         let engines = SiteEngines.all(gitlabHosts: settings.gitlabHosts).filter { !settings.sitesOff.contains($0.name) }
-        guard let (engine, request) = SiteEngines.request(for: url, engines: engines),
-            let apiHost = HostBackoff.key(for: request.url)
-        else { return nil }
-        if let seconds = backoff.remaining(apiHost) {
-            logger.debug("site API not asked: held for its rate limit", metadata: [
-                "url": "\(url)", "engine": "\(engine.name)", "seconds left": "\(seconds)",
-            ])
-            return nil
-        }
+        guard let (engine, request) = SiteEngines.request(for: url, engines: engines) else { return nil }
+        // One budget for the first request and its follow-ups.
         let budget = min(Self.siteMaximumSeconds, Self.seconds(until: deadline) / 2)
-        guard budget >= Self.minimumTimeout, !Task.isCancelled else { return nil }
-        let token = Self.siteToken(for: request, rules: settings.siteRules)
-        var lines = request.headers + headers
-        if let token { lines.append("Authorization: Bearer \(token.value)") }
-        var transfer = transferRequest(url: request.url, timeout: budget, maxBytes: Self.siteMaximumBytes + 1, headers: lines)
-        transfer.maxRedirects = 0
-        let result: TransferResult<OEmbedConsumer.Output>
-        do { result = try await perform(transfer, consumer: OEmbedConsumer(maximumBytes: Self.siteMaximumBytes)) } catch {
-            logSiteFallback(url, engine, "the request failed: \(error.message)")
-            return nil
+        let siteDeadline = ContinuousClock.now + .milliseconds(Int64(max(budget, 0) * 1000))
+        let head: ResponseHead
+        let bytes: [UInt8]
+        switch await siteCall(request, engine: engine, link: url, deadline: siteDeadline, headers: headers) {
+        case .answer(let answerHead, let answerBytes): (head, bytes) = (answerHead, answerBytes)
+        case .notModified(let fields): return PreviewLoad(page: .notModified(fields: fields))
+        case .none: return nil
         }
-        guard let head = result.head else { return nil }
-        if head.status == 304 { return PreviewLoad(page: .notModified(fields: head.fields)) }
-        if let seconds = engine.hold(status: head.status, field: { head[$0] }, now: Date().timeIntervalSince1970) {
-            backoff.hold(apiHost, seconds: seconds)
-            logger.info("site API held for its rate limit", metadata: [
-                "url": "\(url)", "engine": "\(engine.name)", "status": "\(head.status)", "seconds": "\(seconds)",
-            ])
-            return nil
-        }
-        if head.status == 401, let token {
-            logger.warning("\(request.tokenHost ?? apiHost) refused the token in \(token.variable); \(engine.name) links are previewed from their pages.")
-            return nil
-        }
-        guard (200..<300).contains(head.status), !result.output.oversized, !result.truncated else {
-            logSiteFallback(url, engine, result.output.oversized || result.truncated ? "the answer is too large" : "status \(head.status)")
-            return nil
-        }
-        guard var reading = engine.read(bytes: result.output.bytes, for: request, pageURL: url) else {
+        guard var reading = engine.read(bytes: bytes, for: request, pageURL: url) else {
+            holdForErrorAnswer(bytes, of: request, engine: engine, link: url)
             logSiteFallback(url, engine, "the answer is not the API's")
             return nil
         }
-        if let seconds = reading.holdSeconds { backoff.hold(apiHost, seconds: seconds) }
+        if let seconds = reading.holdSeconds, let apiHost = HostBackoff.key(for: request.url) {
+            backoff.hold(apiHost, seconds: seconds)
+        }
+        let language = headers.filter { $0.lowercased().hasPrefix("accept-language:") }
+        for followUp in engine.followUps(after: reading, for: request) {
+            if case .answer(_, let more) = await siteCall(
+                followUp, engine: engine, link: url, deadline: siteDeadline, headers: language, followUp: true) {
+                engine.add(more, of: followUp, to: &reading)
+            }
+        }
+        // A fetch cancelled during the follow-ups gets no answer, not part of one.
+        guard !Task.isCancelled else { return nil }
         var sources: [String: String] = [:]
         let from = "\(engine.name) API"
         let metadata = reading.metadata
@@ -85,8 +72,81 @@ extension LinkPeekEngine {
         return PreviewLoad(page: .page(reading.metadata, fields: head.fields))
     }
 
-    private func logSiteFallback(_ url: String, _ engine: any SiteEngine, _ reason: String) {
-        logger.info("site API not used; the page is read", metadata: [
+    /// What one API request gave: a usable answer, the cached one confirmed (304), or nothing.
+    enum SiteCall {
+        case answer(ResponseHead, [UInt8])
+        case notModified([String: String])
+        case none
+    }
+
+    /// One API request (the first or a follow-up), each under the same
+    /// rules: not while its host is held for a rate limit, nor when a
+    /// `[[site]]` rule says not to fetch its URL; the token only where it
+    /// may go; no redirect; by `deadline`; an answer over the request's
+    /// (else `siteMaximumBytes`) limit, an error status or a hold is none.
+    private func siteCall(
+        _ request: SiteRequest, engine: any SiteEngine, link url: String, deadline: ContinuousClock.Instant,
+        headers: [String], followUp: Bool = false
+    ) async -> SiteCall {
+        guard let apiHost = HostBackoff.key(for: request.url) else { return .none }
+        if let seconds = backoff.remaining(apiHost) {
+            logger.debug("site API not asked: held for its rate limit", metadata: [
+                "url": "\(url)", "api": "\(request.url)", "engine": "\(engine.name)", "seconds left": "\(seconds)",
+            ])
+            return .none
+        }
+        if let (mode, line) = siteFetchRule(request.url), mode != .always {
+            logSiteFallback(url, engine, "the [[site]] rule at line \(line) says not to fetch \(request.url)", followUp: followUp)
+            return .none
+        }
+        let timeout = Self.seconds(until: deadline)
+        guard timeout >= Self.minimumTimeout, !Task.isCancelled else { return .none }
+        let token = Self.siteToken(for: request, rules: settings.siteRules)
+        var lines = request.headers + headers
+        if let token { lines.append("Authorization: Bearer \(token.value)") }
+        let maximumBytes = request.maximumBytes ?? Self.siteMaximumBytes
+        var transfer = transferRequest(url: request.url, timeout: timeout, maxBytes: maximumBytes + 1, headers: lines)
+        transfer.maxRedirects = 0
+        let result: TransferResult<OEmbedConsumer.Output>
+        do { result = try await perform(transfer, consumer: OEmbedConsumer(maximumBytes: maximumBytes, readsErrors: true)) } catch {
+            logSiteFallback(url, engine, "\(request.url): the request failed: \(error.message)", followUp: followUp)
+            return .none
+        }
+        guard let head = result.head else { return .none }
+        if head.status == 304 { return .notModified(head.fields) }
+        if let seconds = engine.hold(status: head.status, field: { head[$0] }, now: Date().timeIntervalSince1970) {
+            backoff.hold(apiHost, seconds: seconds)
+            logger.info("site API held for its rate limit", metadata: [
+                "url": "\(url)", "engine": "\(engine.name)", "status": "\(head.status)", "seconds": "\(seconds)",
+            ])
+            return .none
+        }
+        if head.status == 401, let token {
+            logger.warning("\(request.tokenHost ?? apiHost) refused the token in \(token.variable); \(engine.name) links are previewed from their pages.")
+            return .none
+        }
+        if !(200..<300).contains(head.status), !result.output.oversized, !result.truncated {
+            holdForErrorAnswer(result.output.bytes, of: request, engine: engine, link: url)
+        }
+        guard (200..<300).contains(head.status), !result.output.oversized, !result.truncated else {
+            let reason = result.output.oversized || result.truncated ? "the answer is too large" : "status \(head.status)"
+            logSiteFallback(url, engine, "\(request.url): \(reason)", followUp: followUp)
+            return .none
+        }
+        return .answer(head, result.output.bytes)
+    }
+
+    /// Holds the API's host for as long as an error answer's body asks (Stack Exchange's throttle).
+    private func holdForErrorAnswer(_ bytes: [UInt8], of request: SiteRequest, engine: any SiteEngine, link url: String) {
+        guard let seconds = engine.hold(errorAnswer: bytes), let apiHost = HostBackoff.key(for: request.url) else { return }
+        backoff.hold(apiHost, seconds: seconds)
+        logger.info("site API held for its rate limit", metadata: [
+            "url": "\(url)", "engine": "\(engine.name)", "seconds": "\(seconds)",
+        ])
+    }
+
+    private func logSiteFallback(_ url: String, _ engine: any SiteEngine, _ reason: String, followUp: Bool = false) {
+        logger.info(followUp ? "site API follow-up not used; its facts are left out" : "site API not used; the page is read", metadata: [
             "url": "\(url)", "engine": "\(engine.name)", "reason": "\(reason)",
         ])
     }

@@ -15,17 +15,20 @@ final class OEmbedConsumer: TransferConsumer {
     }
 
     private let maximumBytes: Int
+    /// Reads a non-2xx body too (a site API's error answer may ask to be left alone).
+    private let readsErrors: Bool
     private var status = 0
     private var bytes: [UInt8] = []
     private var oversized = false
 
-    init(maximumBytes: Int = OEmbedResponse.maximumBytes) {
+    init(maximumBytes: Int = OEmbedResponse.maximumBytes, readsErrors: Bool = false) {
         self.maximumBytes = maximumBytes
+        self.readsErrors = readsErrors
     }
 
     func responseStarted(_ head: ResponseHead) -> TransferDecision {
         status = head.status
-        guard (200..<300).contains(head.status) else { return .stop }
+        guard readsErrors || (200..<300).contains(head.status) else { return .stop }
         if let length = head["content-length"].flatMap({ Int($0) }), length > maximumBytes {
             oversized = true
             return .stop

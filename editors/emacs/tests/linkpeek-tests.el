@@ -454,6 +454,32 @@ Tests/editors/test_emacs.py runs Emacs with LANG=C: only the plugin can say Germ
     (should (equal (car (last (nth 1 done)))
                    "linkpeek: Metadata fetch failed: the site answered with a bot check (a challenge page) instead of the page."))))
 
+(ert-deftest linkpeek-card-site-line-as-the-daemon-makes-it ()
+  "A site engine's `site' gives one line under the site, in the daemon's words."
+  (should (equal (linkpeek-card-lines "https://github.com/o/r/pull/4123"
+                                      '(:title "Fix it" :siteName "GitHub"
+                                        :site (:engine "github" :kind "pullRequest" :state "merged" :number 4123
+                                               :comments 12 :labels ["bug" "performance"]))
+                                      nil)
+                 '("Fix it" "GitHub · github.com" "merged · #4123 · 12 comments · bug, performance")))
+  (dolist (c '(((:kind "question" :accepted t :score 231 :answers 14 :tags ["c++"]) "✓ accepted · score 231 · 14 answers · c++")
+               ((:kind "answer" :accepted :json-false :score 1 :answers 1) "score 1 · 1 answer")
+               ((:kind "package" :version "2.3.1" :license "MIT" :createdAt "2026-01-05T10:00:00Z") "v2.3.1 · MIT · 2026-01-05")
+               ((:kind "repository" :stars 5 :language "Swift" :latestRelease "v1.0") "★ 5 · Swift · latest v1.0")
+               ((:kind "commit" :version "abc1234" :createdAt "2026-01-05T10:00:00Z" :checks "failure")
+                "commit abc1234 · 2026-01-05 · ✗ checks failed")
+               ((:kind "paper" :category "cs.CL" :authors ["A" "B"] :createdAt "2017-06-12T00:00:00Z")
+                "cs.CL · 2 authors · submitted 2017-06-12")
+               ((:kind "issue" :state "open\n\e[31mred" :number 1.5) "open [31mred")
+               ((:kind "issue") nil)
+               ("merged" nil)))
+    (should (equal (list (car c) (linkpeek-card-site-line (car c))) (list (car c) (cadr c)))))
+  ;; The echo area's card: the facts line after title and site.
+  (should (equal (linkpeek-card-echo "https://www.npmjs.com/package/p"
+                                     '(:title "p" :siteName "npm" :summary "S" :site (:kind "package" :version "1.0.0"))
+                                     nil 60)
+                 "p\nnpm · www.npmjs.com\nv1.0.0\nS")))
+
 (ert-deftest linkpeek-card-host-as-the-daemon-shows-it ()
   "Lowercased, the port unless the scheme's default, no user name."
   (dolist (c '(("https://Example.COM:443/x" "example.com")
@@ -506,5 +532,23 @@ In a daemon of its own: the 429 holds the fixture's host for 90 s."
       (should (equal (split-string (plist-get (plist-get hover :contents) :value) "\n")
                      (list "Plain Card" (concat "Fixture Site · " (linkpeek-test-host))
                            "An Open Graph description."))))))
+
+;;; Site engines
+
+(ert-deftest linkpeek-site-engines-facts-line ()
+  "Each site link's card has the engine's facts line under the site, in *linkpeek* and in eldoc.
+Tests/editors/editor_sites.py serves the APIs and names the cases (URL TITLE FACTS)."
+  (let ((cases (json-parse-string (or (getenv "LINKPEEK_SITE_CASES") (error "LINKPEEK_SITE_CASES not set"))
+                                  :array-type 'list)))
+    (should (>= (length cases) 3))
+    (dolist (case cases)
+      (let* ((url (nth 0 case)) (title (nth 1 case)) (facts (nth 2 case))
+             (lines (nth 1 (car (last (linkpeek-test-preview url))))))
+        (should (equal (list url (car lines)) (list url title)))
+        (should (equal (list url (nth 2 lines)) (list url facts)))
+        ;; The echo area's card (the fetch is cached now): title, site, facts.
+        (let ((doc (nth 1 (linkpeek-test-eldoc url 3))))
+          (should (equal (list url (seq-take (split-string doc "\n") 3))
+                         (list url (list title (nth 1 lines) facts)))))))))
 
 ;;; linkpeek-tests.el ends here

@@ -601,6 +601,10 @@ h.test("a site engine's preview: the site line under the host, as the daemon's c
     "score 1 · 1 answer", "one answer, no accepted mark")
   h.eq(card.site_line({ engine = "x", kind = "issue", state = "open\n\27[31mred" }), "open [31mred",
     "control characters flattened")
+  h.eq(card.site_line({ engine = "github", kind = "repository", stars = 5, license = "MIT", latestRelease = "v2" }),
+    "★ 5 · MIT · latest v2", "a repository's latest release")
+  h.eq(card.site_line({ engine = "github", kind = "commit", version = "abc1234", createdAt = "2026-01-05T10:00:00Z",
+    checks = "success" }), "commit abc1234 · 2026-01-05 · ✓ checks passed", "a commit's checks")
   h.eq(card.site_line({ engine = "x", kind = "issue" }), nil, "nothing to say")
   h.eq(card.site_line("merged"), nil, "not an object")
   h.expect(vim.tbl_contains(require("linkpeek.protocol").fields, "site"), "site is a field the card shows")
@@ -856,6 +860,24 @@ h.test("a POSIX locale name as an Accept-Language, as the daemon reads its own",
   h.eq(protocol.accept_language("POSIX"), nil, "POSIX")
   h.eq(protocol.accept_language("de_DEU"), nil, "de_DEU")
   h.eq(protocol.init_options({ accept_language = nil }).acceptLanguage, protocol.editor_language(), "default")
+end)
+
+h.test("site engines: each link's card has its facts line, in the hover and in :LinkPeek", function()
+  -- Tests/editors/editor_sites.py serves the APIs and names the cases: { url, title, facts line }.
+  local cases = vim.json.decode((assert(os.getenv("LINKPEEK_SITE_CASES"), "LINKPEEK_SITE_CASES not set")))
+  h.expect(#cases >= 3, "too few cases: %s", vim.inspect(cases))
+  for _, case in ipairs(cases) do
+    local url, title, facts = case[1], case[2], case[3]
+    local buf = markdown({ url })
+    needs_hover()
+    local value = hover_until_done(buf, 1, 3, 8000).contents.value
+    h.expect(value:find(title, 1, true) and value:find(facts, 1, true), "%s: the hover card %s", url, value)
+    local done = preview_at(1, 3)
+    local lines = done[#done].lines
+    h.eq(lines[1], title, url .. ": the float's title")
+    h.expect(vim.tbl_contains(lines, facts), "%s: the float's lines %s", url, vim.inspect(lines))
+    preview.close()
+  end
 end)
 
 local failed = h.run()

@@ -1,6 +1,6 @@
 'use strict';
 // Page text for plain-text messages (the preview's notification): flattened
-// to one line, cut at a word boundary. The hover card is the daemon's
+// to one line, cut at a word boundary; a site engine's facts line. The hover card is the daemon's
 // (textDocument/hover), already escaped for Markdown there.
 
 const SUMMARY_MAX = 300;
@@ -102,4 +102,61 @@ function errorText(err) {
   }
 }
 
-module.exports = { clean, host, cut, duration, errorText, withPrivateNetworkHint, stageLabel };
+const CHECKS = { success: '✓ checks passed', failure: '✗ checks failed', pending: 'checks pending' };
+
+const str = (v) => (typeof v === 'string' ? v : undefined);
+const int = (v) => (Number.isInteger(v) ? v : undefined);
+const count = (n, noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+// The day of an ISO 8601 instant: cards never say "3 days ago", so a cached card never goes stale.
+const day = (v) => (typeof v === 'string' && v.length >= 10 ? v.slice(0, 10) : undefined);
+const words = (v) => {
+  const list = Array.isArray(v) ? v.filter((w) => typeof w === 'string') : [];
+  return list.length ? list.join(', ') : undefined;
+};
+
+/**
+ * The one line of a preview a site engine read (`site`, protocol/README.md
+ * §6b), word for word as the daemon's own cards make it: "merged · #4123 ·
+ * 12 comments · bug, performance", "✓ accepted · score 231 · 14 answers",
+ * "v2.3.1 · MIT · 2026-01-05". undefined when it says nothing.
+ */
+function siteLine(site) {
+  if (!site || typeof site !== 'object') return undefined;
+  const s = site;
+  const when = (v, f) => (v === undefined ? undefined : f(v));
+  let parts;
+  switch (s.kind) {
+    case 'issue': case 'pullRequest': case 'mergeRequest':
+      parts = [str(s.state), when(int(s.number), (n) => `#${n}`), when(int(s.comments), (n) => count(n, 'comment')), words(s.labels)];
+      break;
+    case 'question': case 'answer':
+      parts = [s.accepted === true ? '✓ accepted' : undefined, str(s.state), when(int(s.score), (n) => `score ${n}`),
+        when(int(s.answers), (n) => count(n, 'answer')), words(s.tags)];
+      break;
+    case 'repository': case 'file': case 'folder':
+      parts = [when(int(s.stars), (n) => `★ ${n}`), str(s.language), str(s.license), when(str(s.latestRelease), (r) => `latest ${r}`)];
+      break;
+    case 'commit':
+      parts = [when(str(s.version), (v) => `commit ${v}`), day(s.createdAt), when(str(s.checks), (c) => CHECKS[c] || `checks ${c}`)];
+      break;
+    case 'release':
+      parts = [str(s.version), str(s.state), day(s.createdAt)];
+      break;
+    case 'paper':
+      parts = [str(s.category), Array.isArray(s.authors) ? count(s.authors.length, 'author') : undefined,
+        when(day(s.createdAt), (d) => `submitted ${d}`)];
+      break;
+    case 'package':
+      parts = [when(str(s.version), (v) => (/^\d/.test(v) ? `v${v}` : v)), str(s.license), day(s.createdAt)];
+      break;
+    case 'gist':
+      parts = ['gist', when(int(s.comments), (n) => count(n, 'comment'))];
+      break;
+    default:
+      parts = [str(s.description), str(s.language)];
+  }
+  const shown = parts.map(clean).filter(Boolean);
+  return shown.length ? shown.join(' · ') : undefined;
+}
+
+module.exports = { clean, host, cut, duration, errorText, withPrivateNetworkHint, stageLabel, siteLine };

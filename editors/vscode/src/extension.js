@@ -133,7 +133,8 @@ async function previewLink(arg) {
       onCancel: (fn) => token.onCancellationRequested(fn),
       report: (r) => progress.report({ message: r.partial ? (card.clean(r.partial.title) || 'loading…') : `${card.stageLabel(r.stage) || 'loading'}…` }),
     }));
-    const title = card.clean(meta.title) || card.host(meta.url || url) || url;
+    const facts = card.siteLine(meta.site);
+    const title = (card.clean(meta.title) || card.host(meta.url || url) || url) + (facts ? ` (${facts})` : '');
     const summary = card.clean(meta.summary);
     const choice = await vscode.window.showInformationMessage(summary ? `${title} — ${card.cut(summary, 200)}` : title, 'Open');
     if (choice === 'Open') await vscode.env.openExternal(vscode.Uri.parse(meta.url || url));

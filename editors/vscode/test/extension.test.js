@@ -252,6 +252,32 @@ test('"linkpeek: Preview Link" streams progress, then the partial title, then th
   assert.equal(recorded.opened.at(-1), url);
 });
 
+test('site engines: the hover card and the preview\'s message have each link\'s facts line', async () => {
+  // Tests/editors/editor_sites.py serves the APIs and names the cases: [url, title, facts line].
+  const cases = JSON.parse(process.env.LINKPEEK_SITE_CASES || 'null');
+  assert.ok(Array.isArray(cases) && cases.length >= 3, 'LINKPEEK_SITE_CASES not set');
+  for (const [url, title, facts] of cases) {
+    stub.choose(undefined);
+    const meta = await bounded(vscode.commands.executeCommand('linkpeek.preview', url), 10000, 'preview');
+    assert.equal(card.siteLine(meta.site), facts, url);
+    assert.ok(recorded.info.at(-1).startsWith(`${title} (${facts})`), recorded.info.at(-1));
+    const shown = await hover(url, 0, 3);
+    const lines = shown.contents.value.split('\n');
+    assert.ok(lines[0].includes(title) && lines.includes(facts), shown.contents.value);
+  }
+});
+
+test('the site line in the daemon\'s words, from `site` alone', () => {
+  assert.equal(card.siteLine({ engine: 'stackexchange', kind: 'answer', accepted: false, score: 1, answers: 1 }), 'score 1 · 1 answer');
+  assert.equal(card.siteLine({ kind: 'commit', version: 'abc1234', createdAt: '2026-01-05T10:00:00Z', checks: 'pending' }),
+    'commit abc1234 · 2026-01-05 · checks pending');
+  assert.equal(card.siteLine({ kind: 'repository', stars: 5, license: 'MIT', latestRelease: 'v2' }), '★ 5 · MIT · latest v2');
+  assert.equal(card.siteLine({ kind: 'release', version: 'v1', state: 'prerelease' }), 'v1 · prerelease');
+  assert.equal(card.siteLine({ kind: 'issue', state: 'open\n\u001b[31mred', number: 1.5 }), 'open [31mred');
+  assert.equal(card.siteLine({ kind: 'issue' }), undefined);
+  assert.equal(card.siteLine('merged'), undefined);
+});
+
 test('the card\'s host as the daemon shows it: lowercased, the port unless default, no user name', () => {
   const cases = [
     ['https://Example.COM:443/x', 'example.com'],

@@ -95,6 +95,9 @@ local function list(v)
   return #words > 0 and table.concat(words, ", ") or nil
 end
 
+-- A commit's checks, as the daemon's cards say them.
+local CHECKS = { success = "✓ checks passed", failure = "✗ checks failed", pending = "checks pending" }
+
 -- The one line of a preview a site engine read (`site`, protocol/README.md
 -- section 6b), word for word as the daemon's own cards make it:
 -- "merged · #4123 · 12 comments · bug, performance",
@@ -126,9 +129,11 @@ function M.site_line(site)
     add(is_int(site.stars) and ("★ " .. site.stars) or nil)
     add(site.language)
     add(site.license)
+    add(type(site.latestRelease) == "string" and ("latest " .. site.latestRelease) or nil)
   elseif kind == "commit" then
     add(type(site.version) == "string" and ("commit " .. site.version) or nil)
     add(day(site.createdAt))
+    add(type(site.checks) == "string" and (CHECKS[site.checks] or ("checks " .. site.checks)) or nil)
   elseif kind == "release" then
     add(site.version)
     add(site.state)
