@@ -323,3 +323,37 @@ def test_cache_commands_exit_2_on_a_bad_file(run_cli, tmp_path):
         res = run_cli(*args, "--config", str(config), parse=False)
         assert res.returncode == 2 and "cacheSize" in res.stderr and f"{config}:1" in res.stderr, res.describe()
 
+
+HOP_RULES = """
+[[site]]
+match = "a.test"
+userAgent = "a-agent/1"
+headers = { "X-From-A" = "yes" }
+[[site]]
+match = "b.test"
+userAgent = "b-agent/1"
+"""
+
+
+@pytest.mark.parametrize("target_host, agent", [("b.test", "b-agent/1"), ("c.test", None)])
+def test_a_redirect_is_sent_as_its_own_hosts_rule_says(run_cli, site, tmp_path, target_host, agent):
+    config = write(tmp_path, HOP_RULES)
+    port = site.port
+    marker = f"hop-{target_host}"
+    target = f"http://{target_host}:{port}/cfg-page?{marker}"
+    start = f"http://a.test:{port}/redirect?status=302&to={target}"
+    res = run_cli("fetch", "--no-subresources", "--no-cache", "--allow-network", "127.0.0.1/32",
+                  *(arg for host in ("a.test", "b.test", "c.test") for arg in ("--resolve", f"{host}:{port}:127.0.0.1")),
+                  "--config", str(config), start)
+    assert res.returncode == 0, res.describe()
+    assert res.objects[0]["title"] == "Rule page" and res.objects[0]["redirects"] == [{"url": start, "status": 302}]
+    first = [h for full, h in site.headers_seen if full.startswith("/redirect?") and marker in full]
+    hop = seen(site, f"/cfg-page?{marker}")
+    assert len(first) == 1 and len(hop) == 1, (first, hop)
+    assert first[0].get("User-Agent") == "a-agent/1" and first[0].get("X-From-A") == "yes"
+    # The target's rule, or none: never the first host's user agent or headers.
+    assert "X-From-A" not in hop[0]
+    if agent:
+        assert hop[0].get("User-Agent") == agent
+    else:
+        assert hop[0].get("User-Agent", "").startswith("Mozilla/5.0 (compatible; linkpeek/"), hop[0]
