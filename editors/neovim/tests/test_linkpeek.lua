@@ -767,6 +767,22 @@ h.test("no xdg-open: :LinkPeekSaved says so in a sentence", function()
     "message")
 end)
 
+-- K on line 1, column 3 of the current buffer: the hover's {outcome, lines}.
+local function k_answer()
+  local hover_mod = require("linkpeek.hover")
+  local answer
+  hover_mod.on_answer = function(outcome, lines)
+    answer = { outcome = outcome, lines = lines }
+  end
+  vim.api.nvim_win_set_cursor(0, { 1, 3 })
+  vim.cmd("normal K")
+  h.wait_for(5000, "K's answer", function()
+    return answer ~= nil
+  end)
+  hover_mod.on_answer = nil
+  return answer
+end
+
 h.test("a daemon that refuses loopback: the preview's failure names the setting", function()
   with_daemon({ binary = bin, allow_private_network = false, hover_timeout = 1.0 }, function()
     markdown({ base .. "/page?title=Private" })
@@ -779,17 +795,7 @@ h.test("a daemon that refuses loopback: the preview's failure names the setting"
     h.expect(not status:find(protocol.allow_private_network, 1, true), "the daemon's hint too: %s", status)
     preview.close()
     -- K's card says it too.
-    local hover_mod = require("linkpeek.hover")
-    local answer
-    hover_mod.on_answer = function(outcome, lines)
-      answer = { outcome = outcome, lines = lines }
-    end
-    vim.api.nvim_win_set_cursor(0, { 1, 3 })
-    vim.cmd("normal K")
-    h.wait_for(5000, "K's answer", function()
-      return answer ~= nil
-    end)
-    hover_mod.on_answer = nil
+    local answer = k_answer()
     h.eq(answer.outcome, "card", "K's outcome")
     -- One hint, naming the plugin's setting: the daemon's gave way to it.
     h.eq(answer.lines, { card.host(base), "(blocked: private address)",
@@ -806,16 +812,7 @@ h.test("hover_fetch, hover_allow and hover_deny decide whether K fetches", funct
     with_daemon(vim.tbl_extend("force", { binary = bin, allow_private_network = true, hover_timeout = 1.0 }, options),
       function()
         markdown({ base .. "/page?title=Held" .. n .. "&nvimhover=" .. n })
-        local hover_mod = require("linkpeek.hover")
-        hover_mod.on_answer = function(outcome, lines)
-          answer = { outcome = outcome, lines = lines }
-        end
-        vim.api.nvim_win_set_cursor(0, { 1, 3 })
-        vim.cmd("normal K")
-        h.wait_for(5000, "K's answer", function()
-          return answer ~= nil
-        end)
-        hover_mod.on_answer = nil
+        answer = k_answer()
       end)
     return table.concat(answer.lines, "\n")
   end
