@@ -17,7 +17,8 @@ extension EasyHandle {
             // Only http and https, for the first URL and for every redirect.
             { self.set(CURLOPT_PROTOCOLS_STR, "http,https") },
             { self.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https") },
-            // With a proxy each hop is checked before it is sent, so the engine follows them.
+            // With a proxy each hop is checked before it is sent, and with a
+            // `HopRule` each is sent as its own host's rule says: the engine follows them.
             { self.set(CURLOPT_FOLLOWLOCATION, transfer.followsRedirectsItself ? 0 : 1) },
             { self.set(CURLOPT_MAXREDIRS, request.maxRedirects) },
             // A POST answered by 301/302/303 stays a GET; ours is a GET anyway.
@@ -29,7 +30,7 @@ extension EasyHandle {
             // and multiplex on it rather than open another. (Plain http is
             // HTTP/1.1 here, where waiting would only serialise.)
             { self.set(CURLOPT_PIPEWAIT, transfer.mayMultiplex ? 1 : 0) },
-            { self.set(CURLOPT_TIMEOUT_MS, transfer.remainingMilliseconds) },
+            { self.set(CURLOPT_TIMEOUT_MS, transfer.hopMilliseconds) },
             { self.set(CURLOPT_CONNECTTIMEOUT_MS, TransferRequest.milliseconds(request.connectTimeout)) },
             // Signals are no way to time out a resolver on a multi-threaded process.
             { self.set(CURLOPT_NOSIGNAL, 1) },
@@ -37,6 +38,8 @@ extension EasyHandle {
             // read the environment itself); `no_proxy` was applied in choosing.
             { self.set(CURLOPT_PROXY, request.proxies.proxy(for: transfer.hopURL) ?? "") },
             { self.set(CURLOPT_NOPROXY, "") },
+            // The request's headers go to the server only, never in a proxy's CONNECT.
+            { self.set(CURLOPT_HEADEROPT, Int(CURLHEADER_SEPARATE)) },
             { self.set(CURLOPT_HEADERFUNCTION, callback: TransferCallbacks.header) },
             { self.set(CURLOPT_HEADERDATA, pointer: userdata) },
             { self.set(CURLOPT_WRITEFUNCTION, callback: TransferCallbacks.body) },

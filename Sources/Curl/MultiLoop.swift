@@ -149,6 +149,10 @@ final class MultiLoop {
                 kind: .unsupportedProtocol, detail: "a redirect to a \(scheme) URL; only http and https are followed")))
         }
         transfer.hopURL = next
+        // Each hop is sent as its own host's rule says (`HopRule`).
+        if let rule = transfer.request.hopRule {
+            transfer.request = rule.request(for: next, after: transfer.request, firstURL: transfer.firstURL)
+        }
         if !admission.submitHop(transfer) {
             transfer.complete(.failure(CurlError(kind: .engineStopped, detail: "the transfer engine has stopped")))
         }

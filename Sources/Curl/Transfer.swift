@@ -12,7 +12,11 @@ import Logging
 ///   `@unchecked Sendable`.
 final class Transfer: @unchecked Sendable {
     let id: UInt64
-    let request: TransferRequest
+    /// The request of the hop running now: the first one, then what the
+    /// request's `HopRule` says for each redirect (set between hops only).
+    var request: TransferRequest
+    /// The URL the transfer started at, whose origin alone gets credential headers.
+    let firstURL: String
     /// The host the per-host limit counts against.
     let hostKey: String
     /// When the transfer fails with `timedOut`, counted from queueing.
@@ -63,7 +67,7 @@ final class Transfer: @unchecked Sendable {
     /// HTTPS, so possibly HTTP/2: kept on the loop that already has this host.
     var mayMultiplex: Bool { hopURL.lowercased().hasPrefix("https:") }
     /// True when redirects are followed by the engine, not by curl.
-    var followsRedirectsItself: Bool { !request.proxies.isEmpty }
+    var followsRedirectsItself: Bool { !request.proxies.isEmpty || request.hopRule != nil }
 
     /// What the engine reports besides the consumer's output.
     struct Summary {
@@ -82,6 +86,7 @@ final class Transfer: @unchecked Sendable {
     ) {
         self.id = id
         self.request = request
+        self.firstURL = request.url
         self.hopURL = request.url
         self.hostKey = URL(string: request.url)?.host?.lowercased() ?? ""
         self.deadline = .now + .milliseconds(TransferRequest.milliseconds(request.timeout))
@@ -115,6 +120,12 @@ final class Transfer: @unchecked Sendable {
         let left = deadline - .now
         let ms = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
         return max(1, Int(ms))
+    }
+
+    /// Milliseconds this hop may take: what is left, and no more than its
+    /// own request's timeout (a `HopRule`'s for a redirect's host).
+    var hopMilliseconds: Int {
+        min(remainingMilliseconds, TransferRequest.milliseconds(request.timeout))
     }
 }
 

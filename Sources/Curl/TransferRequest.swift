@@ -25,6 +25,9 @@ public struct TransferRequest: Sendable {
     /// Proxies by scheme and the hosts that bypass them. When any proxy is
     /// set, the engine follows redirects itself, checking each hop (`HopCheck`).
     public var proxies = ProxyTable()
+    /// Settings per hop by the hop's own URL; with one, the engine follows
+    /// redirects itself and asks it for each hop (`HopRule`).
+    public var hopRule: HopRule?
     /// Where the transfer logs its decisions (an address refused, why it stopped).
     public var logger = TransferRequest.defaultLogger
 

@@ -25,13 +25,17 @@ public struct FetchParams: Codable, Sendable, Equatable {
     public var acceptLanguage: String?
     /// Attach a ready thumbnail to `icon` and `image`.
     public var thumbnail: ThumbnailParams?
+    /// True: the fetch is for a hover card, so the session's `hover.fetch`,
+    /// `hover.allow` and `hover.deny` decide whether it may use the network.
+    public var hover: Bool?
 
     public init(
         url: String, providerId: ProviderID? = nil, timeout: Double? = nil, cachePolicy: FetchCachePolicy? = nil,
         fetchSubresources: Bool? = nil, includeData: Bool? = nil,
         workDoneToken: ProgressToken? = nil, partialResultToken: ProgressToken? = nil, acceptLanguage: String? = nil,
-        thumbnail: ThumbnailParams? = nil
+        thumbnail: ThumbnailParams? = nil, hover: Bool? = nil
     ) {
+        self.hover = hover
         self.acceptLanguage = acceptLanguage
         self.thumbnail = thumbnail
         self.url = url

@@ -1,6 +1,7 @@
 import JSONRPC
 import LinkPeek
 import LinkPeekProtocol
+import Options
 
 extension Server {
     /// Starts one provider: checks params and the one-shot rule, then runs
@@ -14,9 +15,13 @@ extension Server {
         let reporter = ProgressReporter(
             connection: connection, title: "Fetching \(params.url)",
             workDoneToken: params.workDoneToken, partialResultToken: params.partialResultToken)
+        // A hover's fetch that `hover.fetch`/`hover.allow`/`hover.deny` keep
+        // off the network answers from the cache alone.
+        let heldHover = params.hover == true && !lsp.hover.hoverMayFetch(host: URLParts(params.url)?.host ?? "")
         let options = FetchOptions(
             timeout: params.timeout,
-            cachePolicy: CachePolicy(rawValue: (params.cachePolicy ?? .default).rawValue) ?? .default,
+            cachePolicy: heldHover
+                ? .cacheOnly : CachePolicy(rawValue: (params.cachePolicy ?? .default).rawValue) ?? .default,
             fetchSubresources: params.fetchSubresources ?? true,
             includeData: params.includeData ?? false,
             reportsPartialResults: params.partialResultToken != nil,
@@ -34,7 +39,8 @@ extension Server {
             if let json = await service.freshCachedJSON(url: url, options: options) {
                 return self.complete(id, with: .success(.raw(RawJSON(trusted: json))))
             }
-            let result = await Self.runFetch(service: service, url: url, options: options, reporter: reporter)
+            let result = await Self.runFetch(
+                service: service, url: url, options: options, reporter: reporter, heldHover: heldHover)
             self.complete(id, with: result)
         }
         requests[id]?.task = task
@@ -46,11 +52,16 @@ extension Server {
     /// Swift 6.3.1 miscompiled a `do throws(FetchError)` block inside a
     /// task-group closure in release builds, and this is the same shape.)
     static func runFetch(
-        service: any MetadataService, url: String, options: FetchOptions, reporter: ProgressReporter
+        service: any MetadataService, url: String, options: FetchOptions, reporter: ProgressReporter,
+        heldHover: Bool = false
     ) async -> Result<JSONValue, ResponseError> {
         do {
             return encodeResult(try await service.fetch(url: url, options: options, events: reporter.handle))
-        } catch {
+        } catch var error {
+            // A held hover's miss says why nothing was fetched, as the LSP hover card does.
+            if heldHover, error.reason == .notCached, let status = notFetchedCard(url: url).status {
+                error.message = status
+            }
             return .failure(ResponseError(error))
         }
     }

@@ -20,6 +20,7 @@ struct CacheCommand: AsyncParsableCommand {
             abstract: "Where the cache is, how many entries and bytes, the oldest and newest entry.")
 
         @OptionGroup var cacheOptions: CacheOptions
+        @OptionGroup var config: ConfigOptions
 
         @Flag(name: .long, help: "JSON (the default when stdout is not a terminal).")
         var json = false
@@ -28,7 +29,7 @@ struct CacheCommand: AsyncParsableCommand {
 
         func run() async throws {
             try logging.bootstrap()
-            let stats = cacheOptions.store.stats()
+            let stats = try config.store(cache: cacheOptions).stats()
             if json || isatty(STDOUT_FILENO) != 1 {
                 StandardIO.write(try CommandOutput.json(stats) + "\n", to: STDOUT_FILENO)
                 return
@@ -66,6 +67,7 @@ struct CacheCommand: AsyncParsableCommand {
         var acceptLanguage: String?
 
         @OptionGroup var cacheOptions: CacheOptions
+        @OptionGroup var config: ConfigOptions
 
         func validate() throws {
             if let problem = ParamRanges.checkURL(url, field: "URL") { throw ValidationError(problem + ".") }
@@ -75,8 +77,7 @@ struct CacheCommand: AsyncParsableCommand {
 
         func run() async throws {
             try logging.bootstrap()
-            var settings = Settings()
-            cacheOptions.apply(to: &settings)
+            let settings = try config.settings(cache: cacheOptions)
             let engine = LinkPeekEngine(settings: settings)
             defer { engine.shutdown() }
             switch await engine.cachedOutcome(url: url, acceptLanguage: acceptLanguage) {
@@ -96,12 +97,13 @@ struct CacheCommand: AsyncParsableCommand {
             abstract: "Forget every cached preview and failure (saved links stay).")
 
         @OptionGroup var cacheOptions: CacheOptions
+        @OptionGroup var config: ConfigOptions
 
         @OptionGroup var logging: LoggingOptions
 
         func run() async throws {
             try logging.bootstrap()
-            let removed = await cacheOptions.store.clear()
+            let removed = try await config.store(cache: cacheOptions).clear()
             StandardIO.write("removed \(removed) entries\n", to: STDOUT_FILENO)
         }
     }
@@ -111,12 +113,13 @@ struct CacheCommand: AsyncParsableCommand {
             abstract: "Remove expired blobs and the least recently used entries until the cache is under 80% of its limit.")
 
         @OptionGroup var cacheOptions: CacheOptions
+        @OptionGroup var config: ConfigOptions
 
         @OptionGroup var logging: LoggingOptions
 
         func run() async throws {
             try logging.bootstrap()
-            let removed = await cacheOptions.store.prune()
+            let removed = try await config.store(cache: cacheOptions).prune()
             StandardIO.write("removed \(removed) entries\n", to: STDOUT_FILENO)
         }
     }

@@ -64,6 +64,25 @@ struct ConfigOptions: ParsableArguments {
         return try settings(flags: flags, base: base)
     }
 
+    /// The settings of a command that reads or tidies the cache (`cache`,
+    /// `saved list`): its cache flags over the environment over the file,
+    /// so `cacheDir`, `cache` and `cacheSize` come from the file too.
+    func settings(cache: CacheOptions) throws -> Settings {
+        var flags = Options()
+        cache.add(to: &flags)
+        var base = Settings()
+        base.acceptLanguage = UserLanguage.fromEnvironment()
+        base.clockOffset = cache.clockOffset ?? 0
+        return try settings(flags: flags, base: base)
+    }
+
+    /// The cache store those settings name.
+    func store(cache: CacheOptions) throws -> CacheStore {
+        let settings = try settings(cache: cache)
+        let directory = settings.cacheEnabled ? CacheLocation.directory(configured: settings.cacheDir) : nil
+        return CacheStore(directory: directory, sizeLimit: settings.cacheSizeLimit)
+    }
+
     static func say(_ line: String) {
         let bytes = Array((line + "\n").utf8)
         _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }

@@ -81,12 +81,13 @@ struct SavedCommand: AsyncParsableCommand {
         var json = false
 
         @OptionGroup var cacheOptions: CacheOptions
+        @OptionGroup var config: ConfigOptions
 
         @OptionGroup var logging: LoggingOptions
 
         func run() async throws {
             try logging.bootstrap()
-            let links = await cacheOptions.store.savedLinks(tag: tag)
+            let links = try await config.store(cache: cacheOptions).savedLinks(tag: tag)
             if json || isatty(STDOUT_FILENO) != 1 {
                 let text = try links.map { try CommandOutput.json($0) + "\n" }.joined()
                 StandardIO.write(text, to: STDOUT_FILENO)
@@ -107,12 +108,13 @@ struct SavedCommand: AsyncParsableCommand {
         var urls: [String]
 
         @OptionGroup var cacheOptions: CacheOptions
+        @OptionGroup var config: ConfigOptions
 
         @OptionGroup var logging: LoggingOptions
 
         func run() async throws {
             try logging.bootstrap()
-            let store = cacheOptions.store
+            let store = try config.store(cache: cacheOptions)
             var missing = 0
             for url in urls {
                 guard let key = CacheKey(rawURL: url), await store.unsave(url: key.url) == true else {
@@ -137,12 +139,13 @@ struct SavedCommand: AsyncParsableCommand {
         var format: Format = .html
 
         @OptionGroup var cacheOptions: CacheOptions
+        @OptionGroup var config: ConfigOptions
 
         @OptionGroup var logging: LoggingOptions
 
         func run() async throws {
             try logging.bootstrap()
-            let links = await cacheOptions.store.savedLinks()
+            let links = try await config.store(cache: cacheOptions).savedLinks()
             switch format {
             case .html: StandardIO.write(BookmarkFile.html(links), to: STDOUT_FILENO)
             case .jsonl: StandardIO.write(try links.map { try CommandOutput.json($0) + "\n" }.joined(), to: STDOUT_FILENO)

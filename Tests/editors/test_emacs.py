@@ -25,6 +25,9 @@ def test_emacs_package(linkpeek_bin, editor_server, sites, tmp_path):
     seen = {full: headers.get("Accept-Language") for full, headers in editor_server.headers_seen
             if full.startswith("/lang?emacs=")}
     assert seen == {"/lang?emacs=1": "de-DE,de;q=0.9", "/lang?emacs=2": "pt-BR, pt;q=0.8", "/lang?emacs=3": None}, seen
+    # The held eldoc cards (1-3) asked the site nothing; the allowed card (4) and the explicit preview (5) did.
+    held = sorted(full for full, _ in editor_server.headers_seen if "emacshover=" in full)
+    assert held == ["/page?title=Held4&emacshover=4", "/page?title=Held5&emacshover=5"], held
 
 
 @needs("emacs")

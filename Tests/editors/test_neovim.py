@@ -32,6 +32,9 @@ def test_neovim_plugin(linkpeek_bin, editor_server, sites, tmp_path):
     seen = {full: headers.get("Accept-Language") for full, headers in editor_server.headers_seen
             if full.startswith("/lang?nvim=")}
     assert seen == {"/lang?nvim=1": "de-DE,de;q=0.9", "/lang?nvim=2": "pt-BR, pt;q=0.8", "/lang?nvim=3": None}, seen
+    # hover_fetch "cacheOnly" (1) and hover_deny (2) kept K off the network; allowList let 3 through.
+    held = sorted(full for full, _ in editor_server.headers_seen if "nvimhover=" in full)
+    assert held == ["/page?title=Held3&nvimhover=3"], held
 
 
 # Real keystrokes through Neovim's main loop (`nvim -s KEYS`): each `:lua

@@ -27,6 +27,9 @@ def test_vscode_extension(linkpeek_bin, editor_server, sites, tmp_path):
     seen = {full: headers.get("Accept-Language") for full, headers in editor_server.headers_seen
             if full.startswith("/lang?vscode=")}
     assert seen == {"/lang?vscode=1": "pt-BR", "/lang?vscode=2": "de-DE, de;q=0.9", "/lang?vscode=3": None}, seen
+    # The held hovers (1, 2) asked the site nothing; the allowed one (3) did.
+    held = sorted(full for full, _ in editor_server.headers_seen if "vscodehover=" in full)
+    assert held == ["/page?title=Held3&vscodehover=3"], held
 
 
 def test_vscode_manifest_matches_the_code():

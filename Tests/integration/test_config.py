@@ -284,3 +284,76 @@ def test_failure_ttl_sets_how_long_a_failure_is_kept(run_cli, site, tmp_path, pa
     assert held.objects[0]["error"]["reason"] == "httpStatus" and "stale" not in held.objects[0]["error"]
     later = cached_at(run_cli, cache, url, gone)
     assert later.returncode == 0 and later.objects[0]["error"].get("stale") is True, later.describe()
+
+
+def test_cache_and_saved_commands_use_the_files_cache_dir(run_cli, site, tmp_path, monkeypatch):
+    cache = tmp_path / "file-cache"
+    config = write(tmp_path, f'cacheDir = "{cache}"\n')
+    url = site.url("/cfg-page?cache-dir")
+    assert run_cli("fetch", "--allow-private-network", "--config", str(config), url).returncode == 0
+    stats = run_cli("cache", "stats", "--json", "--config", str(config))
+    assert stats.returncode == 0, stats.describe()
+    assert stats.objects[0]["location"].startswith(str(cache)) and stats.objects[0]["entries"] == 1, stats.describe()
+    got = run_cli("cache", "get", "--config", str(config), url)
+    assert got.returncode == 0 and got.objects[0]["title"] == "Rule page", got.describe()
+    assert run_cli("saved", "add", "--allow-private-network", "--config", str(config), url).returncode == 0
+    # LINKPEEK_CONFIG names the same file for the commands without --config.
+    monkeypatch.setenv("LINKPEEK_CONFIG", str(config))
+    listed = run_cli("saved", "list", parse=False)
+    assert listed.returncode == 0 and url in listed.stdout, listed.describe()
+    assert run_cli("saved", "export", parse=False).stdout.count(url) == 1
+    # A flag beats the file: another directory holds nothing.
+    other = run_cli("saved", "list", "--cache-dir", str(tmp_path / "other"), parse=False)
+    assert other.returncode == 0 and url not in other.stdout, other.describe()
+    # $XDG_CONFIG_HOME/linkpeek/config.toml when neither names a file.
+    monkeypatch.delenv("LINKPEEK_CONFIG")
+    (tmp_path / "xdg" / "linkpeek").mkdir(parents=True)
+    (tmp_path / "xdg" / "linkpeek" / "config.toml").write_text(config.read_text())
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    assert run_cli("saved", "remove", url, parse=False).returncode == 0
+    assert url not in run_cli("saved", "list", parse=False).stdout
+    cleared = run_cli("cache", "clear", parse=False)
+    assert cleared.returncode == 0 and cleared.stdout.strip() != "removed 0 entries", cleared.describe()
+    assert run_cli("cache", "stats", "--json").objects[0]["entries"] == 0
+
+
+def test_cache_commands_exit_2_on_a_bad_file(run_cli, tmp_path):
+    config = write(tmp_path, "cacheSize = 0\n")
+    for args in (("cache", "stats"), ("saved", "list")):
+        res = run_cli(*args, "--config", str(config), parse=False)
+        assert res.returncode == 2 and "cacheSize" in res.stderr and f"{config}:1" in res.stderr, res.describe()
+
+
+HOP_RULES = """
+[[site]]
+match = "a.test"
+userAgent = "a-agent/1"
+headers = { "X-From-A" = "yes" }
+[[site]]
+match = "b.test"
+userAgent = "b-agent/1"
+"""
+
+
+@pytest.mark.parametrize("target_host, agent", [("b.test", "b-agent/1"), ("c.test", None)])
+def test_a_redirect_is_sent_as_its_own_hosts_rule_says(run_cli, site, tmp_path, target_host, agent):
+    config = write(tmp_path, HOP_RULES)
+    port = site.port
+    marker = f"hop-{target_host}"
+    target = f"http://{target_host}:{port}/cfg-page?{marker}"
+    start = f"http://a.test:{port}/redirect?status=302&to={target}"
+    res = run_cli("fetch", "--no-subresources", "--no-cache", "--allow-network", "127.0.0.1/32",
+                  *(arg for host in ("a.test", "b.test", "c.test") for arg in ("--resolve", f"{host}:{port}:127.0.0.1")),
+                  "--config", str(config), start)
+    assert res.returncode == 0, res.describe()
+    assert res.objects[0]["title"] == "Rule page" and res.objects[0]["redirects"] == [{"url": start, "status": 302}]
+    first = [h for full, h in site.headers_seen if full.startswith("/redirect?") and marker in full]
+    hop = seen(site, f"/cfg-page?{marker}")
+    assert len(first) == 1 and len(hop) == 1, (first, hop)
+    assert first[0].get("User-Agent") == "a-agent/1" and first[0].get("X-From-A") == "yes"
+    # The target's rule, or none: never the first host's user agent or headers.
+    assert "X-From-A" not in hop[0]
+    if agent:
+        assert hop[0].get("User-Agent") == agent
+    else:
+        assert hop[0].get("User-Agent", "").startswith("Mozilla/5.0 (compatible; linkpeek/"), hop[0]

@@ -173,7 +173,7 @@ more until one appears."
       (setq budget (run-at-time linkpeek-hover-timeout nil (lambda () (answer partial "loading…"))))
       (jsonrpc-async-request
        conn (linkpeek-protocol-method 'fetch)
-       (linkpeek-protocol-fetch-params url nil nil token linkpeek-timeout)
+       (linkpeek-protocol-fetch-params url nil nil token linkpeek-timeout t)
        :success-fn (lambda (meta) (finish meta nil))
        :error-fn (lambda (err) (finish nil (string-remove-prefix "linkpeek: " (linkpeek-error-text err))))
        :timeout (+ (or linkpeek-timeout 30) 5)

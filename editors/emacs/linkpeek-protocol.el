@@ -114,20 +114,32 @@ set and not empty in the environment as Emacs sees it, else
     (linkpeek-protocol-accept-language locale)))
 
 (defun linkpeek-protocol-init-options (allow-private timeout hover-timeout hover-images
-                                                     &optional accept-language)
+                                                     &optional accept-language hover)
   "The initializationOptions of the settings.
 ALLOW-PRIVATE and HOVER-IMAGES are booleans; TIMEOUT and HOVER-TIMEOUT are
 seconds, or nil for the daemon's default.  ACCEPT-LANGUAGE is the
-acceptLanguage (\"\" sends none), or nil to leave it to the daemon."
+acceptLanguage (\"\" sends none), or nil to leave it to the daemon.
+HOVER is the hover object (`linkpeek-protocol-hover-options'), or nil."
   (append (list :allowPrivateNetwork (if allow-private t :json-false)
                 :hoverImages (if hover-images t :json-false))
           (and timeout (list :timeout timeout))
           (and hover-timeout (list :hoverTimeout hover-timeout))
-          (and accept-language (list :acceptLanguage accept-language))))
+          (and accept-language (list :acceptLanguage accept-language))
+          (and hover (list :hover hover))))
 
-(defun linkpeek-protocol-fetch-params (url provider-id work partial timeout)
-  "Params of a fetch of URL as PROVIDER-ID, streaming on WORK and PARTIAL tokens."
+(defun linkpeek-protocol-hover-options (fetch allow deny)
+  "initializationOptions.hover of FETCH (a string) and ALLOW, DENY (lists).
+Only the ones given (non-nil), so the daemon's configuration file keeps the
+rest; nil when none is."
+  (append (and fetch (list :fetch fetch))
+          (and allow (list :allow (vconcat allow)))
+          (and deny (list :deny (vconcat deny)))))
+
+(defun linkpeek-protocol-fetch-params (url provider-id work partial timeout &optional hover)
+  "Params of a fetch of URL as PROVIDER-ID, streaming on WORK and PARTIAL tokens.
+HOVER non-nil: a hover card's fetch, which the daemon's hover setting governs."
   (append (list :url url)
+          (and hover (list :hover t))
           (and provider-id (list :providerId provider-id))
           (and work (list :workDoneToken work))
           (and partial (list :partialResultToken partial))

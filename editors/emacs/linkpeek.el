@@ -75,6 +75,23 @@ C or POSIX the daemon uses its own locale.  A string is sent as it is;
                  (const :tag "None" "")
                  (string :tag "Accept-Language")))
 
+(defcustom linkpeek-hover-fetch nil
+  "Whether the echo-area card may fetch (the daemon's hover.fetch).
+A card tells the linked site that someone looked at the link.  `always',
+`allowList' (only hosts `linkpeek-hover-allow' names) or `cacheOnly' (only
+what is cached; `linkpeek-preview-at-point' still fetches).  nil: the daemon's
+configuration file (`[hover]'), else `always'."
+  :type '(choice (const :tag "The daemon's" nil) (const "always") (const "allowList") (const "cacheOnly")))
+
+(defcustom linkpeek-hover-allow nil
+  "Host patterns the card may fetch with `linkpeek-hover-fetch' `allowList'.
+As \"example.com\" or \"*.example.com\"; nil: the daemon's."
+  :type '(repeat string))
+
+(defcustom linkpeek-hover-deny nil
+  "Host patterns the card never fetches; nil: the daemon's."
+  :type '(repeat string))
+
 (defcustom linkpeek-timeout nil
   "Seconds per fetch, or nil for the daemon's default (30)."
   :type '(choice (const :tag "Daemon default" nil) number))
@@ -229,7 +246,10 @@ binary that fails at once), before `linkpeek--connection' is set.")
                                                                linkpeek-timeout linkpeek-hover-timeout
                                                                linkpeek-hover-images
                                                                (or linkpeek-accept-language
-                                                                   (linkpeek-protocol-editor-language))))
+                                                                   (linkpeek-protocol-editor-language))
+                                                               (linkpeek-protocol-hover-options
+                                                                linkpeek-hover-fetch linkpeek-hover-allow
+                                                                linkpeek-hover-deny)))
                          :timeout 10)
       (error
        ;; A process that exits before jsonrpc.el sets its sentinel never

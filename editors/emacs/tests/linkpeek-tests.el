@@ -136,6 +136,38 @@ Tests/editors/test_emacs.py runs Emacs with LANG=C: only the plugin can say Germ
   (let ((system-messages-locale nil) (process-environment '("LC_ALL=" "LC_MESSAGES=sv_SE.UTF-8" "LANG=de_DE")))
     (should (equal (linkpeek-protocol-editor-language) "sv-SE,sv;q=0.9"))))
 
+;; Tests/editors/test_emacs.py checks that the fixture saw only emacshover=4.
+(defun linkpeek-test-eldoc-new-daemon (n)
+  "The eldoc card of the fixture's page N, asked of a new daemon."
+  (linkpeek-shutdown)
+  (nth 1 (linkpeek-test-eldoc (format "see %s/page?title=Held%d&emacshover=%d end" linkpeek-test-base n n) 6)))
+
+(ert-deftest linkpeek-eldoc-hover-fetch ()
+  "`linkpeek-hover-fetch', `-allow', `-deny' and the daemon's file's [hover] hold the card's fetch."
+  (let ((held (regexp-quote "not fetched: hover fetching is off for 127.0.0.1"))
+        (file (make-temp-file "linkpeek-config" nil ".toml" "[hover]\nfetch = \"cacheOnly\"\n")))
+    (unwind-protect
+        (progn
+          (let ((linkpeek-hover-fetch "cacheOnly"))
+            (should (string-match-p held (linkpeek-test-eldoc-new-daemon 1))))
+          (let ((linkpeek-hover-deny '("127.0.0.1")))
+            (should (string-match-p held (linkpeek-test-eldoc-new-daemon 2))))
+          ;; Nothing set in Emacs: the daemon's configuration file decides.
+          (let ((process-environment (cons (concat "LINKPEEK_CONFIG=" file) process-environment)))
+            (should (string-match-p held (linkpeek-test-eldoc-new-daemon 3))))
+          (let ((linkpeek-hover-fetch "allowList") (linkpeek-hover-allow '("127.0.0.1")))
+            (let ((card (linkpeek-test-eldoc-new-daemon 4)))
+              (should (string-prefix-p "Held4" card))
+              (should-not (string-match-p held card))))
+          ;; An explicit preview still fetches under cacheOnly.
+          (let ((linkpeek-hover-fetch "cacheOnly"))
+            (linkpeek-shutdown)
+            (let ((done (car (last (linkpeek-test-preview
+                                    (concat linkpeek-test-base "/page?title=Held5&emacshover=5"))))))
+              (should (equal (car (nth 1 done)) "Held5")))))
+      (delete-file file)
+      (linkpeek-shutdown))))
+
 (ert-deftest linkpeek-preview-failure-says-why ()
   (let ((done (car (last (linkpeek-test-preview "http://127.0.0.1:9/closed")))))
     (should (eq (car done) 'error))

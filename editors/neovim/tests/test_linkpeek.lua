@@ -771,6 +771,22 @@ h.test("no xdg-open: :LinkPeekSaved says so in a sentence", function()
     "message")
 end)
 
+-- K on line 1, column 3 of the current buffer: the hover's {outcome, lines}.
+local function k_answer()
+  local hover_mod = require("linkpeek.hover")
+  local answer
+  hover_mod.on_answer = function(outcome, lines)
+    answer = { outcome = outcome, lines = lines }
+  end
+  vim.api.nvim_win_set_cursor(0, { 1, 3 })
+  vim.cmd("normal K")
+  h.wait_for(5000, "K's answer", function()
+    return answer ~= nil
+  end)
+  hover_mod.on_answer = nil
+  return answer
+end
+
 h.test("a daemon that refuses loopback: the preview's failure names the setting", function()
   with_daemon({ binary = bin, allow_private_network = false, hover_timeout = 1.0 }, function()
     markdown({ base .. "/page?title=Private" })
@@ -783,22 +799,38 @@ h.test("a daemon that refuses loopback: the preview's failure names the setting"
     h.expect(not status:find(protocol.allow_private_network, 1, true), "the daemon's hint too: %s", status)
     preview.close()
     -- K's card says it too.
-    local hover_mod = require("linkpeek.hover")
-    local answer
-    hover_mod.on_answer = function(outcome, lines)
-      answer = { outcome = outcome, lines = lines }
-    end
-    vim.api.nvim_win_set_cursor(0, { 1, 3 })
-    vim.cmd("normal K")
-    h.wait_for(5000, "K's answer", function()
-      return answer ~= nil
-    end)
-    hover_mod.on_answer = nil
+    local answer = k_answer()
     h.eq(answer.outcome, "card", "K's outcome")
     -- One hint, naming the plugin's setting: the daemon's gave way to it.
     h.eq(answer.lines, { card.host(base), "(blocked: private address)",
       "To read loopback and intranet pages, set allow_private_network = true in setup()." }, "K's card")
   end)
+end)
+
+-- K's card under hover_fetch, hover_allow and hover_deny (the daemon's hover
+-- setting): a held URL is not fetched; Tests/editors/test_neovim.py checks
+-- that the fixture saw only the allowed one (nvimhover=3).
+h.test("hover_fetch, hover_allow and hover_deny decide whether K fetches", function()
+  local function card_with(options, n)
+    local answer
+    with_daemon(vim.tbl_extend("force", { binary = bin, allow_private_network = true, hover_timeout = 1.0 }, options),
+      function()
+        markdown({ base .. "/page?title=Held" .. n .. "&nvimhover=" .. n })
+        answer = k_answer()
+      end)
+    return table.concat(answer.lines, "\n")
+  end
+  local held = "not fetched: hover fetching is off for 127.0.0.1"
+  local text = card_with({ hover_fetch = "cacheOnly" }, 1)
+  h.expect(text:find(held, 1, true), "cacheOnly card: %s", text)
+  text = card_with({ hover_fetch = "always", hover_deny = { "127.0.0.1" } }, 2)
+  h.expect(text:find(held, 1, true), "denied card: %s", text)
+  text = card_with({ hover_fetch = "allowList", hover_allow = { "127.0.0.1" } }, 3)
+  h.expect(text:find("Held3", 1, true) and not text:find(held, 1, true), "allowed card: %s", text)
+  local ok, e = pcall(linkpeek.setup, { binary = bin, hover_fetch = "sometimes" })
+  default_setup()
+  h.expect(not ok and tostring(e):find("hover_fetch must be one of always, allowList, cacheOnly", 1, true),
+    "bad hover_fetch: %s", tostring(e))
 end)
 
 -- Last: it replaces the daemon with one that exits at once, counting its starts.

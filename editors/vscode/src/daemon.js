@@ -19,7 +19,7 @@ const BACKOFF = { firstMs: 500, maxMs: 30000, maxQuick: 5, resetAfterMs: 60000 }
 
 class Daemon {
   /**
-   * settings(): {binary, allowPrivateNetwork, timeout, hoverTimeout, hoverImages, acceptLanguage}; log(text); warn(text);
+   * settings(): {binary, allowPrivateNetwork, timeout, hoverTimeout, hoverImages, acceptLanguage, hover}; log(text); warn(text);
    * locate(setting): {path} or {missing} (binary.find; tests give their own).
    */
   constructor(settings, log, warn, locate = binary.find) {

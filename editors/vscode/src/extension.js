@@ -78,7 +78,24 @@ function settings() {
     timeout: seconds(c, 'timeout', undefined),
     hoverImages: images !== false,
     acceptLanguage: acceptLanguage(c),
+    hover: hoverSettings(c),
   };
+}
+
+/** linkpeek.hover.fetch/allow/deny as initializationOptions.hover: only those set (the daemon's file keeps the rest). */
+function hoverSettings(config) {
+  const hover = {};
+  const fetch = config.get('hover.fetch');
+  if (protocol.hoverFetchModes.includes(fetch)) hover.fetch = fetch;
+  else if (fetch !== undefined && fetch !== null) {
+    vscode.window.showErrorMessage(`linkpeek.hover.fetch must be one of ${protocol.hoverFetchModes.join(', ')}; using the daemon's`);
+  }
+  for (const [key, setting] of [['allow', 'hover.allow'], ['deny', 'hover.deny']]) {
+    const v = config.get(setting);
+    if (Array.isArray(v) && v.every((p) => typeof p === 'string')) hover[key] = v;
+    else if (v !== undefined && v !== null) vscode.window.showErrorMessage(`linkpeek.${setting} must be a list of host patterns`);
+  }
+  return Object.keys(hover).length ? hover : undefined;
 }
 
 function urlAt(document, position) {

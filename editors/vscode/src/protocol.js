@@ -101,6 +101,9 @@ function editorLanguage(language) {
   }).join('-');
 }
 
+/** initializationOptions.hover.fetch's values (protocol/config.md, hover.fetch). */
+const hoverFetchModes = Object.freeze(['always', 'allowList', 'cacheOnly']);
+
 /**
  * initializationOptions keys (protocol/README.md, `initialize`).
  * acceptLanguage: the linkpeek.acceptLanguage setting ("" sends none), else
@@ -113,6 +116,7 @@ function initOptions(settings) {
   if (settings.hoverTimeout !== undefined) opts.hoverTimeout = settings.hoverTimeout;
   opts.hoverImages = settings.hoverImages !== false;
   if (typeof settings.acceptLanguage === 'string') opts.acceptLanguage = settings.acceptLanguage;
+  if (settings.hover) opts.hover = settings.hover;
   return opts;
 }
 
@@ -142,4 +146,4 @@ function entryMetadata(entry) {
   return entry && typeof entry.metadata === 'object' && entry.metadata ? entry.metadata : (entry || {});
 }
 
-module.exports = { methods, errors, reasons, allowPrivateNetwork, cardBlockedAddress, cardBlockedAddressHint, blockedAddressMessageHint, stages, capabilities, ranges, editorLanguage, initOptions, fetchParams, isWorkDone, savedEntries, entryMetadata };
+module.exports = { methods, errors, reasons, allowPrivateNetwork, cardBlockedAddress, cardBlockedAddressHint, blockedAddressMessageHint, stages, capabilities, ranges, hoverFetchModes, editorLanguage, initOptions, fetchParams, isWorkDone, savedEntries, entryMetadata };

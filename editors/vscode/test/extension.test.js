@@ -402,6 +402,26 @@ test('hovers are asked in VS Code\'s language; linkpeek.acceptLanguage overrides
   }
 });
 
+test('linkpeek.hover.fetch, .allow and .deny decide whether a hover fetches', async () => {
+  // Tests/editors/test_vscode.py checks that the fixture saw only vscodehover=3.
+  const card = async (n) => (await hover(`${BASE}/page?title=Held${n}&vscodehover=${n}`, 0, 3)).contents.value;
+  const held = /not fetched: hover fetching is off for 127/;
+  try {
+    await changeSettings({ 'hover.fetch': 'cacheOnly' });
+    assert.match(await card(1), held);
+    await changeSettings({ 'hover.fetch': 'always', 'hover.deny': ['127.0.0.1'] });
+    assert.match(await card(2), held);
+    await changeSettings({ 'hover.fetch': 'allowList', 'hover.allow': ['127.0.0.1'], 'hover.deny': undefined });
+    const allowed = await card(3);
+    assert.doesNotMatch(allowed, held);
+    assert.match(allowed.split('\n')[0], /Held3/);
+  } finally {
+    await changeSettings({ 'hover.fetch': undefined, 'hover.allow': undefined, 'hover.deny': undefined });
+  }
+  const protocol = require('../src/protocol');
+  assert.equal('hover' in protocol.initOptions({}), false, 'nothing set: the daemon\'s file decides');
+});
+
 test('VS Code\'s language as an Accept-Language value; none leaves the option out', () => {
   const protocol = require('../src/protocol');
   assert.equal(protocol.editorLanguage('de'), 'de');

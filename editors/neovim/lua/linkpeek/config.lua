@@ -9,6 +9,9 @@ M.defaults = {
   hover_timeout = nil, -- seconds a hover waits before it shows what is known (daemon default 1.5)
   accept_language = nil, -- Accept-Language of previews: nil the editor's language (v:lang), "" none
   hover_images = false, -- hoverImages: the image in K's card (a terminal cannot draw it: off)
+  hover_fetch = nil, -- hover.fetch: "always", "allowList" or "cacheOnly"; nil: the daemon's (its config file, else always)
+  hover_allow = nil, -- hover.allow: host patterns K may fetch with hover_fetch = "allowList"
+  hover_deny = nil, -- hover.deny: host patterns K never fetches
   filetypes = { "markdown", "text", "gitcommit", "rst", "org", "help" },
   comments = false, -- true: attach to buffers of every filetype (URLs in comments and strings)
   keymap = "K", -- buffer-local hover mapping in attached buffers; false for none
@@ -28,11 +31,18 @@ local function check(cfg)
     timeout = { cfg.timeout, "number", true },
     hover_timeout = { cfg.hover_timeout, "number", true },
     accept_language = { cfg.accept_language, "string", true },
+    hover_fetch = { cfg.hover_fetch, "string", true },
+    hover_allow = { cfg.hover_allow, "table", true },
+    hover_deny = { cfg.hover_deny, "table", true },
     width = { cfg.width, "number" },
     open = { cfg.open, "function", true },
     on_attach = { cfg.on_attach, "function", true },
   })
-  local ranges = require("linkpeek.protocol").ranges
+  local protocol = require("linkpeek.protocol")
+  if cfg.hover_fetch ~= nil and not vim.tbl_contains(protocol.hover_fetch_modes, cfg.hover_fetch) then
+    error("linkpeek: hover_fetch must be one of " .. table.concat(protocol.hover_fetch_modes, ", "))
+  end
+  local ranges = protocol.ranges
   for _, key in ipairs({ "timeout", "hover_timeout" }) do
     local v, r = cfg[key], ranges[key]
     if v ~= nil and not (v >= r.min and v <= r.max) then

@@ -57,7 +57,7 @@ function M.setup(user)
         -- Only with a daemon: without a binary, resting the cursor does not
         -- repeat the install sentence (K and the commands still say it).
         if client.state.buffers[args.buf] and client.get() and require("linkpeek.url").under_cursor() then
-          M.preview()
+          M.preview(nil, { hover = true }) -- a hover: hover_fetch decides
         end
       end,
     })
@@ -84,11 +84,11 @@ local function url_or_warn(url)
   return url
 end
 
--- :LinkPeek [url]
-function M.preview(url)
+-- :LinkPeek [url]; opts.hover: a passive preview (auto_preview), which hover_fetch governs
+function M.preview(url, opts)
   ensure_setup()
   url = url_or_warn(url)
-  return url and require("linkpeek.preview").open(url, M.cfg)
+  return url and require("linkpeek.preview").open(url, M.cfg, opts)
 end
 
 -- K

@@ -112,8 +112,8 @@ local function open_window(p, cfg)
   })
 end
 
--- Preview `url` in a float; cfg: width, border, timeout.
-function M.open(url, cfg)
+-- Preview `url` in a float; cfg: width, border, timeout; opts.hover: a hover's fetch.
+function M.open(url, cfg, opts)
   if M.current and M.current.url == url and M.current.win and vim.api.nvim_win_is_valid(M.current.win) then
     return M.current
   end
@@ -141,7 +141,7 @@ function M.open(url, cfg)
     end
   end))
   p.tokens = { work, partial }
-  local params = protocol.fetch_params(url, { work = work, partial = partial }, cfg.timeout)
+  local params = protocol.fetch_params(url, { work = work, partial = partial }, cfg.timeout, opts and opts.hover)
   p.request_id = client.request(protocol.methods.fetch, params, function(err, result)
     vim.schedule(function()
       if err then

@@ -115,6 +115,9 @@ function M.editor_language()
   return M.accept_language(vim.v.lang)
 end
 
+-- initializationOptions.hover.fetch's values (protocol/config.md, hover.fetch).
+M.hover_fetch_modes = { "always", "allowList", "cacheOnly" }
+
 -- initializationOptions keys (protocol/README.md, `initialize`).
 -- Always a JSON object, never `[]` (an empty Lua table encodes as an array).
 -- acceptLanguage: the user's `accept_language` ("" sends none), else the
@@ -125,6 +128,13 @@ function M.init_options(cfg)
   opts.timeout = cfg.timeout
   opts.hoverTimeout = cfg.hover_timeout
   opts.hoverImages = cfg.hover_images and true or false
+  -- hover: only what setup() names, so the daemon's config file keeps the rest.
+  if cfg.hover_fetch ~= nil or cfg.hover_allow ~= nil or cfg.hover_deny ~= nil then
+    opts.hover = vim.empty_dict()
+    opts.hover.fetch = cfg.hover_fetch
+    opts.hover.allow = cfg.hover_allow
+    opts.hover.deny = cfg.hover_deny
+  end
   if cfg.accept_language ~= nil then
     opts.acceptLanguage = cfg.accept_language
   else
@@ -134,9 +144,10 @@ function M.init_options(cfg)
 end
 
 -- The fetch params for a preview that streams: progress and the partial result
--- arrive as $/progress on the two tokens.
-function M.fetch_params(url, tokens, timeout)
-  return { url = url, timeout = timeout, workDoneToken = tokens.work, partialResultToken = tokens.partial }
+-- arrive as $/progress on the two tokens. hover: the daemon's hover setting governs it.
+function M.fetch_params(url, tokens, timeout, hover)
+  return { url = url, timeout = timeout, workDoneToken = tokens.work, partialResultToken = tokens.partial,
+    hover = hover or nil }
 end
 
 -- A work-done progress value has a `kind` (begin, report, end); a partial
