@@ -163,6 +163,18 @@ import Testing
         #expect(extract([body("p", [:], "公開日：2021年3月9日 10:05")]).publishedTime == "2021-03-09T10:05:00")
     }
 
+    @Test func aRowOfADescriptionListOrTableGivesTheDateAfterItsLabel() {
+        let list = body("dl", [:], "タイトル 春の特集 配信開始日 2021年3月9日 出演 山田太郎")
+        #expect(extract([list]).publishedTime == "2021-03-09")
+        let row = body("tr", [:], "公表日 ２０２１年３月９日")
+        #expect(extract([row]).publishedTime == "2021-03-09")
+        let english = body("tr", [:], "Published: 9 March 2021 Author Ann Lee")
+        #expect(extract([english]).publishedTime == "2021-03-09")
+        // A label inside another word, or with no date after it, gives none.
+        #expect(extract([body("dl", [:], "Unpublished drafts 9 March 2021")]).publishedTime == nil)
+        #expect(extract([body("tr", [:], "Published by Acme Press, 1999 reprint of 2021 titles")]).publishedTime == nil)
+    }
+
     @Test func proseThatMentionsADateIsNoLabel() {
         #expect(extract([body("p", [:], "The bridge was published in plans on March 9, 2021, and opened later that year.")]).publishedTime == nil)
     }
