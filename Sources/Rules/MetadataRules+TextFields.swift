@@ -202,7 +202,7 @@ extension MetadataRules {
     static func publishedTime(in page: PageIndex) -> Picked<String>? {
         for key in publishedTimeKeys {
             for meta in page.metaValues(key) {
-                if let date = dateText(meta.content) { return Picked(value: date, source: key) }
+                if let date = dateText(meta.content) { return corroboratedEarlier(than: Picked(value: date, source: key), in: page) }
             }
         }
         if let date = parselyPage(in: page, key: "pub_date").flatMap(dateText) {
@@ -217,6 +217,22 @@ extension MetadataRules {
             return Picked(value: date, source: "microdata:datepublished")
         }
         return shownDate(in: page)
+    }
+
+    /// A meta date that is later than JSON-LD's `datePublished`, when the
+    /// date the page shows agrees with JSON-LD's day, gives way to it:
+    /// templates that write the last change into the published tag are
+    /// outvoted by the two sources that agree.
+    static func corroboratedEarlier(than picked: Picked<String>, in page: PageIndex) -> Picked<String> {
+        let day = { (date: String) -> String? in
+            let prefix = String(date.prefix(10))
+            return prefix.count == 10 && isoDate(prefix) == prefix ? prefix : nil
+        }
+        guard let metaDay = day(picked.value),
+              let declared = page.jsonLD.contentNodes.lazy.compactMap({ dateText($0["datePublished"]?.stringValue) }).first,
+              let declaredDay = day(declared), declaredDay < metaDay,
+              let shown = shownDate(in: page), day(shown.value) == declaredDay else { return picked }
+        return Picked(value: declared, source: "json-ld:datePublished")
     }
 
     /// A text field of Parse.ly's `<meta name="parsely-page" content="{…}">`

@@ -1,4 +1,5 @@
 import HTMLHead
+import PureTestSupport
 import Metadata
 import Testing
 @testable import Rules
@@ -177,5 +178,26 @@ import Testing
 
     @Test func proseThatMentionsADateIsNoLabel() {
         #expect(extract([body("p", [:], "The bridge was published in plans on March 9, 2021, and opened later that year.")]).publishedTime == nil)
+    }
+}
+
+/// Which of the page's dates is the published one when they disagree.
+@Suite struct PublishedDateAgreementTests {
+    private let time = HTMLElement(name: "time", attributes: ["datetime": "2021-03-09T08:15:00Z"], text: "March 9, 2021",
+                                   inBody: true, isFallback: true)
+    private let jsonLD = Tag.jsonLD(#"{"@type":"NewsArticle","datePublished":"2021-03-09T08:15:00Z","dateModified":"2021-05-01T10:00:00Z"}"#)
+
+    @Test func aLaterMetaDateLosesWhenJSONLDAndTheShownDateAgree() {
+        let page = extract([Tag.meta(property: "article:published_time", "2021-05-01T10:00:00Z"), jsonLD, time])
+        #expect(page.publishedTime == "2021-03-09T08:15:00Z")
+        #expect(page.sources?["publishedTime"] == "json-ld:datePublished")
+    }
+
+    @Test func withoutTheShownDateTheMetaDateStands() {
+        let page = extract([Tag.meta(property: "article:published_time", "2021-05-01T10:00:00Z"), jsonLD])
+        #expect(page.publishedTime == "2021-05-01T10:00:00Z")
+        let other = HTMLElement(name: "time", attributes: ["datetime": "2021-05-01"], inBody: true, isFallback: true)
+        #expect(extract([Tag.meta(property: "article:published_time", "2021-05-01T10:00:00Z"), jsonLD, other]).publishedTime
+            == "2021-05-01T10:00:00Z")
     }
 }
