@@ -25,12 +25,13 @@ extension MetadataRules {
     /// Separators between a page title and a site name, as sites write them
     /// (WordPress themes also use « and •, others ~, / and ›). Those that
     /// are not full-width need spaces around them ("Spider-Man", "10:30",
-    /// "AC/DC" stay whole); the full-width ones are separators by themselves.
+    /// "AC/DC" stay whole); the full-width ones are separators by themselves,
+    /// and so is `_`, which prose never writes ("Headline_Brand").
     /// A separator alone never splits: the part must be shown to be the
     /// site's name (`titleAffix`).
     static let titleSeparators = [
         " | ", " - ", " – ", " — ", " · ", " :: ", " » ", " « ", " • ", " › ", " ~ ", " / ", " : ", ": ", " _ ",
-        "｜", "：",
+        "｜", "：", "_",
     ]
 
     /// A title split into the site's name and the rest.

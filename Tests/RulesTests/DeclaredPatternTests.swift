@@ -126,3 +126,13 @@ import Metadata
         #expect(kicker.title == "Opinion | Why rain matters")
     }
 }
+
+/// A site name glued on with an underscore, as some CMS templates write it.
+@Suite struct TitleUnderscoreTests {
+    @Test func anUnderscoreBeforeTheSiteNameSplits() {
+        let page = extract([Tag.title("Bridge reopens after repairs_Acme Daily"), Tag.meta(property: "og:site_name", "Acme Daily")])
+        #expect(page.title == "Bridge reopens after repairs")
+        // Without evidence an underscore splits nothing.
+        #expect(extract([Tag.title("read_me_first explained")]).title == "read_me_first explained")
+    }
+}
