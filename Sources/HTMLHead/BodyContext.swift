@@ -49,9 +49,15 @@ public struct BodyContext: Sendable, Hashable {
         /// `<html>`, `<body>`, `<main>` and `<article>` never set it: their
         /// classes describe the whole page or story.
         public static let markedArea = Landmarks(rawValue: 1 << 12)
+        /// Inside an element a reader does not see: one with the `hidden`
+        /// attribute, `aria-hidden="true"`, or an inline `style` of
+        /// `display: none` or `visibility: hidden`. The scanner keeps the
+        /// text inside it out of every body record's text but a link's
+        /// (a hidden `rel=author` link is written for machines, as microdata is).
+        public static let hidden = Landmarks(rawValue: 1 << 13)
 
         /// How many flags there are (each bit below `1 << count` is one).
-        static let count = 13
+        static let count = 14
     }
 
     /// The landmarks the element is inside (its own included: an `<article>`

@@ -54,6 +54,7 @@ struct BodyContextTracker {
     /// An element started at `depth` (its own depth: `<html>` is 1).
     mutating func open(_ name: ElementName, _ attributes: AttributeList, depth: Int) {
         var opened = opening(name)
+        if !landmarks.contains(.hidden), BodyContextTracker.isHidden(attributes) { opened.insert(.hidden) }
         if var role = BodyContextTracker.roleLandmarks(of: attributes) {
             if role.contains(.article) {
                 role.remove(.article)
@@ -186,6 +187,59 @@ struct BodyContextTracker {
             cursor = cursor.advanced(by: 2)
         }
         return nil
+    }
+
+    /// True when the element's attributes hide it from readers: `hidden`,
+    /// `aria-hidden="true"`, or a `style` that sets `display: none` or
+    /// `visibility: hidden`. Read in place, as for `role`.
+    static func isHidden(_ attributes: AttributeList) -> Bool {
+        guard var cursor = attributes.pairs else { return false }
+        while let key = cursor.pointee {
+            let value = cursor.advanced(by: 1).pointee
+            if AttributeList.equalsIgnoringASCIICase(key, "hidden") { return true }
+            if let value, AttributeList.equalsIgnoringASCIICase(key, "aria-hidden"),
+               AttributeList.equalsIgnoringASCIICase(value, "true") {
+                return true
+            }
+            if let value, AttributeList.equalsIgnoringASCIICase(key, "style"), styleHides(value) { return true }
+            cursor = cursor.advanced(by: 2)
+        }
+        return false
+    }
+
+    /// Style declarations that hide an element, spaces and case aside.
+    private static let hidingDeclarations: [(property: [UInt8], value: [UInt8])] = [
+        (Array("display".utf8), Array("none".utf8)), (Array("visibility".utf8), Array("hidden".utf8)),
+    ]
+
+    /// Whether the inline style `value` (its first `areaValueBytes` bytes)
+    /// holds `display:none` or `visibility:hidden`.
+    static func styleHides(_ value: UnsafePointer<UInt8>) -> Bool {
+        var length = 0
+        while length < areaValueBytes, value[length] != 0 { length += 1 }
+        /// The position after `word` at `index` (ASCII case ignored), or nil.
+        func match(_ word: [UInt8], at index: Int) -> Int? {
+            guard index + word.count <= length,
+                  word.indices.allSatisfy({ ByteCursor.lower(value[index + $0]) == word[$0] }) else { return nil }
+            return index + word.count
+        }
+        func skipSpaces(_ index: Int) -> Int {
+            var index = index
+            while index < length, ByteCursor.isSpace(value[index]) { index += 1 }
+            return index
+        }
+        for start in 0..<length {
+            // A property starts the value or follows `;` (spaces aside).
+            if start > 0, !ByteCursor.isSpace(value[start - 1]), value[start - 1] != UInt8(ascii: ";") { continue }
+            for declaration in hidingDeclarations {
+                guard let afterName = match(declaration.property, at: start) else { continue }
+                let colon = skipSpaces(afterName)
+                guard colon < length, value[colon] == UInt8(ascii: ":"),
+                      let end = match(declaration.value, at: skipSpaces(colon + 1)) else { continue }
+                if end == length || !ASCIIByte.isLetter(value[end]) && value[end] != UInt8(ascii: "-") { return true }
+            }
+        }
+        return false
     }
 
     /// The landmarks named by a `role` value's tokens (ASCII case ignored),

@@ -39,6 +39,10 @@ extension ElementCollector {
         /// tag gate may drop its text (`TagGate.BodyText`), depending on
         /// where chunks are cut.
         case textTime
+        /// A table row (`<tr>`) or a description list (`<dl>`), with its
+        /// text: where pages list facts with their labels ("公開日 |
+        /// 2021年3月9日"), a date among them.
+        case row
     }
 
     /// How many elements of each kind are kept, how much text each may
@@ -53,6 +57,7 @@ extension ElementCollector {
         var paragraphs = 10
         var times = 10
         var textTimes = 10
+        var rows = 10
         var textBytes = 1024
         var records = BodyRecords()
 
@@ -67,6 +72,7 @@ extension ElementCollector {
             case .paragraph: paragraphs
             case .time: times
             case .textTime: textTimes
+            case .row: rows
             }
         }
 
@@ -97,6 +103,8 @@ extension ElementCollector {
             case .a:
                 if isMarkedLink(attributes) || isMarked(attributes) { return .link }
                 return nil
+            case .tr, .dl:
+                return !markedFull && isMarked(attributes) ? .marked : .row
             case .html, .head, .body, .script, .style, .svg, .math, .template, .noscript, .meta, .link:
                 return nil
             default:

@@ -32,6 +32,8 @@ final class ElementCollector {
         var depth: Int
         var kind: Kind
         var limit: Int
+        /// A body fallback's capture: text inside `.hidden` elements is left out.
+        var visibleOnly = false
         var bytes: [UInt8] = []
     }
 
@@ -230,9 +232,12 @@ final class ElementCollector {
     /// Appends text to every element being captured, each up to its cap.
     func text(_ bytes: UnsafeRawBufferPointer) {
         guard !captures.isEmpty else { return }
+        let hidden = bodyContext.isInside(.hidden)
         for position in captures.indices {
             // Code inside a byline or an itemprop element is not its text.
             if codeDepth > 0, captures[position].kind == .trimmed { continue }
+            // Nor is what the page hides from readers (declared microdata keeps it).
+            if hidden, captures[position].visibleOnly { continue }
             let room = captures[position].limit - captures[position].bytes.count
             guard room > 0 else { continue }
             var start = 0
@@ -257,7 +262,10 @@ final class ElementCollector {
             HTMLElement(name: name, attributeList: values, inBody: document.headComplete, isFallback: isFallback,
                         context: document.headComplete ? bodyContext.context(depth: depth) : BodyContext()))
         guard let kind, captures.count < limits.openCaptures else { return }
-        captures.append(Capture(index: document.elements.count - 1, depth: depth, kind: kind, limit: limit))
+        // A link keeps hidden text, as microdata does: a hidden `rel=author`
+        // link is written for machines, on purpose.
+        captures.append(Capture(index: document.elements.count - 1, depth: depth, kind: kind, limit: limit,
+                                visibleOnly: isFallback && tag.name != .a))
     }
 
     private func finish(_ capture: Capture) {

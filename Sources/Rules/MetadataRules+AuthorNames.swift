@@ -31,6 +31,7 @@ extension MetadataRules {
         "director", "senior", "chief", "staff", "deputy", "associate", "managing", "executive", "editorial",
         "journalist", "photographer", "critic", "desk", "bureau", "contributing", "news", "team", "intern",
         "founder", "ceo", "head", "lead", "manager", "professor", "md", "phd",
+        "vice", "president", "vp", "svp", "evp", "officer", "general", "partner", "engineer", "scientist",
     ]
 
     /// Interface words that sit in or beside bylines and are no names.
@@ -116,7 +117,13 @@ extension MetadataRules {
         let byComma = parts.flatMap { $0.split(separator: ",").map(String.init) }
             .map(\.trimmedSpaces).filter { !$0.isEmpty }
         if byComma.count > parts.count, byComma.allSatisfy({ $0.contains(" ") || isJobTitle($0) || $0.unicodeScalars.contains { $0.value >= 0x3000 } }) {
-            parts = byComma
+            // After a job title come the person's team or employer ("Ann
+            // Lee, Vice President, Acme Cloud"), not another person.
+            parts = parts.flatMap { part in
+                let pieces = part.split(separator: ",").map { String($0).trimmedSpaces }.filter { !$0.isEmpty }
+                guard let title = pieces.firstIndex(where: isJobTitle), title > 0 else { return pieces }
+                return Array(pieces[...title])
+            }
         }
         return parts.map(\.trimmedSpaces).filter { !$0.isEmpty }
     }

@@ -187,7 +187,9 @@ extension MetadataRules {
     static func labelledDate(in page: PageIndex) -> (place: BodyPlace, value: Picked<String>)? {
         for labels in [publishedDateLabels, updatedDateLabels] {
             let found = bestPlaced(in: page) { _, element -> Picked<String>? in
-                guard element.name != "time", let text = TextCleaner.clean(element.text), text.count <= 120 else { return nil }
+                guard element.name != "time", let text = TextCleaner.clean(element.text) else { return nil }
+                if element.name == "tr" || element.name == "dl" { return rowDate(text, labels: labels) }
+                guard text.count <= 120 else { return nil }
                 let lower = text.lowercased()
                 guard labels.contains(where: { lower.hasPrefix($0) }) else { return nil }
                 guard let date = cjkDate(text) ?? (hasYear(text) ? dateInText(text) : nil) else { return nil }
@@ -196,5 +198,35 @@ extension MetadataRules {
             if let found { return found }
         }
         return nil
+    }
+
+    /// How far after its label a row's date may start and end (characters):
+    /// a list's label and value sit side by side.
+    static let rowDateSpan = 40
+
+    /// The date a table row or description list gives after one of
+    /// `labels` ("配信開始日 2021年3月9日", "Published 9 March 2021"),
+    /// the label starting a word; nil when no label is followed by one.
+    static func rowDate(_ text: String, labels: [String]) -> Picked<String>? {
+        let lower = text.lowercased()
+        for label in labels {
+            for range in lower.ranges(of: label) {
+                let atWordStart = range.lowerBound == lower.startIndex || !lower[lower.index(before: range.lowerBound)].isLetter
+                guard atWordStart else { continue }
+                let offset = lower.distance(from: lower.startIndex, to: range.upperBound)
+                // The label's own word ("配信開始日", "Published:") and the value after it.
+                let after = String(text.dropFirst(offset).prefix(rowDateSpan))
+                let value = after.drop { !$0.isWhitespace && !$0.isNumber && !fullWidthDigitLike($0) }
+                guard hasYear(after) || after.contains("年") else { continue }
+                if let date = cjkDate(String(value)) ?? dateInText(String(value)) {
+                    return Picked(value: date, source: "labelled date")
+                }
+            }
+        }
+        return nil
+    }
+
+    private static func fullWidthDigitLike(_ character: Character) -> Bool {
+        character.unicodeScalars.first.map { (0xFF10...0xFF19).contains($0.value) } ?? false
     }
 }

@@ -18,7 +18,7 @@ extension MetadataRules {
         guard let picked = declaredTitle(in: page) else { return nil }
         guard ["title", "og:title", "twitter:title"].contains(picked.source) else { return (picked, nil, nil) }
         let affix = titleAffix(of: picked.value, in: page)
-        guard let affix, affix.evidence == .siteName else { return (picked, nil, affix) }
+        guard let affix, affix.isCut else { return (picked, nil, affix) }
         return (Picked(value: affix.rest, source: picked.source), picked.value, affix)
     }
 
@@ -61,7 +61,7 @@ extension MetadataRules {
     ///   for an affix, with what it found, so the same text is not searched twice.
     static func siteName(in page: PageIndex, knownSplit: (text: String, affix: TitleAffix?)? = nil) -> Picked<String>? {
         if let picked = page.metaText(["og:site_name", "application-name", "apple-mobile-web-app-title"]) {
-            return picked
+            return withoutSlogan(picked, in: page)
         }
         // Who publishes the page, the way Dublin Core and plain `<meta
         // name=publisher>` say it: the site's organisation, so its name.
@@ -81,6 +81,19 @@ extension MetadataRules {
             return picked
         }
         return titleAffixSiteName(in: page, knownSplit: knownSplit)
+    }
+
+    /// A declared site name with a slogan after it ("Acme - the daily
+    /// paper") as the name alone, when the page names its site so elsewhere
+    /// (JSON-LD publisher or WebSite, `application-name`, the host): the
+    /// slogan is no part of the name. Without such a name it stays whole.
+    static func withoutSlogan(_ picked: Picked<String>, in page: PageIndex) -> Picked<String> {
+        guard let split = titleSplits(picked.value).first(where: { !$0.isSuffix }) else { return picked }
+        let folded = foldedName(split.site)
+        let others = siteNameCandidates(in: page).filter { $0 != picked.value }.map(foldedName)
+            + registrableNames(page.resolver.base?.host)
+        guard !folded.isEmpty, others.contains(folded) else { return picked }
+        return Picked(value: split.site, source: picked.source)
     }
 
     /// The authors' names. Open Graph's `article:author` is often a profile
@@ -189,7 +202,7 @@ extension MetadataRules {
     static func publishedTime(in page: PageIndex) -> Picked<String>? {
         for key in publishedTimeKeys {
             for meta in page.metaValues(key) {
-                if let date = dateText(meta.content) { return Picked(value: date, source: key) }
+                if let date = dateText(meta.content) { return corroboratedEarlier(than: Picked(value: date, source: key), in: page) }
             }
         }
         if let date = parselyPage(in: page, key: "pub_date").flatMap(dateText) {
@@ -204,6 +217,22 @@ extension MetadataRules {
             return Picked(value: date, source: "microdata:datepublished")
         }
         return shownDate(in: page)
+    }
+
+    /// A meta date that is later than JSON-LD's `datePublished`, when the
+    /// date the page shows agrees with JSON-LD's day, gives way to it:
+    /// templates that write the last change into the published tag are
+    /// outvoted by the two sources that agree.
+    static func corroboratedEarlier(than picked: Picked<String>, in page: PageIndex) -> Picked<String> {
+        let day = { (date: String) -> String? in
+            let prefix = String(date.prefix(10))
+            return prefix.count == 10 && isoDate(prefix) == prefix ? prefix : nil
+        }
+        guard let metaDay = day(picked.value),
+              let declared = page.jsonLD.contentNodes.lazy.compactMap({ dateText($0["datePublished"]?.stringValue) }).first,
+              let declaredDay = day(declared), declaredDay < metaDay,
+              let shown = shownDate(in: page), day(shown.value) == declaredDay else { return picked }
+        return Picked(value: declared, source: "json-ld:datePublished")
     }
 
     /// A text field of Parse.ly's `<meta name="parsely-page" content="{…}">`

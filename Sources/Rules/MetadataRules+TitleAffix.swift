@@ -25,12 +25,13 @@ extension MetadataRules {
     /// Separators between a page title and a site name, as sites write them
     /// (WordPress themes also use « and •, others ~, / and ›). Those that
     /// are not full-width need spaces around them ("Spider-Man", "10:30",
-    /// "AC/DC" stay whole); the full-width ones are separators by themselves.
+    /// "AC/DC" stay whole); the full-width ones are separators by themselves,
+    /// and so is `_`, which prose never writes ("Headline_Brand").
     /// A separator alone never splits: the part must be shown to be the
     /// site's name (`titleAffix`).
     static let titleSeparators = [
         " | ", " - ", " – ", " — ", " · ", " :: ", " » ", " « ", " • ", " › ", " ~ ", " / ", " : ", ": ", " _ ",
-        "｜", "：",
+        "｜", "：", "_",
     ]
 
     /// A title split into the site's name and the rest.
@@ -49,6 +50,19 @@ extension MetadataRules {
             case siteName
             /// The rest is the page's headline (suffixes only), or the part begins a feed title.
             case headline
+            /// A parenthesised addition at the end ("(Published 2021)") that
+            /// the page's headline lacks: boilerplate, and no site name.
+            case addition
+        }
+
+        /// True when the title loses the part: a named site, a suffix beside
+        /// the page's headline (after no colon: what follows one is a
+        /// subtitle), or an addition.
+        var isCut: Bool {
+            switch evidence {
+            case .siteName, .addition: true
+            case .headline: isSuffix && !separator.contains(":")
+            }
         }
 
         var source: String { isSuffix ? "title suffix" : "title prefix" }
@@ -57,7 +71,9 @@ extension MetadataRules {
     /// The site-name affix of `title`, or nil when none can be shown to be one.
     static func titleAffix(of title: String, in page: PageIndex) -> TitleAffix? {
         let splits = titleSplits(title)
-        guard !splits.isEmpty else { return nil }
+        guard !splits.isEmpty else {
+            return title.hasSuffix(")") ? trailingAddition(of: title, headlines: pageHeadlines(in: page).map { $0.lowercased() }) : nil
+        }
         // Each part folded once (`foldedName` walks Unicode scalars).
         let usable = splits.map { FoldedSplit($0) }.filter { !$0.site.isEmpty && !$0.rest.isEmpty }
         let declared = siteNameCandidates(in: page).map(foldedName).filter { !$0.isEmpty }
@@ -85,7 +101,17 @@ extension MetadataRules {
                 return TitleAffix(site: split.site, rest: split.rest, isSuffix: split.isSuffix, evidence: .headline, separator: split.separator)
             }
         }
-        return nil
+        return trailingAddition(of: title, headlines: headlines)
+    }
+
+    /// "Headline (Published 2021)" beside a headline "Headline": the
+    /// parenthesised end is an addition the page's other headlines lack.
+    private static func trailingAddition(of title: String, headlines: [String]) -> TitleAffix? {
+        guard title.hasSuffix(")"), let open = title.ranges(of: " (").last else { return nil }
+        let rest = String(title[..<open.lowerBound]).trimmedSpaces
+        let addition = String(title[open.upperBound...].dropLast())
+        guard !rest.isEmpty, !addition.isEmpty, !addition.contains("("), headlines.contains(rest.lowercased()) else { return nil }
+        return TitleAffix(site: addition, rest: rest, isSuffix: true, evidence: .addition, separator: " (")
     }
 
     /// The site name a `<title>` carries, for `siteName` when nothing declares one.
@@ -94,7 +120,8 @@ extension MetadataRules {
     {
         guard let title = page.titleText() else { return nil }
         let found = knownSplit.flatMap { $0.text == title ? $0.affix : nil }
-        guard let affix = found ?? (knownSplit?.text == title ? nil : titleAffix(of: title, in: page)) else { return nil }
+        guard let affix = found ?? (knownSplit?.text == title ? nil : titleAffix(of: title, in: page)),
+              affix.evidence != .addition else { return nil }
         return Picked(value: affix.site, source: affix.source)
     }
 

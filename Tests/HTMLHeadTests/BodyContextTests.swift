@@ -76,6 +76,20 @@ import Testing
         #expect(found["after"] == [])
     }
 
+    @Test func hiddenElementsAndTheWaysPagesHideThem() {
+        let found = timeLandmarks("""
+            <body><div hidden>\(time("attribute"))</div><div aria-hidden="TRUE">\(time("aria"))</div>
+            <div aria-hidden="false">\(time("ariaFalse"))</div><div style="color: red;Display : none">\(time("display"))</div>
+            <span style="visibility:hidden">\(time("visibility"))</span><div style="display:none-ish">\(time("notNone"))</div>
+            <div style="display:block" data-style="display:none">\(time("shown"))</div>\(time("after"))
+            """)
+        #expect(found["attribute"] == [.hidden])
+        #expect(found["aria"] == [.hidden])
+        #expect(found["display"] == [.hidden])
+        #expect(found["visibility"] == [.hidden])
+        for shown in ["ariaFalse", "notNone", "shown", "after"] { #expect(found[shown] == [], "\(shown)") }
+    }
+
     /// Areas marked by the caller's class and id words: a whole token or a
     /// token's beginning, in any case; never on the elements that speak for
     /// the whole story.

@@ -85,6 +85,25 @@ import Testing
         #expect(kept.map(\.text) == ["By Kim Park", "Lee", "Para", "Sam"])
     }
 
+    @Test func hiddenTextIsLeftOutOfBodyRecordsButNotOutOfMicrodata() {
+        let html = """
+            <body><p>Lead <span aria-hidden="true">Share this</span>text.</p><p hidden>Hidden paragraph</p>
+            <div class="byline">By <span style="display: none">Jane Roe</span>Kim Park</div>
+            <div style="display:none"><span itemprop="author">Ann Lee</span></div>
+            <a rel="author" href="/people/bo" style="display:none">Bo Kim</a>
+            """
+        for chunk in [nil, 6] {
+            let found = scan(html, chunk: chunk, bodyRecords: words).elements.filter(\.inBody)
+            #expect(found.map(\.text) == ["Lead text.", "", "By Kim Park", "Ann Lee", "Bo Kim"])
+        }
+    }
+
+    @Test func tableRowsAndDescriptionListsAreKeptWithTheirText() {
+        let kept = fallbacks("<body><table><tr><th>公開日</th><td>2021年3月9日</td></tr></table><dl><dt>Published</dt><dd>9 March 2021</dd></dl>")
+        #expect(kept.map(\.name) == ["tr", "dl"])
+        #expect(kept.map(\.text) == ["公開日 2021年3月9日", "Published 9 March 2021"])
+    }
+
     @Test func blockElementsSeparateWords() {
         let kept = fallbacks("<body><div class=author-box><div>Kim Park</div><div>News</div>Ann<br>Lee <b>x</b>y</div>")
         // Inline elements (`<b>`) join their text as written.

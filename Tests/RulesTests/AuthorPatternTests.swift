@@ -29,6 +29,8 @@ import Metadata
         ("By Ann Lee March 9, 2021", ["Ann Lee"]),
         ("Ann Lee | Updated March 9, 2021", ["Ann Lee"]),
         ("Ann Lee, Senior Editor", ["Ann Lee"]),
+        ("Posted by Ann Lee, Vice President, Acme Cloud", ["Ann Lee"]),
+        ("Ann Lee, Reporter, Acme News and Bo Kim", ["Ann Lee", "Bo Kim"]),
         ("Ann Lee Follow", ["Ann Lee"]),
         ("By Ann Lee and Bo Kim", ["Ann Lee", "Bo Kim"]),
         ("Ann Lee, Bo Kim and Cy Dow", ["Ann Lee", "Bo Kim", "Cy Dow"]),

@@ -1,4 +1,5 @@
 import HTMLHead
+import PureTestSupport
 import Metadata
 import Testing
 @testable import Rules
@@ -163,7 +164,40 @@ import Testing
         #expect(extract([body("p", [:], "公開日：2021年3月9日 10:05")]).publishedTime == "2021-03-09T10:05:00")
     }
 
+    @Test func aRowOfADescriptionListOrTableGivesTheDateAfterItsLabel() {
+        let list = body("dl", [:], "タイトル 春の特集 配信開始日 2021年3月9日 出演 山田太郎")
+        #expect(extract([list]).publishedTime == "2021-03-09")
+        let row = body("tr", [:], "公表日 ２０２１年３月９日")
+        #expect(extract([row]).publishedTime == "2021-03-09")
+        let english = body("tr", [:], "Published: 9 March 2021 Author Ann Lee")
+        #expect(extract([english]).publishedTime == "2021-03-09")
+        // A label inside another word, or with no date after it, gives none.
+        #expect(extract([body("dl", [:], "Unpublished drafts 9 March 2021")]).publishedTime == nil)
+        #expect(extract([body("tr", [:], "Published by Acme Press, 1999 reprint of 2021 titles")]).publishedTime == nil)
+    }
+
     @Test func proseThatMentionsADateIsNoLabel() {
         #expect(extract([body("p", [:], "The bridge was published in plans on March 9, 2021, and opened later that year.")]).publishedTime == nil)
+    }
+}
+
+/// Which of the page's dates is the published one when they disagree.
+@Suite struct PublishedDateAgreementTests {
+    private let time = HTMLElement(name: "time", attributes: ["datetime": "2021-03-09T08:15:00Z"], text: "March 9, 2021",
+                                   inBody: true, isFallback: true)
+    private let jsonLD = Tag.jsonLD(#"{"@type":"NewsArticle","datePublished":"2021-03-09T08:15:00Z","dateModified":"2021-05-01T10:00:00Z"}"#)
+
+    @Test func aLaterMetaDateLosesWhenJSONLDAndTheShownDateAgree() {
+        let page = extract([Tag.meta(property: "article:published_time", "2021-05-01T10:00:00Z"), jsonLD, time])
+        #expect(page.publishedTime == "2021-03-09T08:15:00Z")
+        #expect(page.sources?["publishedTime"] == "json-ld:datePublished")
+    }
+
+    @Test func withoutTheShownDateTheMetaDateStands() {
+        let page = extract([Tag.meta(property: "article:published_time", "2021-05-01T10:00:00Z"), jsonLD])
+        #expect(page.publishedTime == "2021-05-01T10:00:00Z")
+        let other = HTMLElement(name: "time", attributes: ["datetime": "2021-05-01"], inBody: true, isFallback: true)
+        #expect(extract([Tag.meta(property: "article:published_time", "2021-05-01T10:00:00Z"), jsonLD, other]).publishedTime
+            == "2021-05-01T10:00:00Z")
     }
 }

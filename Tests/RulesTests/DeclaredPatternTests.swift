@@ -71,3 +71,68 @@ import Metadata
         #expect(other.title == "Bridge reopens | Acmes Weekly")
     }
 }
+
+/// A site name declared with its slogan.
+@Suite struct SiteNameSloganTests {
+    @Test func theSloganGoesWhenThePublisherNamesTheSiteWithoutIt() {
+        let page = extract([Tag.meta(property: "og:site_name", "Acme News - Your daily paper since 1901"),
+                            Tag.jsonLD(#"{"@type":"NewsArticle","publisher":{"@type":"Organization","name":"Acme News"}}"#)])
+        #expect(page.siteName == "Acme News")
+        #expect(page.sources?["siteName"] == "og:site_name")
+    }
+
+    @Test func theHostNamesTheSiteToo() {
+        let page = extract([Tag.meta(property: "og:site_name", "Acmenews | Local stories")], url: "https://www.acmenews.example/a")
+        #expect(page.siteName == "Acmenews")
+    }
+
+    @Test func withoutAnotherNameTheDeclaredOneStaysWhole() {
+        #expect(extract([Tag.meta(property: "og:site_name", "Acme - Your daily paper")]).siteName == "Acme - Your daily paper")
+        let other = extract([Tag.meta(property: "og:site_name", "Acme - Your daily paper"),
+                             Tag.jsonLD(#"{"@type":"NewsArticle","publisher":{"@type":"Organization","name":"Beta"}}"#)])
+        #expect(other.siteName == "Acme - Your daily paper")
+    }
+}
+
+/// Title ends that the page's own headline shows to be no part of it.
+@Suite struct TitleHeadlineEvidenceTests {
+    private func h1(_ text: String) -> HTMLElement { HTMLElement(name: "h1", text: text, inBody: true, isFallback: true) }
+
+    @Test func aSuffixBesideTheHeadlineGoes() {
+        let page = extract([Tag.title("Storm floods the coast | Planet"), h1("Storm floods the coast")])
+        #expect(page.title == "Storm floods the coast")
+        #expect(page.rawTitle == "Storm floods the coast | Planet")
+        let study = extract([Tag.meta(property: "og:title", "Sleep and memory in adults - Full Text View"),
+                             Tag.jsonLD(#"{"@type":"MedicalStudy","headline":"Sleep and memory in adults"}"#)])
+        #expect(study.title == "Sleep and memory in adults")
+    }
+
+    @Test func aParenthesisedAdditionTheHeadlineLacksGoesAndNamesNoSite() {
+        let page = extract([Tag.meta(property: "og:title", "The bridge that came back (Published 2021)"),
+                            h1("The bridge that came back")])
+        #expect(page.title == "The bridge that came back")
+        #expect(page.rawTitle == "The bridge that came back (Published 2021)")
+        let titleOnly = extract([Tag.title("The bridge that came back (Published 2021)"), h1("The bridge that came back")])
+        #expect(titleOnly.siteName == nil)
+        // A parenthesis the headline has too stays.
+        let kept = extract([Tag.title("Mercury (planet)"), h1("Mercury (planet)")])
+        #expect(kept.title == "Mercury (planet)")
+    }
+
+    @Test func aSubtitleAfterAColonStaysBesideAShorterHeadline() {
+        let page = extract([Tag.title("Rust 1.80: LazyCell and more"), h1("Rust 1.80")])
+        #expect(page.title == "Rust 1.80: LazyCell and more")
+        let kicker = extract([Tag.meta(property: "og:title", "Opinion | Why rain matters"), h1("Why rain matters")])
+        #expect(kicker.title == "Opinion | Why rain matters")
+    }
+}
+
+/// A site name glued on with an underscore, as some CMS templates write it.
+@Suite struct TitleUnderscoreTests {
+    @Test func anUnderscoreBeforeTheSiteNameSplits() {
+        let page = extract([Tag.title("Bridge reopens after repairs_Acme Daily"), Tag.meta(property: "og:site_name", "Acme Daily")])
+        #expect(page.title == "Bridge reopens after repairs")
+        // Without evidence an underscore splits nothing.
+        #expect(extract([Tag.title("read_me_first explained")]).title == "read_me_first explained")
+    }
+}

@@ -50,9 +50,11 @@ BIN = Path(os.environ.get("LINKPEEK_BIN", REPO_ROOT / ".build" / "debug" / "link
 # scanner, the fetch's stop rule or the CLI fails here; raise them when the
 # scores improve. (Lowered from 92.8 when `title` began to drop a site-name
 # affix: metascraper's titles keep it; with the titles as written
-# the parse score is unchanged, printed as the informational line.)
-FLOOR = 90.6
-FETCH_FLOOR = 90.2
+# the parse score is unchanged, printed as the informational line. Lowered
+# from 90.6, likewise, when an og:title's "(Published 2017)" that the h1
+# lacks began to go.)
+FLOOR = 90.4
+FETCH_FLOOR = 90.0
 # How far the network path may trail `parse` on the same pages (points):
 # the goal of reading the head first. After a head that gave the main fields the fetch reads
 # the body unparsed and parses it only once it shows a sign of a missing
