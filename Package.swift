@@ -469,6 +469,17 @@ let package = Package(
             path: "Tests/crash-guard-probe"
         ),
 
+        // MARK: cache-time
+        // Benchmark tool (Benchmarks/bench_cache.py): times in-process cache
+        // lookups; not in the release binary (`swift build --product cache-time`).
+        .executableTarget(
+            name: "cache-time",
+            dependencies: [
+                "LinkPeek",
+            ],
+            path: "Benchmarks/cache-time"
+        ),
+
         // MARK: linkpeek
         .executableTarget(
             name: "linkpeek",
