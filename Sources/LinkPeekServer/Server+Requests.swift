@@ -23,7 +23,8 @@ extension Server {
         lifecycle = .running(initialized: true)
         sendPendingNotices()
         return InitializeResult(
-            capabilities: ServerCapabilities(positionEncoding: lsp.positionEncoding.rawValue),
+            capabilities: ServerCapabilities(
+                methods: Set(Self.requestTypes.map { $0.method }), positionEncoding: lsp.positionEncoding.rawValue),
             serverInfo: ServerInfo(name: Self.name, version: Settings.version),
             settings: settingsInEffect())
     }
