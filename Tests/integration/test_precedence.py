@@ -68,3 +68,16 @@ def test_without_a_client_the_environment_beats_the_file(make_client, site, sour
     assert (settings["timeout"], settings["userAgent"], settings["hoverTimeout"]) == (12, "env/1", 3)
     c.fetch(site.url("/prec-page?env"))
     assert agent(site, "env") == "env/1"
+
+
+def test_a_change_of_settings_keeps_what_the_cache_holds(make_client, site):
+    # Memory only: without the new engine taking over the old one's memory level, the preview would be gone.
+    c = make_client(init_options={"cacheDir": None, "userAgent": "client/1"})
+    url = site.url("/prec-page?kept")
+    c.fetch(url)
+    c.notify("workspace/didChangeConfiguration", {"settings": {"userAgent": "client/3"}})
+    cached = c.get_cached(url)
+    assert cached and cached["title"] == "Precedence", cached
+    # The settings did change: the next fetch is made with the new user agent.
+    c.fetch(site.url("/prec-page?after-kept"))
+    assert agent(site, "after-kept") == "client/3"
