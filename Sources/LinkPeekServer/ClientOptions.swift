@@ -38,8 +38,9 @@ extension Options {
     /// are: nil or `null` is an empty layer; a value of the wrong type or out
     /// of range is a sentence naming it under `field`
     /// ("initializationOptions.timeout must be …"). Members that are no key
-    /// are ignored, as LSP clients send their own. `cacheDir: null` keeps
-    /// the cache in memory (`cache = false`).
+    /// are ignored, as LSP clients send their own. `cacheDir` names the
+    /// cache's directory (`cache = true`), or with `null` keeps it in memory
+    /// (`cache = false`).
     static func client(_ value: JSONValue?, field: String) -> Result<ClientOptions, ResponseError> {
         var reader = ClientReader(field: field)
         switch value {
@@ -74,7 +75,12 @@ private struct ClientReader {
             case .problem(let message): problem = message
             }
         }
-        if problem == nil, members["cacheDir"] == .null { result.options.cache = false }
+        // `cacheDir` chooses between a directory and memory only.
+        switch members["cacheDir"] {
+        case .null?: result.options.cache = false
+        case .string?: result.options.cache = true
+        default: break
+        }
         readModes(members)
         if problem == nil { problem = checks() }
     }

@@ -25,6 +25,8 @@ import Testing
         #expect(read.options.allowNetwork == ["10.1.2.3/32"])
         #expect(read.clock == "2026-01-01T00:00:00Z")
         #expect(try Options.client(nil, field: "initializationOptions").get() == ClientOptions())
+        let directory = try Options.client(["cacheDir": "/var/cache/x"], field: "initializationOptions").get().options
+        #expect((directory.cacheDir, directory.cache) == ("/var/cache/x", true))
     }
 
     @Test(arguments: [
