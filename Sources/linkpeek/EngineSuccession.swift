@@ -7,8 +7,9 @@ extension LinkPeekEngine {
     /// predecessor's memory level and its open store, so a change of, say,
     /// the user agent loses no cached preview and opens no second database.
     /// What is the engine's own starts afresh: its transfers, the hosts
-    /// held back after a 429 or 503 (`backoff`), per-host pacing, the fleet
-    /// connection and the memory LRU of image variants.
+    /// held back after a 429 or 503 (`backoff`), the joining of fetches
+    /// (`Coalescer`), the fleet connection, the memory LRU of image variants
+    /// and the usage counts not yet reported to the store.
     convenience init(settings: Settings, succeeding predecessor: (any MetadataService)?) {
         guard let old = predecessor as? LinkPeekEngine, old.settings.keepsTheSameCache(as: settings) else {
             self.init(settings: settings)
