@@ -9,7 +9,7 @@ extension LinkPeekEngine {
     /// What is the engine's own starts afresh: its transfers, the hosts
     /// held back after a 429 or 503 (`backoff`), the joining of fetches
     /// (`Coalescer`), the fleet connection, the memory LRU of image variants
-    /// and the usage counts not yet reported to the store.
+    /// and the hit and miss counts `cache stats` shows (from the new start).
     convenience init(settings: Settings, succeeding predecessor: (any MetadataService)?) {
         guard let old = predecessor as? LinkPeekEngine, old.settings.keepsTheSameCache(as: settings) else {
             self.init(settings: settings)
