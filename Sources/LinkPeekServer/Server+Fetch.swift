@@ -24,7 +24,7 @@ extension FetchParams: ServiceRequest {
             thumbnail: thumbnail?.mediaParams.transform)
         let service = server.currentService()
         let url = url
-        return .run(RequestWork(.immediate, reporter: reporter) {
+        return .run(RequestWork(.immediate, reporter: reporter) { _ in
             if let json = await service.freshCachedJSON(url: url, options: options) {
                 return .success(.stored(RawJSON(trusted: json)))
             }

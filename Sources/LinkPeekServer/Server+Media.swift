@@ -14,7 +14,7 @@ extension GetMediaParams: ServiceRequest {
         let reporter = ProgressReporter(
             connection: server.connection, title: title, workDoneToken: workDoneToken, partialResultToken: nil)
         let service = server.currentService()
-        return .run(RequestWork(.task(priority: nil), reporter: reporter) {
+        return .run(RequestWork(.task(priority: nil), reporter: reporter) { _ in
             await answer { () async throws(FetchError) in
                 GetMediaResult(try await service.media(url: url, transform: transform, timeout: timeout, events: reporter.handle))
             }

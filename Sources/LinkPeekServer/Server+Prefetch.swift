@@ -13,7 +13,7 @@ extension PrefetchParams: ServiceRequest {
         let service = server.currentService()
         let thumbnail = thumbnail?.mediaParams.transform
         let urls = urls
-        return .run(RequestWork(.task(priority: .background)) {
+        return .run(RequestWork(.task(priority: .background)) { _ in
             progress.begin(total: urls.count)
             let summary = await service.prefetch(urls: urls, thumbnail: thumbnail) { done, total in
                 progress.report(done: done, total: total)

@@ -14,7 +14,7 @@ extension RenderRequest: ServiceRequest {
         let includeImage = (params.includeImage ?? true) && format != .text
         let (url, given) = (params.url ?? "", metadata)
         let service = server.currentService()
-        return .run(RequestWork(.immediate) {
+        return .run(RequestWork(.immediate) { _ in
             let card = await Server.renderCard(service: service, url: url, given: given, images: includeImage)
             return .success(RenderResult(text: format.render(card, includeImage: includeImage, textStyle: style)))
         })

@@ -139,8 +139,8 @@ extension CancelParams: ServiceRequest {
 extension GetCachedParams: ServiceRequest {
     func handle(_ request: IncomingRequest, on server: isolated Server) -> Handling<RawJSON?> {
         let service = server.currentService()
-        return .run(RequestWork(.immediate) {
-            switch await service.cachedOutcome(url: url, acceptLanguage: acceptLanguage) {
+        return .run(RequestWork(.immediate) { _ in
+            return switch await service.cachedOutcome(url: url, acceptLanguage: acceptLanguage) {
             case .preview(let json)?: .success(RawJSON(trusted: json))
             case .failure(let error)?: .failure(ResponseError(error))
             case nil: .success(nil)

@@ -75,12 +75,13 @@ struct RequestWork<Response: RequestResult>: Sendable {
     var start: Start
     /// Ends the work-done progress when the request is answered.
     var reporter: ProgressReporter?
-    /// Runs where it is called from (the server, for `.immediate`).
-    var body: nonisolated(nonsending) @Sendable () async -> Result<Response, ResponseError>
+    /// Runs on the server up to its first suspension (for `.immediate`, in
+    /// the same turn as the request): its argument is the server, isolated.
+    var body: @Sendable (isolated Server) async -> Result<Response, ResponseError>
 
     init(
         _ start: Start, reporter: ProgressReporter? = nil,
-        _ body: nonisolated(nonsending) @escaping @Sendable () async -> Result<Response, ResponseError>
+        _ body: @escaping @Sendable (isolated Server) async -> Result<Response, ResponseError>
     ) {
         self.start = start
         self.reporter = reporter
@@ -172,10 +173,21 @@ extension Server {
             // In the table first: an immediate task may answer before it returns.
             requests[id] = InFlight(task: nil, provider: provider, reporter: work.reporter, responder: responder, tokens: claimed)
             let body = work.body
+            // Each closure calls `complete` without `await`: isolated to the
+            // server, so `.immediate` runs the work here up to its first
+            // suspension, and `body` (given the server, isolated) with it.
             let task: Task<Void, Never> =
                 switch work.start {
-                case .immediate: Task.immediate { self.complete(id, with: await body().flatMap(\.resultJSON)) }
-                case .task(let priority): Task(priority: priority) { self.complete(id, with: await body().flatMap(\.resultJSON)) }
+                case .immediate:
+                    Task.immediate {
+                        let result = await body(self)
+                        self.complete(id, with: result.flatMap(\.resultJSON))
+                    }
+                case .task(let priority):
+                    Task(priority: priority) {
+                        let result = await body(self)
+                        self.complete(id, with: result.flatMap(\.resultJSON))
+                    }
                 }
             // Still running (it suspended): kept so that it can be cancelled.
             requests[id]?.task = task
@@ -187,7 +199,7 @@ extension Server {
 extension SaveParams: ServiceRequest {
     func handle(_ request: IncomingRequest, on server: isolated Server) -> Handling<LinkMetadata> {
         let service = server.currentService()
-        return .run(RequestWork(.task(priority: nil)) {
+        return .run(RequestWork(.task(priority: nil)) { _ in
             await answer { () async throws(FetchError) in try await service.save(url: url, tags: tags, title: title) }
         })
     }
@@ -197,7 +209,7 @@ extension SaveParams: ServiceRequest {
 extension UnsaveParams: ServiceRequest {
     func handle(_ request: IncomingRequest, on server: isolated Server) -> Handling<UnsaveResult> {
         let service = server.currentService()
-        return .run(RequestWork(.task(priority: nil)) {
+        return .run(RequestWork(.task(priority: nil)) { _ in
             await answer { () async throws(FetchError) in UnsaveResult(removed: try await service.unsave(url: url)) }
         })
     }
@@ -211,7 +223,7 @@ extension SavedParams: ServiceRequest {
         let limit = limit.flatMap(ParamRanges.savedLimit.integer) ?? Int(ParamRanges.savedLimit.maximum)
         let offset = offset.flatMap(ParamRanges.savedOffset.integer) ?? 0
         let tag = tag
-        return .run(RequestWork(.task(priority: nil)) {
+        return .run(RequestWork(.task(priority: nil)) { _ in
             .success(await service.saved(tag: tag, limit: limit, offset: offset))
         })
     }

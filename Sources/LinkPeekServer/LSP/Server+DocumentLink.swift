@@ -19,7 +19,7 @@ extension DocumentLinkResolveParams: ServiceRequest {
         guard case .object(let link)? = request.raw else { return .answer(.failure(.invalidParams("params must be an object"))) }
         let service = server.currentService()
         let target = target
-        return .run(RequestWork(.immediate) {
+        return .run(RequestWork(.immediate) { _ in
             var link = link
             if let title = await service.cached(url: target).flatMap({ LinkCard(metadata: $0).title }) {
                 link["tooltip"] = .string(title)

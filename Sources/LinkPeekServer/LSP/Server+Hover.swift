@@ -25,7 +25,7 @@ extension HoverParams: ServiceRequest {
         let format = server.lsp.hoverFormat
         let images = server.hoverWantsImages
         // Runs on the server up to its first suspension: a cached card is answered at once.
-        return .run(RequestWork(.immediate, reporter: reporter) {
+        return .run(RequestWork(.immediate, reporter: reporter) { server in
             let card = await server.hoverCard(url: url, images: images, events: reporter.handle)
             return .success(Hover(contents: format.content(card, includeImage: images), range: range))
         })
