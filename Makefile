@@ -172,6 +172,7 @@ bench: release
 	@for p in nginx iproute2 imagemagick libvips-tools; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then apt-get update -qq && apt-get install -y -qq $$missing; fi
 	@$(PYTHON) -c 'import lxml, requests' 2>/dev/null || $(PYTHON) -m pip install -q lxml requests
+	$(SWIFT) build -c release --product cache-time
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fetch.py --rounds 5
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fetch.py --rounds 5 --no-gzip
 	-LINKPEEK_BIN=.build/release/linkpeek $(PYTHON) Benchmarks/bench_fetch.py --rounds 5 --link 1gbit

@@ -87,11 +87,12 @@ let package = Package(
         ),
 
         // MARK: LogCapture
-        // Test support: a log handler that keeps records, for tests of what is logged.
+        // Test support: loggers whose records swift-log's in-memory handler keeps, for tests of what is logged.
         .target(
             name: "LogCapture",
             dependencies: [
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             path: "Tests/LogCapture"
         ),
@@ -467,6 +468,17 @@ let package = Package(
                 "JSONRPC",
             ],
             path: "Tests/crash-guard-probe"
+        ),
+
+        // MARK: cache-time
+        // Benchmark tool (Benchmarks/bench_cache.py): times in-process cache
+        // lookups; not in the release binary (`swift build --product cache-time`).
+        .executableTarget(
+            name: "cache-time",
+            dependencies: [
+                "LinkPeek",
+            ],
+            path: "Benchmarks/cache-time"
         ),
 
         // MARK: linkpeek

@@ -6,8 +6,8 @@ Builds one cache directory: a few real fetches through `linkpeek fetch`
 (which creates the database with linkpeek's own schema), then rows made from
 those previews (each with its own URL and `originalURL`) inserted with
 Python's sqlite3 up to `--entries`. Then, per round:
-  - in-process `getCached` on a cold memory level (`linkpeek cache time`,
-    a hidden benchmark seam), 20,000 random keys: p50 / p99   (target p50 ≤ 50 µs)
+  - in-process `getCached` on a cold memory level (the bench-only tool
+    `cache-time`), 20,000 random keys: p50 / p99              (target p50 ≤ 50 µs)
   - a fresh daemon on that directory: spawn → `initialize` answered
                                                               (target < 50 ms)
     and idle RSS after it                                     (target < 20 MB)
@@ -90,10 +90,20 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(len(values) * p))]
 
 
+def cache_time_binary(binary: str) -> str:
+    """The benchmark tool `cache-time` (`$CACHE_TIME_BIN`, else next to the
+    linkpeek binary): `swift build -c release --product cache-time`."""
+    path = os.environ.get("CACHE_TIME_BIN") or str(Path(binary).parent / "cache-time")
+    if not os.access(path, os.X_OK):
+        raise SystemExit(f"no cache-time at {path}; build it (swift build -c release --product cache-time) "
+                         "or set CACHE_TIME_BIN")
+    return path
+
+
 def one_round(binary: str, server: FixtureServer, cache: str, urls: list[str], rng: random.Random) -> dict:
     res: dict = {}
     sample = [rng.choice(urls) for _ in range(20_000)]
-    out = subprocess.run([binary, "cache", "time", "--cache-dir", cache], input="\n".join(sample).encode(),
+    out = subprocess.run([cache_time_binary(binary), "--cache-dir", cache], input="\n".join(sample).encode(),
                          capture_output=True, check=True, timeout=300)
     inproc = json.loads(out.stdout)
     assert inproc["hits"] == len(sample), inproc

@@ -1,39 +1,29 @@
 /// The result of `initialize`: what the daemon can do, who it is, and the
 /// settings in effect for the session (after `initializationOptions`).
-public struct InitializeResult: Codable, Sendable, Equatable {
+public struct InitializeResult: Encodable, Sendable, Equatable {
     public var capabilities: ServerCapabilities
     public var serverInfo: ServerInfo
     public var settings: SettingsInEffect?
 
-    public init(capabilities: ServerCapabilities = ServerCapabilities(), serverInfo: ServerInfo, settings: SettingsInEffect? = nil) {
+    public init(capabilities: ServerCapabilities, serverInfo: ServerInfo, settings: SettingsInEffect? = nil) {
         self.capabilities = capabilities
         self.serverInfo = serverInfo
         self.settings = settings
     }
 }
 
-/// Features a client can rely on: linkpeek's own, then the LSP ones. Every
-/// flag but `positionEncoding` is a constant of this version (written in
-/// the `initialize` answer, never read back: a client's copy decodes them).
-public struct ServerCapabilities: Codable, Sendable, Equatable {
-    public let fetchProvider = true
-    public let cancelProvider = true
-    public let getCachedProvider = true
-    public let workDoneProgress = true
-    public let partialResults = true
-    /// `save`, `unsave`, `saved`.
-    public let savedLinksProvider = true
-    public let renderProvider = true
+/// Features a client can rely on: linkpeek's own, then the LSP ones. Each
+/// provider flag says whether the daemon answers its method, read from the
+/// methods it serves (`methods`); `workDoneProgress`, `partialResults` and
+/// `textDocumentSync` describe how it answers, the same in every version.
+public struct ServerCapabilities: Encodable, Sendable, Equatable {
+    /// The methods the daemon answers.
+    public var methods: Set<String>
     /// LSP: "utf-16" unless the client offered "utf-8" or "utf-32" first.
     public var positionEncoding: String
-    public let hoverProvider = true
-    public let documentLinkProvider = DocumentLinkOptions()
-    public let textDocumentSync = TextDocumentSyncOptions()
-    /// `getMedia`, and `fetch`'s `thumbnail`.
-    public let getMediaProvider = true
-    public let prefetchProvider = true
 
-    public init(positionEncoding: String = "utf-16") {
+    public init(methods: Set<String>, positionEncoding: String = "utf-16") {
+        self.methods = methods
         self.positionEncoding = positionEncoding
     }
 
@@ -43,15 +33,37 @@ public struct ServerCapabilities: Codable, Sendable, Equatable {
         case getMediaProvider, prefetchProvider
     }
 
-    /// Reads `positionEncoding` only: the constants are this version's.
-    public init(from decoder: any Decoder) throws {
-        positionEncoding = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .positionEncoding)
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        let serves = { (method: String) in methods.contains(method) }
+        try container.encode(serves(FetchParams.method), forKey: .fetchProvider)
+        try container.encode(serves(CancelParams.method), forKey: .cancelProvider)
+        try container.encode(serves(GetCachedParams.method), forKey: .getCachedProvider)
+        try container.encode(true, forKey: .workDoneProgress)
+        try container.encode(true, forKey: .partialResults)
+        // `save`, `unsave`, `saved`.
+        try container.encode(
+            [SaveParams.method, UnsaveParams.method, SavedParams.method].allSatisfy(serves), forKey: .savedLinksProvider)
+        try container.encode(serves(RenderParams.method), forKey: .renderProvider)
+        try container.encode(positionEncoding, forKey: .positionEncoding)
+        try container.encode(serves(HoverParams.method), forKey: .hoverProvider)
+        if serves(DocumentLinkParams.method) {
+            try container.encode(
+                DocumentLinkOptions(resolveProvider: serves(DocumentLinkResolveParams.method)), forKey: .documentLinkProvider)
+        }
+        try container.encode(TextDocumentSyncOptions(), forKey: .textDocumentSync)
+        // `getMedia`, and `fetch`'s `thumbnail`.
+        try container.encode(serves(GetMediaParams.method), forKey: .getMediaProvider)
+        try container.encode(serves(PrefetchParams.method), forKey: .prefetchProvider)
     }
 }
 
 public struct DocumentLinkOptions: Encodable, Sendable, Equatable {
-    public let resolveProvider = true
-    public init() {}
+    public var resolveProvider: Bool
+
+    public init(resolveProvider: Bool) {
+        self.resolveProvider = resolveProvider
+    }
 }
 
 /// LSP text sync: open/close notifications, incremental changes (`2`).

@@ -4,10 +4,13 @@ public enum InitializedNotification {
     public static let method = "initialized"
 }
 
-/// `shutdown` (request, no params) → `null`. Afterwards every request is
-/// refused with "server is shutting down"; running fetches still finish.
-public enum ShutdownRequest {
+/// `shutdown` (request, no params; any given are ignored) → `null`.
+/// Afterwards every request is refused with "server is shutting down";
+/// running fetches still finish.
+public struct ShutdownParams: Codable, Sendable, Equatable {
     public static let method = "shutdown"
+
+    public init() {}
 }
 
 /// `exit` (notification): the daemon cancels what still runs, flushes and

@@ -15,6 +15,7 @@ extension RequestParams {
 }
 
 extension InitializeParams: RequestParams {}
+extension ShutdownParams: RequestParams {}
 extension FetchParams: RequestParams {}
 extension CancelParams: RequestParams {}
 extension GetCachedParams: RequestParams {}

@@ -2,30 +2,12 @@ import JSONRPC
 import LinkPeekProtocol
 
 /// The one way a message's params are read: decoded into their typed
-/// `RequestParams`, then checked against the type's rules and `also` (a rule
-/// the server adds, such as the network settings'). Every failure is a
-/// -32602 whose message names the field, e.g. "url must be a string",
+/// `RequestParams`, then checked against the type's rules. Every failure is
+/// a -32602 whose message names the field, e.g. "url must be a string",
 /// "url is required", or the broken rule's sentence.
-func decodeRequest<T: RequestParams>(
-    _ type: T.Type, from params: JSONValue?, also extra: (T) -> String? = { _ in nil }
-) -> Result<T, ResponseError> {
+func decodeRequest<T: RequestParams>(_ type: T.Type, from params: JSONValue?) -> Result<T, ResponseError> {
     decodeParams(type, from: params).flatMap { decoded in
-        (decoded.validationError() ?? extra(decoded)).map { .failure(.invalidParams($0)) } ?? .success(decoded)
-    }
-}
-
-extension Server {
-    /// `decodeRequest` for request `id`: the params, or nil once the error is answered.
-    func requestParams<T: RequestParams>(
-        _ type: T.Type, _ rawParams: JSONValue?, _ id: RequestID, _ responder: Responder,
-        also extra: (T) -> String? = { _ in nil }
-    ) -> T? {
-        switch decodeRequest(type, from: rawParams, also: extra) {
-        case .success(let params): return params
-        case .failure(let error):
-            responder.respond(.error(id, error))
-            return nil
-        }
+        decoded.validationError().map { .failure(.invalidParams($0)) } ?? .success(decoded)
     }
 }
 

@@ -2,18 +2,18 @@ import JSONRPC
 import LinkPeek
 import LinkPeekProtocol
 
-extension Server {
-    /// `prefetch`: one provider (so `cancel {providerId}` works as for
-    /// `fetch`) that warms many URLs at background priority.
-    func prefetch(_ id: RequestID, _ rawParams: JSONValue?, _ responder: Responder) {
-        guard let params = requestParams(PrefetchParams.self, rawParams, id, responder) else { return }
-        guard let provider = startProvider(params.providerId, for: id, responder) else { return }
+/// `prefetch`: one provider (so `cancel {providerId}` works as for `fetch`)
+/// that warms many URLs at background priority.
+extension PrefetchParams: ServiceRequest {
+    func provider(for id: RequestID) -> ProviderID? { providerId ?? ProviderID(id) }
+
+    func handle(_ request: IncomingRequest, on server: isolated Server) -> Handling<PrefetchResult> {
         let progress = CountProgress(
-            connection: connection, title: "Prefetching \(params.urls.count) links", token: params.workDoneToken)
-        let service = currentService()
-        let thumbnail = params.thumbnail?.mediaParams.transform
-        let urls = params.urls
-        let task = Task(priority: .background) {
+            connection: server.connection, title: "Prefetching \(urls.count) links", token: workDoneToken)
+        let service = server.currentService()
+        let thumbnail = thumbnail?.mediaParams.transform
+        let urls = urls
+        return .run(RequestWork(.task(priority: .background)) { _ in
             progress.begin(total: urls.count)
             let summary = await service.prefetch(urls: urls, thumbnail: thumbnail) { done, total in
                 progress.report(done: done, total: total)
@@ -25,9 +25,7 @@ extension Server {
             }
             // `end` before the response, as for `fetch`.
             progress.end()
-            self.complete(id, with: encodeResult(PrefetchResult(
-                total: summary.total, succeeded: summary.succeeded, failed: failures.count, failures: failures)))
-        }
-        requests[id] = InFlight(task: task, provider: provider, reporter: nil, responder: responder)
+            return .success(PrefetchResult(total: summary.total, succeeded: summary.succeeded, failed: failures.count, failures: failures))
+        })
     }
 }

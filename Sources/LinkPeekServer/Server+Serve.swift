@@ -31,35 +31,32 @@ extension Server {
         handleSignals: Bool = true
     ) async -> Int32 {
         await serve(
-            settings: Settings(), makeService: { _ in service },
+            configuration: ConfigurationLoad(), makeService: { _, _ in service },
             input: input, output: output, logger: logger, clientLog: clientLog, handleSignals: handleSignals)
     }
 
     /// Runs a daemon session; `makeService` builds the engine from the
-    /// settings (`settings` overridden by `initializationOptions`) when the
-    /// first request needs it.
+    /// settings in effect (`configuration`'s layers with the client's) when
+    /// the first request needs it, and again after they change, given the
+    /// engine it replaces.
     ///
     /// When `output` is standard output, fd 1 is redirected to stderr and the
     /// protocol writes to a duplicate, so a stray `print` cannot corrupt the
     /// stream. SIGPIPE is ignored process-wide. With `handleSignals`,
     /// SIGTERM and SIGINT end the session like end of input: running fetches
     /// are cancelled and answered, output is flushed, exit code 0.
-    /// `editorDefaults`: the merged preferences' editor-facing keys (flags,
-    /// environment, configuration file), which `initializationOptions`
-    /// override; `configNotices`: the configuration's problems, logged and
+    /// `configuration.notices`: the configuration's problems, logged and
     /// sent once as `window/showMessage` with the `initialize` answer.
     /// `logger` is the daemon's own; `clientLog`, when the executable put its
     /// handler into the logging system, gets the connection for the session
     /// and sends warnings to the client as `window/logMessage`.
     /// `reloadConfiguration`, with `handleSignals`: what `SIGHUP` reads again
-    /// (the client's settings then apply over it).
+    /// (the client's layer stays).
     /// `outputLimits` lowers the output queue's limits (protocol §7) for a test.
     public static func serve(
-        settings: Settings,
-        editorDefaults: Options? = nil,
-        configNotices: [String] = [],
+        configuration: ConfigurationLoad,
         reloadConfiguration: (@Sendable () -> ConfigurationLoad)? = nil,
-        makeService: @escaping @Sendable (Settings) -> any MetadataService,
+        makeService: @escaping @Sendable (Settings, (any MetadataService)?) -> any MetadataService,
         input: Int32 = STDIN_FILENO,
         output: Int32 = STDOUT_FILENO,
         logger: Logger = Logger(label: "linkpeek.server"),
@@ -71,10 +68,9 @@ extension Server {
         let output = output == STDOUT_FILENO ? StandardStreams.takeStandardOutput() : output
         let connection = Connection(input: input, output: output, limits: outputLimits)
         clientLog?.attach(connection)
-        let server = Server(connection: connection, settings: settings, logger: logger, makeService: makeService)
-        await server.setReload(reloadConfiguration)
-        if let editorDefaults { await server.applyEditorDefaults(editorDefaults, notices: configNotices) }
-        for notice in configNotices { logger.warning("\(notice)") }
+        let server = Server(connection: connection, configuration: configuration, logger: logger, makeService: makeService)
+        await server.start(reload: reloadConfiguration)
+        for notice in configuration.notices { logger.warning("\(notice)") }
 
         let events = EventInbox<Event>()
         let signals = reloadConfiguration == nil ? [SIGTERM, SIGINT] : [SIGTERM, SIGINT, SIGHUP]
@@ -119,8 +115,11 @@ extension Server {
         return 0
     }
 
-    func setReload(_ reload: (@Sendable () -> ConfigurationLoad)?) {
+    /// The settings in effect at start, and what `SIGHUP` reads again.
+    func start(reload: (@Sendable () -> ConfigurationLoad)?) {
         reloadConfiguration = reload
+        applyOptions()
+        lsp.pendingNotices = configuration.notices
     }
 
     private static func installSignalSources(

@@ -4,18 +4,16 @@ import LinkPeekProtocol
 import Logging
 
 /// The dispatcher: reads decoded messages in input order, answers the quick
-/// ones (`initialize`, `cancel`, `shutdown`, `textDocument/documentLink`) at
-/// once and runs each request that may wait on the cache or the network
+/// requests (`initialize`, `cancel`, `shutdown`, `textDocument/documentLink`)
+/// at once and runs each request that may wait on the cache or the network
 /// (`fetch`, `getCached`, `render`, `getMedia`, `prefetch`, `save`, `unsave`,
 /// `saved`, the LSP hover and `documentLink/resolve`) in its own `Task`,
 /// kept in a table by request id so that it can be cancelled and answered
 /// exactly once (a late result after a cancel is dropped).
 ///
-/// Contributor note: to add a method, add its params type to
-/// `LinkPeekProtocol` (one file, with `method` and its rules, conforming to
-/// `RequestParams`), a case in `handle(request:)` whose handler reads the
-/// params with `requestParams` (the one decoding path), a tier-2 test in
-/// `LinkPeekServerTests`, and its section in `protocol/`.
+/// Every request is one `ServiceRequest` type, listed in `requestTypes`, and
+/// served by the one generic `serve(_:_:_:_:)` (`ServiceRequest.swift` says
+/// what adding one takes).
 public actor Server {
     public static let name = "linkpeek"
 
@@ -37,16 +35,23 @@ public actor Server {
 
     let connection: Connection
     let logger: Logger
-    let makeService: @Sendable (Settings) -> any MetadataService
-    var settings: Settings
+    /// Makes the engine for these settings; the second argument is the
+    /// engine it replaces, if any, whose caches it may take over.
+    let makeService: @Sendable (Settings, (any MetadataService)?) -> any MetadataService
+    /// The layers the daemon reads itself (flags, environment, file), read
+    /// again on `SIGHUP`.
+    var configuration: ConfigurationLoad
     /// Reads the flags, environment and configuration file again (`SIGHUP`).
     var reloadConfiguration: (@Sendable () -> ConfigurationLoad)?
     /// What the client sent (`initializationOptions`, then each
-    /// `workspace/didChangeConfiguration`), in order: applied again over a
-    /// re-read configuration.
-    var clientOptions: [InitializationOptions] = []
-    /// Made on first use, so that `initialize` can configure it; remade by `initialize`.
+    /// `workspace/didChangeConfiguration` merged in): one layer.
+    var client = ClientOptions()
+    /// The settings in effect (`applyOptions`).
+    var settings = Settings()
+    /// Made on first use from `settings`; made again after they change.
     var service: (any MetadataService)?
+    /// The engine replaced by a change of settings, until its successor is made.
+    var retired: (any MetadataService)?
     var lifecycle = Lifecycle.running(initialized: false)
     var requests: [RequestID: InFlight] = [:]
     var providers = ProviderRegistry<ProviderID, RequestID>()
@@ -63,11 +68,11 @@ public actor Server {
     var trimCheckPending = false
 
     init(
-        connection: Connection, settings: Settings, logger: Logger,
-        makeService: @escaping @Sendable (Settings) -> any MetadataService
+        connection: Connection, configuration: ConfigurationLoad, logger: Logger,
+        makeService: @escaping @Sendable (Settings, (any MetadataService)?) -> any MetadataService
     ) {
         self.connection = connection
-        self.settings = settings
+        self.configuration = configuration
         self.logger = logger
         self.makeService = makeService
     }
@@ -115,32 +120,22 @@ public actor Server {
         if requests[id] != nil {
             return responder.respond(.error(id, .invalidRequest("request id \(id) is already in use")))
         }
-        switch method {
-        case InitializeParams.method: initialize(id, params, responder)
-        case ShutdownRequest.method:
-            lifecycle = .shuttingDown
-            responder.respond(.result(id, .null))
-        case FetchParams.method: fetch(id, params, responder)
-        case CancelParams.method: cancel(id, params, responder)
-        case GetCachedParams.method: getCached(id, params, responder)
-        case HoverParams.method: hover(id, params, responder)
-        case DocumentLinkParams.method: documentLinks(id, params, responder)
-        case DocumentLinkResolveParams.method: resolveDocumentLink(id, params, responder)
-        case RenderParams.method: render(id, params, responder)
-        case GetMediaParams.method: getMedia(id, params, responder)
-        case PrefetchParams.method: prefetch(id, params, responder)
-        case ExitNotification.method, InitializedNotification.method, CancelRequestParams.method,
-            DidOpenTextDocumentParams.method, DidChangeTextDocumentParams.method, DidCloseTextDocumentParams.method,
-            WorkDoneProgressCancelParams.method, DidChangeConfigurationParams.method:
-            // Sent with an id by mistake: answer, since a request is owed an answer, but do nothing.
-            responder.respond(.error(id, .invalidRequest("\(method) is a notification: send it without an id")))
-        default:
-            guard let type = Self.serviceRequests[method] else {
-                return responder.respond(.error(id, .methodNotFound(method)))
-            }
-            serve(type, id, params, responder)
+        guard let type = Self.requestTypesByMethod[method] else {
+            // A notification sent with an id by mistake: answered, since a
+            // request is owed an answer, but nothing is done.
+            let error: ResponseError = Self.notificationMethods.contains(method)
+                ? .invalidRequest("\(method) is a notification: send it without an id") : .methodNotFound(method)
+            return responder.respond(.error(id, error))
         }
+        serve(type, id, params, responder)
     }
+
+    /// The notifications the daemon reads (`handle(notification:params:)`).
+    static let notificationMethods: Set<String> = [
+        ExitNotification.method, InitializedNotification.method, CancelRequestParams.method,
+        DidOpenTextDocumentParams.method, DidChangeTextDocumentParams.method, DidCloseTextDocumentParams.method,
+        WorkDoneProgressCancelParams.method, DidChangeConfigurationParams.method,
+    ]
 
     private func handle(notification method: String, params: JSONValue?) -> Int32? {
         switch method {

@@ -51,6 +51,12 @@ public struct Options: Sendable, Equatable, Codable {
 
     public init() {}
 
+    /// The value of `key` in this layer, nil when the layer leaves it out.
+    public subscript(key: OptionKey) -> OptionValue? {
+        get { key.value(self) }
+        set { key.assign(&self, newValue) }
+    }
+
     /// This layer, with what it leaves out taken from `lower`.
     public func merged(over lower: Options) -> Options {
         var result = self

@@ -13,7 +13,7 @@ struct CacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
         abstract: "The preview cache on disk: stats, get, clear, prune.",
-        subcommands: [Stats.self, Get.self, Clear.self, Prune.self, Time.self])
+        subcommands: [Stats.self, Get.self, Clear.self, Prune.self])
 
     struct Stats: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

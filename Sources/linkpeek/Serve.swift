@@ -27,7 +27,7 @@ struct Serve: AsyncParsableCommand {
 
             With --http ADDRESS:PORT it serves HTTP instead of stdio: /v1/preview, /v1/oembed, /v1/image, /healthz, /readyz and /metrics, with the same engine, cache and fleet (protocol/http.md).
 
-            The flags set defaults; initializationOptions in `initialize` override them, and workspace/didChangeConfiguration from the next request on; SIGHUP reads the configuration file again. Logs go to stderr (or --log-file) only; warnings and errors also go to the client as window/logMessage. See protocol/README.md for the full contract.
+            initializationOptions in `initialize` (and workspace/didChangeConfiguration, from the next request on) override the environment and the configuration file; a flag beats them. SIGHUP reads the configuration file again. Logs go to stderr (or --log-file) only; warnings and errors also go to the client as window/logMessage. See protocol/README.md for the full contract.
             """)
 
     @OptionGroup var network: NetworkOptions
@@ -50,7 +50,7 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup(title: "HTTP service") var httpOptions: HTTPServeOptions
 
     @Flag(name: .customLong("no-hover-images"), help: ArgumentHelp(
-        "Hover cards without the image's thumbnail (initializationOptions.hoverImages false), for clients that show Markdown as text."))
+        "Hover cards without the image's thumbnail (hoverImages false, whatever the client sends), for clients that show Markdown as text."))
     var noHoverImages = false
 
     /// Test seams: the output queue's soft and hard limits in bytes (protocol §7), so a test reaches them
@@ -105,23 +105,20 @@ struct Serve: AsyncParsableCommand {
             Glibc.exit(code)
         }
         let code = await Server.serve(
-            settings: start.settings, editorDefaults: start.editorDefaults, configNotices: start.notices,
-            reloadConfiguration: { [flags] in loadConfiguration(flags: flags) },
-            makeService: { LinkPeekEngine(settings: $0) }, clientLog: clientLog, outputLimits: outputLimits)
+            configuration: start, reloadConfiguration: { [flags] in loadConfiguration(flags: flags) },
+            makeService: { LinkPeekEngine(settings: $0, succeeding: $1) }, clientLog: clientLog, outputLimits: outputLimits)
         Glibc.exit(code)
     }
 
-    /// The flags over the environment over the configuration file, as the
-    /// engine's settings and the editor-facing keys, with the problems found.
+    /// The flag, environment and configuration file layers, what the
+    /// settings start from besides them, and the problems found.
     private func loadConfiguration(flags: Options) -> ConfigurationLoad {
         let loaded = config.load(flags: flags)
-        var settings = Settings()
-        settings.acceptLanguage = UserLanguage.fromEnvironment()
-        network.applyModes(to: &settings)
-        settings.clockOffset = cacheOptions.clockOffset ?? 0
-        settings.apply(loaded.layers.merged)
-        settings.reportsUsage = true
-        return ConfigurationLoad(
-            settings: settings, editorDefaults: loaded.layers.merged, notices: loaded.file.warnings + loaded.problems)
+        var base = Settings()
+        base.acceptLanguage = UserLanguage.fromEnvironment()
+        network.applyModes(to: &base)
+        base.clockOffset = cacheOptions.clockOffset ?? 0
+        base.reportsUsage = true
+        return ConfigurationLoad(base: base, layers: loaded.layers, notices: loaded.file.warnings + loaded.problems)
     }
 }

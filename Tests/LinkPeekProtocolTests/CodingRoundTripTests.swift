@@ -136,4 +136,20 @@ import Testing
         #expect(params.validationError()?.hasPrefix("thumbnail.width must be") == true)
         #expect(params.validationError(prefix: "options.")?.hasPrefix("options.width must be") == true)
     }
+
+    /// Each provider flag is whether its method is served: none served, none claimed.
+    @Test func capabilitiesSayWhichMethodsAreServed() throws {
+        let none = try Self.encode(ServerCapabilities(methods: []))
+        #expect(none == #"{"cancelProvider":false,"fetchProvider":false,"getCachedProvider":false,"getMediaProvider":false,"#
+            + #""hoverProvider":false,"partialResults":true,"positionEncoding":"utf-16","prefetchProvider":false,"#
+            + #""renderProvider":false,"savedLinksProvider":false,"textDocumentSync":{"change":2,"openClose":true},"#
+            + #""workDoneProgress":true}"#)
+        let some = try Self.encode(ServerCapabilities(
+            methods: [FetchParams.method, DocumentLinkParams.method, SaveParams.method], positionEncoding: "utf-8"))
+        #expect(some.contains(#""fetchProvider":true"#))
+        #expect(some.contains(#""documentLinkProvider":{"resolveProvider":false}"#))
+        // `savedLinksProvider` needs all three of save, unsave and saved.
+        #expect(some.contains(#""savedLinksProvider":false"#))
+        #expect(some.contains(#""positionEncoding":"utf-8""#))
+    }
 }

@@ -33,20 +33,39 @@ public final class TestClient: Sendable {
     let readerStarted = Mutex(false)
 
     /// `clientLog`: the server's own logger forwards to it (else it is quiet).
-    public init(
+    public convenience init(
         service: any MetadataService = FakeService(), framing: Framing = .ndjson, startReading: Bool = true,
         clientLog: ClientLog? = nil
+    ) throws {
+        try self.init(framing: framing, startReading: startReading) { input, output in
+            let logger = clientLog.map { log in Logger(label: "linkpeek.server") { log.handler(label: $0) } } ?? quietLogger
+            return await Server.serve(
+                service: service, input: input, output: output, logger: logger, clientLog: clientLog, handleSignals: false)
+        }
+    }
+
+    /// A session whose settings come from `configuration` and the client,
+    /// each engine made by `makeService` (given the one it replaces).
+    public convenience init(
+        configuration: ConfigurationLoad, framing: Framing = .ndjson,
+        makeService: @escaping @Sendable (Settings, (any MetadataService)?) -> any MetadataService
+    ) throws {
+        try self.init(framing: framing, startReading: true) { input, output in
+            await Server.serve(
+                configuration: configuration, makeService: makeService, input: input, output: output,
+                logger: quietLogger, handleSignals: false)
+        }
+    }
+
+    private init(
+        framing: Framing, startReading: Bool, serve: @escaping @Sendable (_ input: Int32, _ output: Int32) async -> Int32
     ) throws {
         let (toServerPipe, fromServerPipe) = (try TestPipe(), try TestPipe())
         toServer = (toServerPipe.read, toServerPipe.write)
         fromServer = (fromServerPipe.read, fromServerPipe.write)
         self.framing = framing
         let (input, output) = (toServer.read, fromServer.write)
-        session = Task.detached {
-            let logger = clientLog.map { log in Logger(label: "linkpeek.server") { log.handler(label: $0) } } ?? quietLogger
-            return await Server.serve(
-                service: service, input: input, output: output, logger: logger, clientLog: clientLog, handleSignals: false)
-        }
+        session = Task.detached { await serve(input, output) }
         if startReading { self.startReading() }
     }
 

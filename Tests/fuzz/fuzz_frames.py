@@ -45,10 +45,10 @@ ODD_VALUES = ["null", "true", "false", "[]", "{}", '""', '"x"', "[1,[2,[3]]]", '
 METHODS = ["fetch", "getCached", "cancel", "initialize", "shutdown", "nosuch/method", "$/cancelRequest",
            "initialized", "textDocument/hover", "save", "saved", "getMedia", "render", "textDocument/didOpen",
            "textDocument/didChange", "textDocument/didClose", "textDocument/documentLink", "documentLink/resolve",
-           "window/workDoneProgress/cancel"]
+           "window/workDoneProgress/cancel", "workspace/didChangeConfiguration"]
 PARAM_NAMES = ["url", "providerId", "timeout", "cachePolicy", "fetchSubresources", "includeData", "workDoneToken",
                "partialResultToken", "id", "initializationOptions", "limit", "offset", "width", "position",
-               "textDocument", "contentChanges", "range", "format", "metadata", "token"]
+               "textDocument", "contentChanges", "range", "format", "metadata", "token", "settings"]
 UNREACHABLE = "http://127.0.0.1:9/"
 
 
@@ -64,6 +64,10 @@ def base_messages() -> list[str]:
         '{"jsonrpc":"2.0","id":8,"method":"initialize","params":{"processId":1,"initializationOptions":'
         '{"timeout":5,"maxConcurrency":4,"allowPrivateNetwork":true,"hoverTimeout":0.2,"prefetch":true},'
         '"capabilities":{"general":{"positionEncodings":["utf-8","utf-32"]}}}}',
+        # A change of settings mid-session (the client's layer of options), its keys nested and not.
+        '{"jsonrpc":"2.0","method":"workspace/didChangeConfiguration","params":{"settings":{"timeout":3,'
+        '"userAgent":"fuzz/1","cacheDir":null,"hover":{"fetch":"allowList","allow":["*.invalid"]},"sites":["github"],'
+        '"resolve":["fuzz.invalid:80:127.0.0.1"]}}}',
         # The LSP layer: documents with URLs after emoji and CJK, edits, hovers, links, cards.
         r'{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///f.md",'
         r'"languageId":"markdown","version":1,"text":"\u00e9 \ud83d\ude42 [a](%s) <www.fuzz.invalid>\r\n'

@@ -147,12 +147,13 @@ def test_hover_images_off_drops_the_line(daemon, pages):
     assert hover_card(c, pages.url("/cards-allowed")) == f"**Allowed image**\n\n127.0.0.1:{pages.port}"
 
 
-def test_serve_no_hover_images_sets_the_default_that_initialize_can_override(make_client, pages):
-    off = make_client(private=False, args=[*ONLY_LOOPBACK_1, "--no-hover-images"], timeout=20)
+def test_serve_no_hover_images_beats_initialization_options(make_client, pages):
+    # A flag is the user's own word for this run: it beats what the client sends.
+    off = make_client(private=False, args=[*ONLY_LOOPBACK_1, "--no-hover-images"], init_options={"hoverImages": True},
+                      timeout=20)
     assert off.initialize_result["settings"]["hoverImages"] is False
     assert hover_card(off, pages.url("/cards-allowed")) == f"**Allowed image**\n\n127.0.0.1:{pages.port}"
-    on = make_client(private=False, args=[*ONLY_LOOPBACK_1, "--no-hover-images"], init_options={"hoverImages": True},
-                     timeout=20)
+    on = make_client(private=False, args=ONLY_LOOPBACK_1, init_options={"hoverImages": True}, timeout=20)
     assert on.initialize_result["settings"]["hoverImages"] is True
     assert DATA_IMAGE.search(hover_card(on, pages.url("/cards-allowed")))
 

@@ -240,7 +240,7 @@ def test_a_bad_log_level_exits_2_naming_the_flag(run_cli):
 
 @pytest.mark.parametrize("command", [
     ["fetch"], ["parse"], ["serve"], ["image"], ["cache", "stats"], ["cache", "get"], ["cache", "clear"],
-    ["cache", "prune"], ["cache", "time"], ["saved", "add"], ["saved", "list"], ["saved", "remove"],
+    ["cache", "prune"], ["saved", "add"], ["saved", "list"], ["saved", "remove"],
     ["saved", "export"], ["fleet", "stats"],
 ])
 def test_every_subcommand_that_does_work_takes_the_logging_flags(run_cli, command):

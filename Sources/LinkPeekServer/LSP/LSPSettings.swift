@@ -2,9 +2,9 @@ import LinkPeek
 import LinkPeekProtocol
 import Options
 
-/// The editor-facing settings of a session (`initializationOptions`
-/// `hoverTimeout`, `prefetch`, `hoverImages`, and the negotiated position
-/// encoding). The engine's settings stay in `Settings`.
+/// The editor-facing settings of a session (the preferences `hoverTimeout`,
+/// `prefetch`, `hoverImages`, `hover.*`, and the negotiated position
+/// encoding and hover format). The engine's settings stay in `Settings`.
 struct LSPSettings: Sendable, Equatable {
     /// Seconds a hover waits for a fetch before answering with what is known.
     var hoverTimeout: Double = 1.5
@@ -18,23 +18,13 @@ struct LSPSettings: Sendable, Equatable {
     /// `initialize` is answered (logged at start as well).
     var pendingNotices: [String] = []
 
-    /// Checked against `ParamRanges` before this runs.
-    mutating func apply(_ options: InitializationOptions) {
-        if let value = options.hoverTimeout { hoverTimeout = value }
-        if let value = options.prefetch { prefetch = value }
-        if let value = options.hoverImages { hoverImages = value }
-        if let value = options.hover {
-            if let fetch = value.fetch { hover.hoverFetch = HoverFetch(rawValue: fetch) }
-            if let allow = value.allow { hover.hoverAllow = allow }
-            if let deny = value.deny { hover.hoverDeny = deny }
-        }
-    }
-
-    /// The merged preferences' editor-facing keys (flags, environment, file).
+    /// The merged preferences' editor-facing keys (every layer); a key no
+    /// layer sets has its default.
     mutating func apply(_ options: Options) {
-        if let value = options.hoverTimeout { hoverTimeout = value }
-        if let value = options.prefetch { prefetch = value }
-        if let value = options.hoverImages { hoverImages = value }
+        let defaults = LSPSettings()
+        hoverTimeout = options.hoverTimeout ?? defaults.hoverTimeout
+        prefetch = options.prefetch ?? defaults.prefetch
+        hoverImages = options.hoverImages ?? defaults.hoverImages
         hover.hoverFetch = options.hoverFetch
         hover.hoverAllow = options.hoverAllow
         hover.hoverDeny = options.hoverDeny
@@ -47,18 +37,6 @@ struct LSPSettings: Sendable, Equatable {
 }
 
 extension Server {
-    /// The command line's editor-facing defaults, before any `initialize`.
-    func applyEditorDefaults(_ options: InitializationOptions) {
-        lsp.apply(options)
-    }
-
-    /// The merged preferences' editor-facing keys, and the configuration's
-    /// problems to show the client once.
-    func applyEditorDefaults(_ options: Options, notices: [String]) {
-        lsp.apply(options)
-        lsp.pendingNotices = notices
-    }
-
     /// Sends the configuration's problems once, as `window/showMessage`
     /// (type 2, warning), which LSP allows while `initialize` is answered.
     func sendPendingNotices() {

@@ -4,40 +4,35 @@ import Options
 import LinkPeekProtocol
 import Logging
 
-extension Server {
-    /// `textDocument/hover`: the card of the URL under the cursor, within the
-    /// hover budget; `null` when there is no URL there (or the document is
-    /// not open).
-    func hover(_ id: RequestID, _ rawParams: JSONValue?, _ responder: Responder) {
-        guard let params = requestParams(HoverParams.self, rawParams, id, responder) else { return }
-        if let conflict = tokenConflict(workDone: params.workDoneToken, partialResult: nil) {
-            return responder.respond(.error(id, conflict))
-        }
-        let position = params.position.integers
-        let encoding = lsp.positionEncoding
-        guard let document = documents[params.textDocument.uri],
-            let target = document.hoverTarget(atLine: position.line, column: position.character, encoding: encoding)
+/// `textDocument/hover`: the card of the URL under the cursor, within the
+/// hover budget; `null` when there is no URL there (or the document is not
+/// open).
+extension HoverParams: ServiceRequest {
+    var tokensUsed: (workDone: ProgressToken?, partialResult: ProgressToken?) { (workDoneToken, nil) }
+
+    func handle(_ request: IncomingRequest, on server: isolated Server) -> Handling<Hover?> {
+        let position = position.integers
+        guard let document = server.documents[textDocument.uri],
+            let target = document.hoverTarget(atLine: position.line, column: position.character, encoding: server.lsp.positionEncoding)
         else {
-            return responder.respond(.result(id, .null))
+            return .answer(.success(nil))
         }
         let range = LSPRange(
             start: LSPPosition(line: target.line, character: target.start), end: LSPPosition(line: target.line, character: target.end))
         let url = target.url
         let reporter = ProgressReporter(
-            connection: connection, title: "Fetching \(url)", workDoneToken: params.workDoneToken, partialResultToken: nil)
-        let tokens = claimTokens([params.workDoneToken], for: id)
-        let format = lsp.hoverFormat
-        let images = hoverWantsImages
-        requests[id] = InFlight(task: nil, provider: nil, reporter: reporter, responder: responder, tokens: tokens)
-        // Runs here up to its first suspension: a cached card is answered at once.
-        let task = Task.immediate {
-            let card = await self.hoverCard(url: url, images: images, events: reporter.handle)
-            let hover = Hover(contents: format.content(card, includeImage: images), range: range)
-            self.complete(id, with: encodeResult(hover))
-        }
-        requests[id]?.task = task
+            connection: server.connection, title: "Fetching \(url)", workDoneToken: workDoneToken, partialResultToken: nil)
+        let format = server.lsp.hoverFormat
+        let images = server.hoverWantsImages
+        // Runs on the server up to its first suspension: a cached card is answered at once.
+        return .run(RequestWork(.immediate, reporter: reporter) { server in
+            let card = await server.hoverCard(url: url, images: images, events: reporter.handle)
+            return .success(Hover(contents: format.content(card, includeImage: images), range: range))
+        })
     }
+}
 
+extension Server {
     /// The one place that decides where a hover's preview comes from:
     /// 1. the cache, at once; a stale entry through the
     ///    `staleWhileRevalidate` policy (the stale card at once, refreshed
