@@ -19,9 +19,11 @@ extension EasyHandle {
             { self.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https") },
             // With a proxy each hop is checked before it is sent, and with a
             // `HopRule` each is sent as its own host's rule says: the engine follows them.
-            { self.set(CURLOPT_FOLLOWLOCATION, transfer.followsRedirectsItself ? 0 : 1) },
+            // A request with a body follows no redirect: the 3xx is its answer
+            // (a body never goes to a second URL, nor a GET made of it).
+            { self.set(CURLOPT_FOLLOWLOCATION, transfer.followsRedirectsItself || request.body != nil ? 0 : 1) },
             { self.set(CURLOPT_MAXREDIRS, request.maxRedirects) },
-            // A POST answered by 301/302/303 stays a GET; ours is a GET anyway.
+            { request.body.map { self.set(postBody: $0.bytes) } ?? .success(()) },
             { self.set(CURLOPT_USERAGENT, request.userAgent) },
             // "" = every encoding this libcurl decodes (gzip, deflate, br, zstd).
             { self.set(CURLOPT_ACCEPT_ENCODING, "") },
@@ -58,7 +60,10 @@ extension EasyHandle {
             // An https:// proxy is verified against the same CAs.
             { request.caFile.map { self.set(CURLOPT_PROXY_CAINFO, $0) } ?? .success(()) },
             { request.caPath.map { self.set(CURLOPT_PROXY_CAPATH, $0) } ?? .success(()) },
-            { self.set(headers: ["Accept: text/html,application/xhtml+xml;q=0.9,*/*;q=0.8"] + request.headers) },
+            {
+                self.set(headers: ["Accept: text/html,application/xhtml+xml;q=0.9,*/*;q=0.8"]
+                    + (request.body.map { ["Content-Type: \($0.contentType)"] } ?? []) + request.headers)
+            },
         ]
         for step in steps {
             if case .failure(let error) = step() { return .failure(error) }

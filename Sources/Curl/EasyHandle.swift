@@ -55,6 +55,20 @@ final class EasyHandle {
         check(lp_easy_setopt_xferinfo_callback(raw, callback))
     }
 
+    /// Makes the request a POST of `bytes`. `CURLOPT_COPYPOSTFIELDS`: curl
+    /// keeps its own copy, so the bytes need not outlive this call; the size
+    /// is set first, so a zero byte in them does not end them.
+    func set(postBody bytes: [UInt8]) -> Result<Void, CurlError> {
+        if case .failure(let error) = check(lp_easy_setopt_off_t(raw, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))) {
+            return .failure(error)
+        }
+        // An empty body still needs an address for curl to copy nothing from.
+        let stored = bytes.isEmpty ? [0] : bytes
+        return stored.withUnsafeBytes {
+            check(lp_easy_setopt_pointer(raw, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress)))
+        }
+    }
+
     /// Replaces the extra request headers.
     func set(headers: [String]) -> Result<Void, CurlError> {
         curl_slist_free_all(headerList)

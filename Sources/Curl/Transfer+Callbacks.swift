@@ -133,7 +133,8 @@ extension Transfer {
 
     private func endOfHeaderBlock() -> TransferDecision {
         if (100..<200).contains(status) { return .proceed }
-        if (300..<400).contains(status), fields["location"] != nil {
+        // A request with a body follows no redirect (`configure`): its 3xx is the answer.
+        if (300..<400).contains(status), fields["location"] != nil, request.body == nil {
             // curl follows it (or fails with too many redirects); record the hop.
             redirects.append(Hop(url: currentURL, status: status))
             if followsRedirectsItself {

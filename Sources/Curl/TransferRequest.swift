@@ -1,7 +1,8 @@
 import Logging
 import TextTrimming
 
-/// One HTTP GET, described in plain values so it can cross to the curl thread.
+/// One HTTP GET (or, with a `body`, a POST), described in plain values so
+/// it can cross to the curl thread.
 public struct TransferRequest: Sendable {
     public var url: String
     public var userAgent: String
@@ -15,6 +16,9 @@ public struct TransferRequest: Sendable {
     public var maxBytes: Int
     /// Extra request headers, e.g. `If-None-Match: "abc"`.
     public var headers: [String]
+    /// The bytes to POST and their media type; nil for a GET. A request
+    /// with a body follows no redirect: a 3xx is its answer.
+    public var body: RequestBody?
     /// `CURLOPT_RESOLVE` entries (`NameOverride.curlEntry`), for this
     /// transfer and every redirect it follows.
     public var nameOverrides: [String] = []
@@ -52,7 +56,22 @@ public struct TransferRequest: Sendable {
     }
 }
 
+/// A POST's body.
+public struct RequestBody: Sendable, Equatable {
+    public var bytes: [UInt8]
+    /// `Content-Type`, e.g. `application/json`.
+    public var contentType: String
+
+    public init(bytes: [UInt8], contentType: String) {
+        self.bytes = bytes
+        self.contentType = contentType
+    }
+}
+
 extension TransferRequest {
+    /// "GET", or "POST" with a body.
+    public var method: String { body == nil ? "GET" : "POST" }
+
     /// Made once, on first use (after the application bootstrapped its
     /// logging), not for every request.
     public static let defaultLogger = Logger(label: "linkpeek.curl")

@@ -30,6 +30,30 @@ struct TapeTests {
         #expect(replay.lookup("https://other.test/", logger: log.logger(label: "tape")) == nil)
     }
 
+    @Test func twoPostsToOneURLAreTwoEntriesAndAGetIsAThird() throws {
+        let path = FileManager.default.temporaryDirectory.appending(path: "tape-\(UInt64.random(in: 0...UInt64.max))").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let tape = try Tape.forRecording(at: path)
+        let log = LogCapture()
+        let url = "https://api.a.test/graphql"
+        let first = try #require(Tape.requestKey(method: "POST", body: Array(#"{"n":1}"#.utf8)))
+        let second = try #require(Tape.requestKey(method: "POST", body: Array(#"{"n":2}"#.utf8)))
+        #expect(first != second && first.hasPrefix("POST "))
+        #expect(Tape.requestKey(method: "GET", body: nil) == nil)
+        for (request, byte) in [(first, UInt8(1)), (second, 2)] as [(String?, UInt8)] + [(nil, 3)] {
+            let entry = Tape.Entry(
+                url: url, request: request, finalURL: url, status: 200, headers: [:], redirects: [], body: "",
+                bytesRead: 1, truncated: false)
+            tape.record(entry, body: [byte], logger: log.logger(label: "tape"))
+        }
+        let replay = try Tape.forReplay(at: path)
+        #expect(replay.lookup(url, request: first, logger: log.logger(label: "tape"))?.1 == [1])
+        #expect(replay.lookup(url, request: second, logger: log.logger(label: "tape"))?.1 == [2])
+        #expect(replay.lookup(url, logger: log.logger(label: "tape"))?.1 == [3])
+        #expect(replay.lookup(url, request: "POST 0000000000000000", logger: log.logger(label: "tape")) == nil)
+        #expect(log.all.isEmpty)
+    }
+
     @Test func aBodyThatCannotBeWrittenIsAWarning() throws {
         let path = FileManager.default.temporaryDirectory.appending(path: "tape-\(UInt64.random(in: 0...UInt64.max))").path
         defer { try? FileManager.default.removeItem(atPath: path) }

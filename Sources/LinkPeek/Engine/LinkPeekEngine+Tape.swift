@@ -2,19 +2,21 @@ import Curl
 import FoundationEssentials
 import Logging
 
-/// Record and replay (`Tape`): every GET the engine makes — page, redirects,
+/// Record and replay (`Tape`): every request the engine makes — page, redirects,
 /// icon, image — goes through `perform`, which serves it from the replay
 /// tape, or runs it and records it, or just runs it.
 extension LinkPeekEngine {
     func perform<C: TransferConsumer>(
         _ request: TransferRequest, consumer: sending C
     ) async throws(FetchError) -> TransferResult<C.Output> {
+        let requestKey = Tape.requestKey(method: request.method, body: request.body?.bytes)
         if let replayTape {
-            if let (entry, body) = replayTape.lookup(request.url, logger: logger) {
+            if let (entry, body) = replayTape.lookup(request.url, request: requestKey, logger: logger) {
                 return Self.replay(entry, body: body, consumer: consumer)
             }
             guard settings.replayFallback else {
-                throw .failed(.notRecorded, "\(request.url) is not on the replay tape, and replay does not use the network.")
+                let what = requestKey.map { "\(request.url) (\($0))" } ?? request.url
+                throw .failed(.notRecorded, "\(what) is not on the replay tape, and replay does not use the network.")
             }
         }
         // The fleet's rate per host (no-op without `--fleet`).
@@ -36,7 +38,7 @@ extension LinkPeekEngine {
         }
         if let head = result.head {
             let entry = Tape.Entry(
-                url: request.url, finalURL: head.url, status: head.status, headers: head.fields,
+                url: request.url, request: requestKey, finalURL: head.url, status: head.status, headers: head.fields,
                 redirects: result.redirects.map { Tape.Redirect(url: $0.url, status: $0.status) },
                 body: "", bytesRead: result.bytesRead, truncated: result.truncated)
             recordTape.record(entry, body: capture.bytes, logger: logger)
