@@ -20,7 +20,8 @@ public struct SiteInfo: Codable, Sendable, Equatable {
     public var version: String?
     /// A short description of what the link names (Wikipedia's).
     public var description: String?
-    /// A question's score, its answers, and whether one is accepted.
+    /// A question's score, its answers, and whether one is accepted (a
+    /// GitHub discussion: its upvotes, and whether it is answered).
     public var score: Int?
     public var answers: Int?
     public var accepted: Bool?
@@ -33,7 +34,7 @@ public struct SiteInfo: Codable, Sendable, Equatable {
     /// package's repository URL.
     public var repository: String?
     /// A paper's authors, every one in order; its primary category, last
-    /// update and PDF (arXiv's).
+    /// update and PDF (arXiv's); `category` is also a discussion's.
     public var authors: [String]?
     public var category: String?
     public var updatedAt: String?

@@ -3,13 +3,15 @@ import Metadata
 
 /// GitHub's REST API (v3) for github.com links: a repository (and a file
 /// or folder in it, shown as its repository), an issue, a pull request
-/// (with merged and draft state), a commit, a release, and a gist.
+/// (with merged and draft state), a commit, a release, and a gist; with a
+/// token, a discussion, from the GraphQL API (REST has none).
 public struct GitHubEngine: SiteEngine {
     public let name = "github"
     public let shapes = [
         "github.com/OWNER/REPO", "github.com/OWNER/REPO/issues/N", "github.com/OWNER/REPO/pull/N",
         "github.com/OWNER/REPO/commit/SHA", "github.com/OWNER/REPO/releases/tag/TAG",
         "github.com/OWNER/REPO/blob/REF/PATH", "github.com/OWNER/REPO/tree/REF/PATH", "gist.github.com/USER/ID",
+        "github.com/OWNER/REPO/discussions/N (with a token)",
     ]
     public static let apiHost = "api.github.com"
 
@@ -40,6 +42,8 @@ public struct GitHubEngine: SiteEngine {
             return make("repos/\(repo)/issues/\(s[3])", kind: "issue", parts: parts)
         case (4...5, "pull") where SiteURL.isNumber(s[3]):
             return make("repos/\(repo)/pulls/\(s[3])", kind: "pullRequest", parts: parts)
+        case (4, "discussions"):
+            return discussion(owner: s[0], name: String(repo.dropFirst(s[0].count + 1)), number: s[3], parts: parts)
         case (4, "commit") where SiteURL.isName(s[3]):
             return make("repos/\(repo)/commits/\(s[3])", kind: "commit", parts: parts.merging(["sha": s[3]]) { $1 })
         case (5, "releases") where s[3] == "tag" && SiteURL.isPathSafe(s[4]):
@@ -63,6 +67,38 @@ public struct GitHubEngine: SiteEngine {
         request.parts = parts
         return request
     }
+
+    /// The GraphQL query for a discussion (REST v3 has none). GraphQL
+    /// answers only with a token, so the request requires one.
+    private func discussion(owner: String, name: String, number: String, parts: [String: String]) -> SiteRequest? {
+        guard SiteURL.isNumber(number), let number = Int(number),
+            let body = try? WireJSON.bytes(of: GraphQLQuery(
+                query: Self.discussionQuery, variables: .init(owner: owner, name: name, number: number)))
+        else { return nil }
+        var request = make("graphql", kind: "discussion", parts: parts)
+        request.headers = ["Accept: application/json"]
+        request.body = body
+        request.requiresToken = true
+        return request
+    }
+
+    /// A GraphQL request's body; its fields in this order, so one
+    /// discussion's query is always the same bytes (record and replay).
+    struct GraphQLQuery: Encodable {
+        struct Variables: Encodable {
+            var owner: String
+            var name: String
+            var number: Int
+        }
+        var query: String
+        var variables: Variables
+    }
+
+    static let discussionQuery = """
+        query($owner: String!, $name: String!, $number: Int!) { repository(owner: $owner, name: $name) { \
+        discussion(number: $number) { title number body createdAt closed closedAt isAnswered upvoteCount \
+        author { login } category { name } comments { totalCount } } } }
+        """
 
     /// A 403 or 429 with `X-RateLimit-Remaining: 0` holds the API until
     /// `X-RateLimit-Reset` (at most an hour); `Retry-After` counts too.
@@ -171,6 +207,24 @@ public struct GitHubEngine: SiteEngine {
             site.version = tag
             site.state = answer["draft"] == .bool(true) ? "draft" : answer["prerelease"] == .bool(true) ? "prerelease" : nil
             site.createdAt = metadata.publishedTime
+        case "discussion":
+            // A GraphQL answer with `errors` (no such discussion, the token
+            // refused for it) has no discussion: the page is read.
+            guard let discussion = answer["data"]?["repository"]?["discussion"], case .object = discussion,
+                let title = discussion["title"]?.text, let number = discussion["number"]?.wholeNumber
+            else { return nil }
+            metadata.title = title
+            metadata.summary = SiteText.summary(discussion["body"]?.text)
+            metadata.author = discussion["author"]?["login"]?.text
+            metadata.publishedTime = discussion["createdAt"]?.text
+            site.number = number
+            site.state = discussion["closed"] == .bool(true) ? "closed" : "open"
+            site.accepted = discussion["isAnswered"]?.flag
+            site.score = discussion["upvoteCount"]?.wholeNumber
+            site.comments = discussion["comments"]?["totalCount"]?.wholeNumber
+            site.category = discussion["category"]?["name"]?.text
+            site.createdAt = metadata.publishedTime
+            site.closedAt = discussion["closedAt"]?.text
         case "gist":
             guard let id = answer["id"]?.text else { return nil }
             let files = answer["files"]?.objectValue?.keys.sorted() ?? []

@@ -69,6 +69,11 @@ public struct SiteRequest: Sendable, Equatable {
     public var parts: [String: String] = [:]
     /// The longest answer used, when not the engine's usual limit (a whole npm packument).
     public var maximumBytes: Int?
+    /// A JSON body to POST (a GraphQL query); nil for a GET.
+    public var body: [UInt8]?
+    /// The API answers only with the token: without one the link is not
+    /// the engine's (its page is read).
+    public var requiresToken = false
 
     public init(engine: String, url: String, kind: String) {
         self.engine = engine
@@ -117,6 +122,11 @@ extension JSONValue {
         case .double(let value): return Int(exactly: value)
         default: return nil
         }
+    }
+
+    /// A boolean.
+    var flag: Bool? {
+        if case .bool(let value) = self { value } else { nil }
     }
 
     /// A non-empty string.

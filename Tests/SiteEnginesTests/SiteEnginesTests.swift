@@ -7,11 +7,11 @@ import Testing
 /// Which links each engine answers (and which not), the request it names,
 /// and how hand-written API answers become previews.
 @Suite struct SiteEnginesTests {
-    private func request(_ url: String) -> SiteRequest? {
+    func request(_ url: String) -> SiteRequest? {
         SiteEngines.request(for: url, engines: SiteEngines.all())?.request
     }
 
-    private func json(_ text: String) throws -> JSONValue {
+    func json(_ text: String) throws -> JSONValue {
         try JSONParser.parse(Array(text.utf8)).get()
     }
 

@@ -31,6 +31,7 @@ class Site:
     def __init__(self):
         self.routes = {}
         self.seen = []
+        self.posts = []  # (host, path, Content-Type, body) of each POST
         self.lock = threading.Lock()
 
     def route(self, host, path, fn):
@@ -57,11 +58,15 @@ def make_handler(site):
             path = urllib.parse.urlsplit(self.path).path
             with site.lock:
                 site.seen.append((host, path, self.headers.get("Authorization")))
+                if self.command == "POST":
+                    self.body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                    site.posts.append((host, path, self.headers.get("Content-Type"), self.body))
             fn = site.routes.get((host, path))
             if fn is None:
                 return self.send(404, b"<title>not found</title>")
             fn(self)
 
+        do_POST = do_GET
         send = respond
 
     return Handler
@@ -227,6 +232,83 @@ def test_no_token_without_the_variable(site, run_cli, monkeypatch):
     assert res.returncode == 0 and res.one["site"]["state"] == "merged", res.describe()
     assert site.auth("api.github.com") == [None]
 
+
+
+DISCUSSION = {"title": "How to X?", "number": 7, "body": "I tried Y.", "createdAt": "2026-01-02T03:04:05Z",
+              "closed": False, "closedAt": None, "isAnswered": True, "upvoteCount": 4, "author": {"login": "alice"},
+              "category": {"name": "Q&A"}, "comments": {"totalCount": 3}}
+
+
+def graphql(discussions):
+    """GitHub's GraphQL endpoint: the discussion the POSTed variables name, else GraphQL's NOT_FOUND."""
+    def fn(h):
+        number = json.loads(h.body)["variables"]["number"]
+        found = discussions.get(number)
+        if found is None:
+            return h.send(200, json.dumps({"data": {"repository": {"discussion": None}},
+                                           "errors": [{"type": "NOT_FOUND"}]}).encode(), "application/json")
+        h.send(200, json.dumps({"data": {"repository": {"discussion": found}}}).encode(), "application/json")
+    return fn
+
+
+def test_a_discussion_is_asked_of_graphql_with_a_post_and_the_token(site, run_cli, token):
+    site.route("api.github.com", "/graphql", graphql({7: DISCUSSION}))
+    res = run(run_cli, site, "https://github.com/o/r/discussions/7")
+    assert res.returncode == 0, res.describe()
+    m = res.one
+    assert (m["title"], m["author"], m["summary"]) == ("How to X?", "alice", "I tried Y."), res.describe()
+    assert m["site"] == {"engine": "github", "kind": "discussion", "state": "open", "number": 7, "comments": 3,
+                         "score": 4, "accepted": True, "category": "Q&A", "createdAt": "2026-01-02T03:04:05Z",
+                         "repository": "o/r"}
+    assert site.auth("api.github.com") == [f"Bearer {TOKEN}"]
+    [(host, path, ctype, body)] = site.posts
+    assert (host, path, ctype) == ("api.github.com", "/graphql", "application/json")
+    sent = json.loads(body)
+    assert sent["variables"] == {"owner": "o", "name": "r", "number": 7}
+    assert "discussion(number: $number)" in sent["query"]
+    assert site.count("github.com") == 0
+
+
+def test_a_discussions_card_has_its_status_line(site, run_cli, token):
+    site.route("api.github.com", "/graphql", graphql({7: DISCUSSION}))
+    res = run(run_cli, site, "--format", "markdown", "https://github.com/o/r/discussions/7", parse=False)
+    assert res.returncode == 0, res.describe()
+    assert "✓ answered · open · #7 · 3 comments · Q&A" in res.stdout, res.describe()
+
+
+def test_a_discussion_without_a_token_reads_the_page(site, run_cli, monkeypatch):
+    monkeypatch.delenv("GITHUB_TOKEN", raising=False)
+    site.route("api.github.com", "/graphql", graphql({7: DISCUSSION}))
+    github_page(site, "/o/r/discussions/7")
+    res = run(run_cli, site, "https://github.com/o/r/discussions/7")
+    assert res.returncode == 0 and res.one["title"] == "The page itself" and "site" not in res.one, res.describe()
+    assert site.count("api.github.com") == 0 and site.count("github.com", "/o/r/discussions/7") == 1
+
+
+def test_a_graphql_errors_answer_reads_the_page(site, run_cli, token):
+    site.route("api.github.com", "/graphql", graphql({}))
+    github_page(site, "/o/r/discussions/7")
+    res = run(run_cli, site, "https://github.com/o/r/discussions/7")
+    assert res.returncode == 0 and res.one["title"] == "The page itself" and "site" not in res.one, res.describe()
+    assert len(site.posts) == 1 and site.count("github.com", "/o/r/discussions/7") == 1
+
+
+def test_two_discussions_on_one_tape_replay_each_its_own(site, run_cli, token, tmp_path):
+    tape = tmp_path / "tape"
+    second = dict(DISCUSSION, title="Another", number=8, isAnswered=False)
+    site.route("api.github.com", "/graphql", graphql({7: DISCUSSION, 8: second}))
+    links = ["https://github.com/o/r/discussions/7", "https://github.com/o/r/discussions/8"]
+    recorded = run(run_cli, site, "--record", str(tape), *links)
+    assert recorded.returncode == 0 and [o["title"] for o in recorded.objects] == ["How to X?", "Another"], recorded.describe()
+    entries = json.loads((tape / "index.json").read_text())["entries"]
+    posts = [e for e in entries if e["url"] == "https://api.github.com/graphql"]
+    assert len(posts) == 2 and len({e["request"] for e in posts}) == 2 and all(e["request"].startswith("POST ") for e in posts)
+    assert TOKEN not in (tape / "index.json").read_text()
+    site.routes.clear()  # replay uses the tape, not the servers
+    replayed = run_cli("fetch", "--no-subresources", "--replay", str(tape), *reversed(links))
+    assert replayed.returncode == 0, replayed.describe()
+    assert [(o["title"], o["site"]["accepted"]) for o in replayed.objects] == [("Another", False), ("How to X?", True)]
+    assert len(site.posts) == 2
 
 
 def config_file(tmp_path, text):

@@ -18,6 +18,12 @@ public enum SiteFacts {
             if let score = site.score { parts.append("score \(score)") }
             if let answers = site.answers { parts.append(count(answers, "answer")) }
             if let tags = site.tags, !tags.isEmpty { parts.append(tags.joined(separator: ", ")) }
+        case "discussion":
+            if site.accepted == true { parts.append("✓ answered") }
+            if let state = site.state { parts.append(state) }
+            if let number = site.number { parts.append("#\(number)") }
+            if let comments = site.comments { parts.append(count(comments, "comment")) }
+            if let category = site.category { parts.append(category) }
         case "repository", "file", "folder":
             if let stars = site.stars { parts.append("★ \(stars)") }
             if let language = site.language { parts.append(language) }

@@ -28,6 +28,8 @@ extension LinkPeekEngine {
         if let (_, rule) = settings.siteRules.firstMatch(url: url), rule.sites == false { return nil }
         let engines = SiteEngines.all(gitlabHosts: settings.gitlabHosts).filter { !settings.sitesOff.contains($0.name) }
         guard let (engine, request) = SiteEngines.request(for: url, engines: engines) else { return nil }
+        // An API that answers only with a token (GitHub's GraphQL) is not asked without one.
+        if request.requiresToken, Self.siteToken(for: request, rules: settings.siteRules) == nil { return nil }
         // One budget for the first request and its follow-ups.
         let budget = min(Self.siteMaximumSeconds, Self.seconds(until: deadline) / 2)
         let siteDeadline = ContinuousClock.now + .milliseconds(Int64(max(budget, 0) * 1000))
@@ -107,6 +109,7 @@ extension LinkPeekEngine {
         let maximumBytes = request.maximumBytes ?? Self.siteMaximumBytes
         var transfer = transferRequest(url: request.url, timeout: timeout, maxBytes: maximumBytes + 1, headers: lines)
         transfer.maxRedirects = 0
+        transfer.body = request.body.map { RequestBody(bytes: $0, contentType: "application/json") }
         let result: TransferResult<OEmbedConsumer.Output>
         do { result = try await perform(transfer, consumer: OEmbedConsumer(maximumBytes: maximumBytes, readsErrors: true)) } catch {
             logSiteFallback(url, engine, "\(request.url): the request failed: \(error.message)", followUp: followUp)
