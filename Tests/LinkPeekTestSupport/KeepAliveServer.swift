@@ -71,7 +71,8 @@ public final class KeepAliveServer: Sendable {
         close(listener)
     }
 
-    private static func endOfHead(_ bytes: [UInt8]) -> Int? {
+    /// The offset just past a request head's blank line, if `bytes` hold one.
+    public static func endOfHead(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
         for index in 0...(bytes.count - 4)
         where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {

@@ -293,6 +293,18 @@ def test_a_graphql_errors_answer_reads_the_page(site, run_cli, token):
     assert len(site.posts) == 1 and site.count("github.com", "/o/r/discussions/7") == 1
 
 
+@pytest.mark.parametrize("status", [302, 307, 308])
+def test_a_redirected_graphql_post_is_not_sent_again_and_reads_the_page(site, run_cli, token, status):
+    site.route("api.github.com", "/graphql",
+               lambda h: h.send(status, b"", "text/plain", [("Location", "https://other.example.test/graphql")]))
+    site.route("other.example.test", "/graphql", graphql({7: DISCUSSION}))
+    github_page(site, "/o/r/discussions/7")
+    res = run(run_cli, site, "https://github.com/o/r/discussions/7")
+    assert res.returncode == 0 and res.one["title"] == "The page itself" and "site" not in res.one, res.describe()
+    assert [(h, p) for h, p, _, _ in site.posts] == [("api.github.com", "/graphql")]
+    assert site.count("other.example.test") == 0
+
+
 def test_two_discussions_on_one_tape_replay_each_its_own(site, run_cli, token, tmp_path):
     tape = tmp_path / "tape"
     second = dict(DISCUSSION, title="Another", number=8, isAnswered=False)
