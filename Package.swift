@@ -155,6 +155,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 "Curl",
                 "LinkPeekTestSupport",
+                "Threading",
             ]
         ),
 
@@ -454,6 +455,7 @@ let package = Package(
                 "LinkPeek",
                 "LinkPeekServer",
                 "PureTestSupport",
+                "Threading",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/LinkPeekTestSupport"

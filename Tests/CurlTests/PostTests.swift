@@ -1,6 +1,7 @@
 import Glibc
 import LinkPeekTestSupport
 import Synchronization
+import Threading
 import Testing
 
 @testable import Curl
@@ -63,18 +64,7 @@ final class RedirectingServer: Sendable {
     init(status: Int) throws {
         self.status = status
         (listener, port) = try LoopbackSocket.listen()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        guard pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            Unmanaged<RedirectingServer>.fromOpaque(context).takeRetainedValue().serve()
-            return nil
-        }, context) == 0 else {
-            Unmanaged<RedirectingServer>.fromOpaque(context).release()
-            close(listener)
-            throw ListenerError()
-        }
-        pthread_detach(thread)
+        DetachedThread.start(name: "loopback server") { self.serve() }
     }
 
     var requests: [(head: [UInt8], body: [UInt8])] { state.withLock { $0.requests } }

@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import Threading
 
 /// A loopback HTTP/1.1 server that keeps connections open and answers every
 /// request with the same small page; it counts the connections it accepted.
@@ -12,18 +13,7 @@ public final class KeepAliveServer: Sendable {
 
     public init() throws {
         (listener, port) = try LoopbackSocket.listen()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        guard pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            Unmanaged<KeepAliveServer>.fromOpaque(context).takeRetainedValue().serve()
-            return nil
-        }, context) == 0 else {
-            Unmanaged<KeepAliveServer>.fromOpaque(context).release()
-            close(listener)
-            throw ListenerError()
-        }
-        pthread_detach(thread)
+        DetachedThread.start(name: "loopback server") { self.serve() }
     }
 
     public var connections: Int { state.withLock { $0.connections } }
