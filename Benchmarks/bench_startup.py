@@ -2,11 +2,14 @@
 
     python3 Benchmarks/bench_startup.py --bin OLD --bin NEW [--runs 200]
     python3 Benchmarks/bench_startup.py --bin BIN --config EMPTY.toml --config RULES.toml
+    python3 Benchmarks/bench_startup.py --bin BIN --rules 200
 
 With `--config` (repeatable), each binary runs `linkpeek config show
 --config FILE` once per file instead of `--version`: what reading a
 configuration file adds to a start (`config show` reads it as `fetch` and
-`serve` do, and stops).
+`serve` do, and stops). `--rules N` writes an empty file and one of N
+`[[site]]` rules of 9 keys each (`rules_text`) to a temporary directory
+and compares those two.
 
 For each binary: the size of the file, plus any `libLinkPeekCacheStore.so`
 beside it (older builds, from before the cache moved into the executable,
@@ -18,11 +21,32 @@ whole process `linkpeek --version` (spawn to exit), median and p90 over
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+
+
+def rules_text(count: int) -> str:
+    """`count` `[[site]]` rules, each with 9 keys of the kinds users write."""
+    rules = []
+    for n in range(count):
+        rules.append(f"""[[site]]
+match = ["host{n}.example.com", "*.host{n}.example.org/docs"]
+userAgent = "agent-{n}/1.0 (+https://example.net/bot)"
+headers = {{ "X-Rule" = "r{n}", "X-Team" = "team-{n % 7}" }}
+acceptLanguage = "en-GB,en;q=0.8"
+timeout = {5 + n % 20}
+minTTL = 60
+maxTTL = {3600 + n}
+failureTTL = {{ notFound = 600, timedOut = 60, serverError = 60 }}
+fetch = "{("always", "cacheOnly", "never")[n % 3]}"
+""")
+    return "\n".join(rules)
 
 
 def size_of(binary: str) -> tuple[int, int]:
@@ -40,7 +64,15 @@ def main() -> int:
     ap.add_argument("--bin", action="append", required=True)
     ap.add_argument("--runs", type=int, default=200)
     ap.add_argument("--config", action="append", default=[])
+    ap.add_argument("--rules", type=int, help="compare an empty file with one of this many [[site]] rules")
     args = ap.parse_args()
+    if args.rules is not None:
+        directory = tempfile.mkdtemp(prefix="linkpeek-bench-")
+        atexit.register(shutil.rmtree, directory, True)
+        for name, text in (("empty.toml", ""), (f"rules{args.rules}.toml", rules_text(args.rules))):
+            with open(os.path.join(directory, name), "w") as out:
+                out.write(text)
+            args.config.append(os.path.join(directory, name))
     if args.config:
         runs = {f"{b} {c}": [b, "config", "show", "--config", c] for b in args.bin for c in args.config}
     else:

@@ -16,22 +16,30 @@ public struct SitePattern: Sendable, Equatable, Codable {
         "must be host patterns such as \"example.com\", \"*.example.com\" or \"example.com/path\""
 
     public init?(_ text: String) {
-        var rest = Substring(text.lowercased())
-        httpsOnly = rest.hasPrefix("https://")
-        if httpsOnly { rest = rest.dropFirst("https://".count) }
-        subdomains = rest.hasPrefix("*.")
+        // On bytes: after lower-casing, a pattern that is not ASCII is refused
+        // anyway (host and path characters are ASCII), so bytes and
+        // characters split it alike.
+        guard text.utf8.count <= 300 else { return nil }
+        let lower = text.lowercased().utf8
+        var rest = lower[...]
+        httpsOnly = rest.starts(with: "https://".utf8)
+        if httpsOnly { rest = rest.dropFirst(8) }
+        subdomains = rest.starts(with: "*.".utf8)
         if subdomains { rest = rest.dropFirst(2) }
-        let slash = rest.firstIndex(of: "/") ?? rest.endIndex
-        host = String(rest[..<slash])
-        pathPrefix = String(rest[slash...])
-        let hostCharacters = host.utf8.allSatisfy { byte in
+        let slash = rest.firstIndex(of: 0x2F) ?? rest.endIndex
+        let hostBytes = rest[..<slash]
+        let pathBytes = rest[slash...]
+        let bracketed = hostBytes.first == 0x5B
+        let hostCharacters = hostBytes.allSatisfy { byte in
             (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x2E
-                || ((byte == 0x3A || byte == 0x5B || byte == 0x5D) && host.hasPrefix("["))
+                || ((byte == 0x3A || byte == 0x5B || byte == 0x5D) && bracketed)
         }
-        let pathCharacters = pathPrefix.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F }
-        guard !host.isEmpty, hostCharacters, !host.hasPrefix("."), !host.hasSuffix("."), pathCharacters,
-            text.utf8.count <= 300
+        let pathCharacters = pathBytes.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+        guard let first = hostBytes.first, let last = hostBytes.last, hostCharacters, first != 0x2E, last != 0x2E,
+            pathCharacters
         else { return nil }
+        host = String(Substring(hostBytes))
+        pathPrefix = String(Substring(pathBytes))
     }
 
     /// Whether a URL with this host (lower case) and path matches.

@@ -64,7 +64,9 @@ extension TableReader {
                     report(key(name), "must be a table of failure kinds to seconds")
                     continue
                 }
-                for kind in kinds.keys {
+                let names = kinds.keys
+                rule.failureTTL.reserveCapacity(names.count)
+                for kind in names {
                     guard let failure = FailureKind(rawValue: kind) else {
                         let allowed = FailureKind.allCases.map(\.rawValue).joined(separator: ", ")
                         report(key("failureTTL.\(kind)"), kind == "rateLimited"
@@ -98,21 +100,24 @@ extension TableReader {
         return rule
     }
 
-    private mutating func text(_ node: TOMLValueConvertible, _ key: String, check: (String) -> String? = { _ in nil }) -> String? {
+    // `key` is spelled only for a problem: a good rule builds no key names.
+    private mutating func text(
+        _ node: TOMLValueConvertible, _ key: @autoclosure () -> String, check: (String) -> String? = { _ in nil }
+    ) -> String? {
         guard let text = node.string else {
-            report(key, "must be a string")
+            report(key(), "must be a string")
             return nil
         }
         if let problem = check(text) {
-            report(key, problem)
+            report(key(), problem)
             return nil
         }
         return text
     }
 
-    private mutating func number(_ node: TOMLValueConvertible, _ key: String, _ range: NumberRange) -> Double? {
+    private mutating func number(_ node: TOMLValueConvertible, _ key: @autoclosure () -> String, _ range: NumberRange) -> Double? {
         guard case .number(let number)? = Self.value(node), range.check(number, field: "") == nil else {
-            report(key, "must be \(OptionKind.number(range).allowed)")
+            report(key(), "must be \(OptionKind.number(range).allowed)")
             return nil
         }
         return number

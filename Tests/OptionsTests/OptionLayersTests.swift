@@ -61,7 +61,16 @@ import Testing
         #expect(SitePattern("example.com/docs")?.matches(host: "example.com", path: "/docs/a") == true)
         #expect(SitePattern("example.com/docs")?.matches(host: "example.com", path: "/blog") == false)
         #expect(SitePattern("https://example.com")?.matches(host: "example.com", https: false) == false)
-        for bad in ["", "*.", "http://x", "a b", "ex*ample.com", ".example.com"] { #expect(SitePattern(bad) == nil, "\(bad)") }
+        for bad in ["", "*.", "http://x", "a b", "ex*ample.com", ".example.com", "example.com.", "é.com", "a.com/ü",
+            "a:1.com", String(repeating: "a", count: 301)]
+        {
+            #expect(SitePattern(bad) == nil, "\(bad)")
+        }
+        let upper = SitePattern("HTTPS://*.Example.COM/Docs")
+        #expect(upper?.host == "example.com" && upper?.subdomains == true && upper?.httpsOnly == true && upper?.pathPrefix == "/docs")
+        #expect(SitePattern("[::1]/a")?.host == "[::1]")
+        // U+212A KELVIN SIGN lower-cases to "k": the pattern is read after lower-casing.
+        #expect(SitePattern("\u{212A}.com")?.host == "k.com")
         var first = SiteRule()
         first.match = [SitePattern("example.com/a")].compactMap { $0 }
         var second = SiteRule()
