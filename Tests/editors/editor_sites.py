@@ -16,7 +16,7 @@ import json
 import urllib.parse
 
 from test_oembed_walls import https_names
-from test_sites import Site, answer, make_handler
+from test_sites import ATOM, Site, answer, make_handler
 
 NAMES = ["github.com", "api.github.com", "stackoverflow.com", "api.stackexchange.com",
          "www.npmjs.com", "registry.npmjs.org", "gitlab.com", "en.wikipedia.org", "arxiv.org", "export.arxiv.org",
@@ -55,20 +55,7 @@ ANSWERS = {
                      {"num": "1.0.200", "license": "MIT OR Apache-2.0", "created_at": "2024-04-27T02:58:15Z"}]},
 }
 
-# arXiv's export API answers in Atom (XML), not JSON.
-ATOM = """<?xml version="1.0" encoding="UTF-8"?>
-<feed xmlns="http://www.w3.org/2005/Atom" xmlns:arxiv="http://arxiv.org/schemas/atom">
-  <entry>
-    <id>http://arxiv.org/abs/1706.03762v7</id>
-    <updated>2023-08-02T00:41:18Z</updated>
-    <published>2017-06-12T17:57:34Z</published>
-    <title>Attention Is All You Need</title>
-    <summary>The dominant sequence transduction models.</summary>
-    <author><name>Ashish Vaswani</name></author>
-    <author><name>Noam Shazeer</name></author>
-    <arxiv:primary_category term="cs.CL" scheme="http://arxiv.org/schemas/atom"/>
-  </entry>
-</feed>""".encode()
+# arXiv's export API answers in Atom (XML), not JSON: the integration suite's answer (`ATOM`).
 
 # What each editor hovers, the title its card shows and the facts line under it.
 CASES = [
@@ -80,7 +67,7 @@ CASES = [
     ["https://gitlab.com/g/p/-/merge_requests/5", "Quicker cards", "merged · #5 · 3 comments · perf, ui"],
     ["https://en.wikipedia.org/wiki/Swift_(programming_language)", "Swift (programming language)",
      "General-purpose programming language · en"],
-    ["https://arxiv.org/abs/1706.03762", "Attention Is All You Need", "cs.CL · 2 authors · submitted 2017-06-12"],
+    ["https://arxiv.org/abs/1706.03762", "Attention Is All You Need", "cs.CL · 3 authors · submitted 2017-06-12"],
     ["https://pypi.org/project/requests/", "requests", "v2.31.0 · Apache-2.0 · 2023-05-22"],
     ["https://crates.io/crates/serde", "serde", "v1.0.200 · MIT OR Apache-2.0 · 2024-04-27"],
 ]
