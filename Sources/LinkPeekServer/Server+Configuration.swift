@@ -54,7 +54,7 @@ extension Server {
     /// nothing and are shown to the client (a notification has no answer).
     func didChangeConfiguration(_ rawParams: JSONValue?) {
         let decoded = decodeRequest(DidChangeConfigurationParams.self, from: rawParams).flatMap { _ in
-            Options.client(rawParams?["settings"], field: "initializationOptions")
+            Options.client(rawParams?["settings"], field: "settings")
         }
         switch decoded {
         case .failure(let error):

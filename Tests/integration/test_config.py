@@ -217,7 +217,7 @@ def test_bad_did_change_configuration_changes_nothing_and_says_why(make_client, 
     shown = c.wait_for(lambda m: m.get("method") == "window/showMessage", after=mark, timeout=10)
     assert shown["params"] == {"type": 2, "message": (
         "workspace/didChangeConfiguration ignored: "
-        "initializationOptions.timeout must be a number from 0.001 to 3600 (seconds)")}
+        "settings.timeout must be a number from 0.001 to 3600 (seconds)")}
     c.fetch(site.url("/cfg-live?bad-change"))
     assert agent(site, "/cfg-live?bad-change") == "kept-agent/1"
 
