@@ -4,7 +4,9 @@
 ///
 /// Without words the scanner records, from the body, only elements by their
 /// tag: `<video>`, `<audio>` (and the `<source>`/`<track>` inside a recorded
-/// one), `<img>`, `<h1>`, `<p>` and `<time>` with an attribute (`datetime`, a class).
+/// one), `<img>`, `<h1>`, `<p>`, `<time>` with an attribute (`datetime`, a
+/// class), table rows and description lists, and a few `<div>`s' own text
+/// (`ElementCollector+TextBlock`).
 public struct BodyRecords: Sendable, Equatable {
     /// Lowercase substrings of `class`, `id`, `rel` or `data-testid` that make any body
     /// element worth recording with its text.
@@ -33,10 +35,18 @@ public struct BodyRecords: Sendable, Equatable {
     /// its attributes and text, against the `<time datetime>` cap.
     public var dateAttributes: [String]
 
+    /// Lowercase words that, starting the first text of any body element
+    /// ("By", "Published", "公開"), make it worth recording with its text:
+    /// a label run. An ASCII label ends at a byte that is no ASCII letter or
+    /// digit ("By:" and "By Ann", not "Bytes").
+    public var labels: [String]
+
     public init(markers: [String] = [], linkHrefs: [String] = [], linkPathEndings: [String] = [],
                 apart: BodyContext.Landmarks = [], areaWords: [String] = [], areaPrefixes: [String] = [],
-                dateAttributes: [String] = []) {
+                dateAttributes: [String] = [], labels: [String] = []) {
         self.markers = markers
+        self.labels = labels
+        labelBytes = Self.bytes(labels)
         self.dateAttributes = dateAttributes
         dateAttributeBytes = Self.bytes(dateAttributes)
         self.linkHrefs = linkHrefs
@@ -64,6 +74,7 @@ public struct BodyRecords: Sendable, Equatable {
     let areaWordBytes: [[UInt8]]
     let areaPrefixBytes: [[UInt8]]
     let dateAttributeBytes: [[UInt8]]
+    let labelBytes: [[UInt8]]
     /// `markerBytes` and `linkHrefBytes`, looked for in one pass over a value.
     let markerSet: WordSet
     let linkHrefSet: WordSet
@@ -71,5 +82,6 @@ public struct BodyRecords: Sendable, Equatable {
     /// True when there are no words at all: only the plain elements are recorded.
     var isEmpty: Bool {
         markerBytes.isEmpty && linkHrefBytes.isEmpty && linkPathEndingBytes.isEmpty && dateAttributeBytes.isEmpty
+            && labelBytes.isEmpty
     }
 }

@@ -43,6 +43,13 @@ extension ElementCollector {
         /// text: where pages list facts with their labels ("公開日 |
         /// 2021年3月9日"), a date among them.
         case row
+        /// A `<div>` whose own text has a `<br>` (`ElementCollector+TextBlock`):
+        /// never a tag's kind, the collector reads such blocks itself.
+        case textBlock
+        /// An element whose first text starts with one of the caller's
+        /// `BodyRecords.labels` (`ElementCollector+Labels`), found as the
+        /// text arrives: never a tag's kind either.
+        case label
     }
 
     /// How many elements of each kind are kept, how much text each may
@@ -58,6 +65,13 @@ extension ElementCollector {
         var times = 10
         var textTimes = 10
         var rows = 10
+        var textBlocks = 3
+        /// Text blocks given up that had to stay records without text
+        /// (`ElementCollector+TextBlock`), before no more are tried.
+        var textBlockMisses = 20
+        /// The fewest characters a text block keeps (shorter: no prose).
+        var textBlockCharacters = 80
+        var labels = 10
         var textBytes = 1024
         var records = BodyRecords()
 
@@ -73,6 +87,8 @@ extension ElementCollector {
             case .time: times
             case .textTime: textTimes
             case .row: rows
+            case .textBlock: textBlocks
+            case .label: labels
             }
         }
 

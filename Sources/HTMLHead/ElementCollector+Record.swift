@@ -29,10 +29,11 @@ extension ElementCollector {
     }
 
     /// The text a capture stands for: as written for titles and JSON-LD,
-    /// trimmed for `itemprop` elements; never a cut-off UTF-8 sequence.
+    /// trimmed for `itemprop` elements and body fallbacks; never a cut-off
+    /// UTF-8 sequence.
     static func text(of capture: Capture) -> String {
         let whole = capture.bytes.count >= capture.limit ? droppingCutCharacter(capture.bytes[...]) : capture.bytes[...]
-        guard capture.kind == .trimmed else { return String(decoding: whole, as: UTF8.self) }
+        guard capture.isTrimmed else { return String(decoding: whole, as: UTF8.self) }
         // ASCII white space comes off on the bytes; only a non-ASCII edge
         // (a no-break space, a combining mark after a space) needs the walk
         // over Characters, on the whole text.

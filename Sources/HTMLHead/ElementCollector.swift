@@ -27,7 +27,17 @@ final class ElementCollector {
 
     /// An element whose text is being collected until its end tag.
     struct Capture {
-        enum Kind { case raw, trimmed }
+        enum Kind {
+            /// Text as written (titles, JSON-LD).
+            case raw
+            /// Text trimmed at its edges, words parted where blocks part them.
+            case trimmed
+            /// As `.trimmed`, on one line: line ends are spaces (a label run).
+            case line
+            /// A `<div>`'s own text (`FallbackKind.textBlock`): line ends are
+            /// spaces, each `<br>` a line end, child blocks left out.
+            case textBlock
+        }
         var index: Int
         var depth: Int
         var kind: Kind
@@ -35,36 +45,48 @@ final class ElementCollector {
         /// A body fallback's capture: text inside `.hidden` elements is left out.
         var visibleOnly = false
         var bytes: [UInt8] = []
+        /// A text block's: whether it has text of its own yet, and the depth
+        /// of the child block whose text is being left out.
+        var hasOwnText = false
+        var skippedBlockDepth: Int?
+
+        /// Trimmed at its edges (every kind but `.raw`).
+        var isTrimmed: Bool { kind != .raw }
     }
 
-    private(set) var document = HeadDocument()
+    var document = HeadDocument()
     let limits: Limits
-    private var depth = 0
+    private(set) var depth = 0
     /// How many `<svg>`/`<math>` elements are open: a `<title>` inside them
     /// names a drawing, not the page.
-    private var foreignDepth = 0
-    private var captures: [Capture] = []
-    private var recordedBytes = 0
+    private(set) var foreignDepth = 0
+    var captures: [Capture] = []
+    var recordedBytes = 0
     /// How many `<script>`/`<style>` elements are open: their code is not
     /// text a reader sees, so trimmed captures skip it.
-    private var codeDepth = 0
+    private(set) var codeDepth = 0
     /// Open `<video>`/`<audio>` elements, and whether the innermost was
     /// recorded (only then are its `<source>` children kept).
     private var playerDepth = 0
     private var playerRecorded = false
-    private var fallbackCounts = FallbackCounts()
+    var fallbackCounts = FallbackCounts()
     /// The landmarks around the element being parsed (`BodyContext`), and the
     /// fallbacks kept inside the caller's `BodyRecords.apart` ones, counted apart.
-    private var bodyContext = BodyContextTracker()
-    private var apartCounts = FallbackCounts()
+    private(set) var bodyContext = BodyContextTracker()
+    var apartCounts = FallbackCounts()
     /// Elements recorded or passed over, against `limits.elements` (one
     /// stored count: it is read for every tag). Passed over are `<meta>`s
     /// that name nothing (`metaKeyAttributes`) and JSON-LD blocks past
     /// `limits.jsonLDBlocks`: they count as if recorded, since libxml2
     /// parses them all the same (the cap bounds that work too), and so what
     /// else is recorded of a page never depends on them.
-    private var elementCount = 0
+    var elementCount = 0
     private var jsonLDBlocks = 0
+    /// Text blocks given up on although recorded (see `ElementCollector+TextBlock`).
+    var textBlockMisses = 0
+    /// The innermost element, while it has had neither text nor a child:
+    /// its first text may start with a label (`BodyRecords.labels`).
+    var labelCandidate: LabelCandidate?
 
     init(limits: Limits = Limits()) {
         self.limits = limits
@@ -89,6 +111,7 @@ final class ElementCollector {
         let recording = elementCount < limits.elements && recordedBytes < limits.totalBytes
         bodyText.paragraphs = recording && fallbackCounts[.paragraph] < limits.fallbacks.cap(.paragraph)
         bodyText.headings = recording && fallbackCounts[.heading] < limits.fallbacks.cap(.heading)
+        bodyText.divisions = recording && readsTextBlocks
         return bodyText
     }
 
@@ -123,6 +146,10 @@ final class ElementCollector {
         separateBlocks(name)
         depth += 1
         bodyContext.open(name, attributes, depth: depth)
+        labelCandidate = nil
+        if !captures.isEmpty { textBlockChild(name) }
+        let recorded = document.elements.count
+        defer { considerLabel(tag, recorded: document.elements.count != recorded) }
         switch name {
         case .html:
             // XHTML pages may carry only the XML spelling.
@@ -170,7 +197,7 @@ final class ElementCollector {
     /// so trimmed captures get a space at their edges.
     private func separateBlocks(_ name: ElementName) {
         guard !captures.isEmpty, name.isBlock else { return }
-        for position in captures.indices where captures[position].kind == .trimmed {
+        for position in captures.indices where captures[position].kind == .trimmed || captures[position].kind == .line {
             guard let last = captures[position].bytes.last, !ByteCursor.isSpace(last),
                   captures[position].bytes.count < captures[position].limit else { continue }
             captures[position].bytes.append(UInt8(ascii: " "))
@@ -185,11 +212,15 @@ final class ElementCollector {
             playerRecorded = false
         }
         let apart = bodyContext.isInside(limits.fallbacks.records.apart)
-        guard document.headComplete, foreignDepth == 0, codeDepth == 0,
-              let kind = limits.fallbacks.kind(
+        guard document.headComplete, foreignDepth == 0, codeDepth == 0 else { return }
+        guard let kind = limits.fallbacks.kind(
                   of: name, attributes, insidePlayer: playerDepth > 0 && playerRecorded,
-                  markedFull: (apart ? apartCounts : fallbackCounts)[.marked] >= limits.fallbacks.marked),
-              (apart ? apartCounts : fallbackCounts)[kind] < limits.fallbacks.cap(kind) else { return }
+                  markedFull: (apart ? apartCounts : fallbackCounts)[.marked] >= limits.fallbacks.marked)
+        else {
+            if name == .div, !apart, readsTextBlocks { recordTextBlock(tag) }
+            return
+        }
+        guard (apart ? apartCounts : fallbackCounts)[kind] < limits.fallbacks.cap(kind) else { return }
         if apart { apartCounts[kind] += 1 } else { fallbackCounts[kind] += 1 }
         if isPlayer { playerRecorded = true }
         let hasText = !name.isVoid && !isPlayer
@@ -202,13 +233,18 @@ final class ElementCollector {
 
     /// The end of an element whose name does not matter here (see `needsEndTagName`).
     func endUnnamed() {
+        labelCandidate = nil
         bodyContext.close(depth: depth)
         depth = max(0, depth - 1)
     }
 
     /// An element ended (see `PushParser.endMatters` for when it is named).
     func end(_ name: ElementName) {
+        labelCandidate = nil
         separateBlocks(name)
+        for position in captures.indices where captures[position].skippedBlockDepth == depth {
+            captures[position].skippedBlockDepth = nil
+        }
         while let last = captures.last, last.depth >= depth {
             finish(captures.removeLast())
         }
@@ -231,23 +267,41 @@ final class ElementCollector {
 
     /// Appends text to every element being captured, each up to its cap.
     func text(_ bytes: UnsafeRawBufferPointer) {
+        if let candidate = labelCandidate, candidate.depth == depth { labelRun(candidate, bytes) }
         guard !captures.isEmpty else { return }
         let hidden = bodyContext.isInside(.hidden)
+        var filledBlock = false
         for position in captures.indices {
             // Code inside a byline or an itemprop element is not its text.
-            if codeDepth > 0, captures[position].kind == .trimmed { continue }
+            if codeDepth > 0, captures[position].isTrimmed { continue }
             // Nor is what the page hides from readers (declared microdata keeps it).
             if hidden, captures[position].visibleOnly { continue }
+            // Nor a child block's, for a text block.
+            if captures[position].skippedBlockDepth != nil { continue }
             let room = captures[position].limit - captures[position].bytes.count
             guard room > 0 else { continue }
             var start = 0
-            if captures[position].kind == .trimmed, captures[position].bytes.isEmpty {
+            if captures[position].isTrimmed, captures[position].bytes.isEmpty {
                 // Leading whitespace would only eat the small budget.
                 while start < bytes.count, ByteCursor.isSpace(bytes[start]) { start += 1 }
             }
             let end = min(bytes.count, start + room)
+            let from = captures[position].bytes.count
             captures[position].bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+            switch captures[position].kind {
+            case .raw, .trimmed:
+                break
+            case .line:
+                ElementCollector.joinLines(&captures[position].bytes, from: from)
+            case .textBlock:
+                ElementCollector.joinLines(&captures[position].bytes, from: from)
+                if !captures[position].hasOwnText {
+                    captures[position].hasOwnText = captures[position].bytes[from...].contains { !ByteCursor.isSpace($0) }
+                }
+                if captures[position].bytes.count >= captures[position].limit { filledBlock = true }
+            }
         }
+        if filledBlock { closeFullTextBlocks() }
     }
 
     private func record(
@@ -268,7 +322,11 @@ final class ElementCollector {
                                 visibleOnly: isFallback && tag.name != .a))
     }
 
-    private func finish(_ capture: Capture) {
+    func finish(_ capture: Capture) {
+        if capture.kind == .textBlock {
+            finishTextBlock(capture)
+            return
+        }
         let text = ElementCollector.text(of: capture)
         recordedBytes += text.utf8.count
         document.elements[capture.index].text = text

@@ -11,8 +11,9 @@ extension TagGate {
     /// chunk the gate runs ahead of libxml2, so it stops dropping, until the
     /// next check, at any start tag that might open a capture: one with an
     /// attribute (a marker, `itemprop`, a JSON-LD type, a link, `datetime`)
-    /// or a bare `<title>`, `<p>` or `<h1>` (the last two while the collector
-    /// still keeps such elements), and at an end tag of `body`, `html` or `head`.
+    /// or a bare `<title>`, `<p>`, `<h1>` or `<div>` (the last three while the
+    /// collector still keeps such elements: a `<div>` may be a text block),
+    /// and at an end tag of `body`, `html` or `head`.
     /// It is conservative: text kept that no one captures costs only time.
     struct BodyText {
         /// Text runs are dropped (until a tag below says otherwise).
@@ -20,11 +21,14 @@ extension TagGate {
         /// Whether a bare `<p>` or `<h1>` may still be recorded with its text.
         var paragraphs = true
         var headings = true
+        /// Whether a bare `<div>` may still be read as a text block.
+        var divisions = true
 
         private static let structural: [TagName] = [TagName("body"), TagName("html"), TagName("head")]
         private static let title = TagName("title")
         private static let paragraph = TagName("p")
         private static let heading = TagName("h1")
+        private static let division = TagName("div")
 
         /// A tag's `>`: stops dropping if the tag might change what is captured.
         mutating func tagEnded(_ name: TagName, isEndTag: Bool, hasAttributes: Bool) {
@@ -32,7 +36,7 @@ extension TagGate {
             if isEndTag {
                 if Self.structural.contains(name) { drops = false }
             } else if hasAttributes || name == Self.title || (paragraphs && name == Self.paragraph)
-                || (headings && name == Self.heading)
+                || (headings && name == Self.heading) || (divisions && name == Self.division)
             {
                 drops = false
             }

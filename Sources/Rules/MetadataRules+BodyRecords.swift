@@ -41,6 +41,12 @@ extension MetadataRules {
     /// `data-time`), or a date string (`data-origindate`).
     static let dateAttributes = ["data-timestamp", "data-time", "data-origindate"]
 
+    /// What label runs start with (`BodyRecords.labels`): credit prefixes
+    /// that rarely start prose, and the date labels `labelledDate` reads.
+    /// Not "Di", "Av" or "文": too many sentences and words start so.
+    static let runLabels = ["by", "written by", "posted by", "par", "por", "von", "door", "作者", "著者"]
+        + publishedDateLabels + updatedDateLabels
+
     /// What the scanner should record from a page's body for these rules.
     public static let bodyRecords = BodyRecords(
         markers: bylineMarkers + bylineTokenMarkers,
@@ -49,5 +55,6 @@ extension MetadataRules {
         apart: chromeLandmarks,
         areaWords: chromeAreaWords,
         areaPrefixes: chromeAreaPrefixes,
-        dateAttributes: dateAttributes)
+        dateAttributes: dateAttributes,
+        labels: runLabels)
 }

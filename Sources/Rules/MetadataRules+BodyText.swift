@@ -23,6 +23,7 @@ extension MetadataRules {
             ("rel=author link", { $0.name == "a" && hasRelAuthor($0) }),
             ("byline", isMarkedByline),
             ("author page link", linksToAuthorPage),
+            ("labelled byline", isLabelledByline),
         ]
         var best: (place: BodyPlace, value: Picked<[String]>)?
         for (source, isTier) in tiers {
@@ -118,6 +119,33 @@ extension MetadataRules {
             }
         }
         return result.trimmingScalars { String.isSpace($0) || "-–—•|·,:".unicodeScalars.contains($0) }
+    }
+
+    /// The longest credit line read from an element that names nothing.
+    static let labelledBylineLength = 100
+
+    /// A short text that starts with a credit prefix ("By Ann Lee") in an
+    /// element no marker names (a label run, a paragraph), naming people as
+    /// names are written: "By 2030, …" and "By the way" are prose.
+    static func isLabelledByline(_ element: HTMLElement) -> Bool {
+        guard element.name != "a", element.name != "time", let text = TextCleaner.clean(element.text),
+              text.count <= labelledBylineLength, withoutBylinePrefix(text) != text else { return false }
+        let names = bylineNames(text)
+        return !names.isEmpty && names.allSatisfy(isWrittenAsName)
+    }
+
+    /// Lowercase words inside names ("Ann van der Berg").
+    static let namePrefixWords: Set<String> = ["van", "von", "der", "den", "de", "da", "di", "du", "la", "le", "del", "ter", "ten", "bin", "al"]
+
+    /// A name of at most five words, no digits, each word capitalised
+    /// where its script has capitals (or a lowercase particle: "van", "de").
+    static func isWrittenAsName(_ name: String) -> Bool {
+        let words = name.split(separator: " ")
+        guard !words.isEmpty, words.count <= 5, !name.contains(where: \.isNumber) else { return false }
+        return words.allSatisfy { word in
+            guard let first = word.first(where: \.isLetter) else { return true }
+            return !first.isLowercase || namePrefixWords.contains(word.lowercased())
+        }
     }
 
     static func hasRelAuthor(_ element: HTMLElement) -> Bool {

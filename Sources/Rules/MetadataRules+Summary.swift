@@ -33,7 +33,34 @@ extension MetadataRules {
             else { return nil }
             return text
         }
-        return found.map { Picked(value: summaryPrefix($0.value), source: "first paragraph") }
+        if let found { return Picked(value: summaryPrefix(found.value), source: "first paragraph") }
+        return leadTextBlock(in: page)
+    }
+
+    /// Lines shorter than this are a menu's or a list's, not prose's.
+    static let shortLineLength = 40
+
+    /// The lead written straight inside a `<div>`, its lines parted by
+    /// `<br>`s (a text block: the scanner records one as a `<div>` without
+    /// attributes whose text has a line end per `<br>`), with the checks of
+    /// a paragraph, and not mostly short lines (navigation written with
+    /// `<br>`s). Read only when no paragraph serves.
+    static func leadTextBlock(in page: PageIndex) -> Picked<String>? {
+        let found = bestPlaced(in: page, within: .lead) { _, element -> String? in
+            guard element.name == "div", element.attributeList.isEmpty, let raw = element.text, raw.contains("\n"),
+                  !element.context.isInside(nonSummaryLandmarks) else { return nil }
+            let lines = raw.split(separator: "\n").compactMap { TextCleaner.clean(String($0)) }
+            guard !isShortLines(lines), let text = TextCleaner.clean(lines.joined(separator: " ")),
+                  text.count >= minimumSummaryLength, !isNotice(text) else { return nil }
+            return text
+        }
+        return found.map { Picked(value: summaryPrefix($0.value), source: "text block") }
+    }
+
+    /// Mostly short lines and none as long as a summary: a menu, not prose.
+    static func isShortLines(_ lines: [String]) -> Bool {
+        let short = lines.filter { $0.count < shortLineLength }.count
+        return lines.count >= 3 && short * 2 > lines.count && lines.allSatisfy { $0.count < minimumSummaryLength }
     }
 
     /// A cookie banner, an ad label, a copyright line or a "turn on

@@ -144,7 +144,8 @@ extension MetadataRules {
             }
         }
         if declared == nil, let names = page.bestPlacedProperty(named: "author", { property -> [String]? in
-            let names = authorNames(property.value).filter(plausible)
+            // The person's own `itemprop=name`, not the whole item's text or its link.
+            let names = authorNames(page.nestedName(in: property) ?? property.value).filter(plausible)
             return names.isEmpty ? nil : names
         }) {
             declared = Picked(value: names, source: "microdata:author")

@@ -36,6 +36,8 @@ struct PageIndex {
         var order: Int
         var context: BodyContext
         var inBody: Bool
+        /// The element's text (its value may be an attribute's).
+        var text: String?
     }
 
     var metas: [Meta] = []
@@ -93,7 +95,7 @@ struct PageIndex {
                 for name in prop.lowercased().split(whereSeparator: \.isWhitespace) {
                     propertiesByName[String(name), default: []].append(properties.count)
                     properties.append(Property(name: String(name), value: value, order: order,
-                                               context: element.context, inBody: element.inBody))
+                                               context: element.context, inBody: element.inBody, text: element.text))
                 }
             }
         }
@@ -139,6 +141,24 @@ struct PageIndex {
                 let value = meta.content.trimmedWhitespace
                 if !value.isEmpty { return Picked(value: value, source: key) }
             }
+        }
+        return nil
+    }
+
+    /// How many elements after an item's property a property nested in it
+    /// is looked for (`nestedName`).
+    static let nestedPropertyReach = 8
+
+    /// The `name` property nested in the property `outer` (`itemprop=name`
+    /// inside `itemprop=author`): the first `name` soon after it whose text
+    /// the outer element's text holds; nil when there is none.
+    func nestedName(in outer: Property) -> String? {
+        guard let outerText = TextCleaner.clean(outer.text) else { return nil }
+        for position in propertiesByName["name"] ?? [] where properties[position].order > outer.order {
+            let property = properties[position]
+            guard property.order - outer.order <= PageIndex.nestedPropertyReach,
+                  let name = TextCleaner.clean(property.value), outerText.contains(name) else { return nil }
+            return name
         }
         return nil
     }

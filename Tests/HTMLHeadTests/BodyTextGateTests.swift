@@ -6,11 +6,12 @@ import Testing
 /// collector records is the same as when every byte goes through.
 @Suite struct BodyTextGateTests {
     /// What the gate lets through of `text`, fed in chunks of `size`, dropping from the start.
-    private func through(_ text: String, chunk size: Int, paragraphs: Bool = false) -> String {
+    private func through(_ text: String, chunk size: Int, paragraphs: Bool = false, divisions: Bool = false) -> String {
         var gate = TagGate()
         gate.bodyText.drops = true
         gate.bodyText.paragraphs = paragraphs
         gate.bodyText.headings = false
+        gate.bodyText.divisions = divisions
         var out = ""
         let bytes = Array(text.utf8)
         var offset = 0
@@ -32,6 +33,8 @@ import Testing
 
     @Test func bareParagraphsTitlesAndTheEndOfTheBodyStopTheDrop() {
         #expect(through("a<p>b</p>c", chunk: 64, paragraphs: true) == "<p>b</p>c")
+        // A bare `<div>` while text blocks are still read.
+        #expect(through("a<span>b</span><div>c<br>d</div>", chunk: 64, divisions: true) == "<span></span><div>c<br>d</div>")
         #expect(through("a<title>T</title>", chunk: 64) == "<title>T</title>")
         #expect(through("a</body>after", chunk: 64) == "</body>after")
         #expect(through("a</html>after", chunk: 64) == "</html>after")

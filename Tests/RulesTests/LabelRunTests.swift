@@ -1,0 +1,80 @@
+import Testing
+@testable import Rules
+
+/// Labelled text in elements that name nothing (hashed class names, bare
+/// `<div>`s): "Published: <date>", "Updated: … UTC", 公開 …, and a bare
+/// "By <span>Name</span>" byline. Scanned from HTML as the engine does.
+@Suite struct LabelRunTests {
+    private func page(_ body: String) -> String {
+        """
+        <!doctype html><html><head><meta charset="utf-8"><title>Tram lines to double by 2030</title></head>
+        <body><div class="sc-a81f3"><h1 class="sc-b2c9d">Tram lines to double by 2030</h1>\(body)</div>
+        <div class="sc-f00d1"><p>The city council voted on Tuesday to double the length of its tram network by 2030, adding four lines.</p></div>
+        </body></html>
+        """
+    }
+
+    @Test func aLabelledDateInAPlainSpanBesideRelativeTimes() {
+        let html = page("""
+            <div class="sc-d41e7"><span class="sc-77e1a">4 months ago</span>
+            <span class="sc-0c2f4">Published: March 9, 2021</span>
+            <span class="sc-0c2f5">Updated 2 hours ago</span></div>
+            """)
+        for chunk in [nil, 16] {
+            let metadata = extractHTML(html, chunk: chunk)
+            #expect(metadata.publishedTime == "2021-03-09", "chunk \(chunk ?? 0)")
+            #expect(metadata.sources?["publishedTime"] == "labelled date")
+        }
+    }
+
+    @Test func anUpdatedLabelWithAZoneGivesTheDateWhenNothingElseDoes() {
+        let html = page(#"<div class="x3k">Updated: 10 March 2021, 14:05 UTC</div><div class="x3l">3 days ago</div>"#)
+        #expect(extractHTML(html).publishedTime == "2021-03-10T14:05:00Z")
+    }
+
+    @Test func aCJKLabelInABareDiv() {
+        let html = page("<div><div>公開 2021年3月9日 10:05</div></div>")
+        for chunk in [nil, 16, 7] {
+            #expect(extractHTML(html, chunk: chunk).publishedTime == "2021-03-09T10:05:00", "chunk \(chunk ?? 0)")
+        }
+    }
+
+    @Test func aBareByWithTheNameInASpanIsTheByline() {
+        let html = page(#"<div class="sc-e1"><span class="sc-e2">By <span class="sc-e3">Ann Lee</span></span></div>"#)
+        for chunk in [nil, 16] {
+            let metadata = extractHTML(html, chunk: chunk)
+            #expect(metadata.author == "Ann Lee", "chunk \(chunk ?? 0)")
+        }
+        let two = page(#"<div class="q1">By <a href="/p/1">Ann Lee</a> and <a href="/p/2">Bo Kim</a></div>"#)
+        #expect(extractHTML(two).authors == ["Ann Lee", "Bo Kim"])
+    }
+
+    @Test func proseStartingWithByIsNoByline() {
+        let html = page("""
+            <div class="k1">By 2030, the city plans to double its tram lines.</div>
+            <div class="k2">By the way, the depots are new.</div>
+            """)
+        #expect(extractHTML(html).author == nil)
+    }
+}
+
+/// The display name inside a microdata author: `itemprop=name` nested in
+/// `itemprop=author`, not the author element's whole text or link.
+@Suite struct NestedMicrodataNameTests {
+    @Test func theNestedNameIsTheAuthor() {
+        let html = """
+            <html><head><title>T</title></head><body><article>
+            <div itemprop="author" itemscope itemtype="https://schema.org/Person">
+            <span itemprop="name">Ann Lee</span><span itemprop="jobTitle">Transport Correspondent</span>
+            <span itemprop="homeLocation">Leeds</span></div>
+            </article></body></html>
+            """
+        #expect(extractHTML(html).authors == ["Ann Lee"])
+        let link = """
+            <html><head><title>T</title></head><body>
+            <a itemprop="author" href="/people/ann-lee"><span itemprop="name">Ann Lee</span></a>
+            </body></html>
+            """
+        #expect(extractHTML(link).authors == ["Ann Lee"])
+    }
+}
