@@ -126,9 +126,12 @@ extension MetadataRules {
 
     /// A short text that starts with a credit prefix ("By Ann Lee") in an
     /// element no marker names (a label run, a paragraph), naming people as
-    /// names are written: "By 2030, …" and "By the way" are prose.
+    /// names are written: "By 2030, …" and "By the way" are prose, "By
+    /// Topic" a menu's filter. Never in navigation, an aside or a related
+    /// list (other articles' credits).
     static func isLabelledByline(_ element: HTMLElement) -> Bool {
-        guard element.name != "a", element.name != "time", let text = TextCleaner.clean(element.text),
+        guard element.name != "a", element.name != "time", !element.context.isInside(chromeLandmarks),
+              let text = TextCleaner.clean(element.text),
               text.count <= labelledBylineLength, withoutBylinePrefix(text) != text else { return false }
         let names = bylineNames(text)
         return !names.isEmpty && names.allSatisfy(isWrittenAsName)
@@ -137,11 +140,13 @@ extension MetadataRules {
     /// Lowercase words inside names ("Ann van der Berg").
     static let namePrefixWords: Set<String> = ["van", "von", "der", "den", "de", "da", "di", "du", "la", "le", "del", "ter", "ten", "bin", "al"]
 
-    /// A name of at most five words, no digits, each word capitalised
-    /// where its script has capitals (or a lowercase particle: "van", "de").
+    /// A name of two to five words (one, in scripts written without
+    /// spaces), no digits, each word capitalised where its script has
+    /// capitals (or a lowercase particle: "van", "de").
     static func isWrittenAsName(_ name: String) -> Bool {
         let words = name.split(separator: " ")
-        guard !words.isEmpty, words.count <= 5, !name.contains(where: \.isNumber) else { return false }
+        let unspaced = name.unicodeScalars.contains { $0.value >= 0x2E80 }
+        guard words.count >= (unspaced ? 1 : 2), words.count <= 5, !name.contains(where: \.isNumber) else { return false }
         return words.allSatisfy { word in
             guard let first = word.first(where: \.isLetter) else { return true }
             return !first.isLowercase || namePrefixWords.contains(word.lowercased())

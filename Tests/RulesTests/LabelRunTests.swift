@@ -53,8 +53,12 @@ import Testing
         let html = page("""
             <div class="k1">By 2030, the city plans to double its tram lines.</div>
             <div class="k2">By the way, the depots are new.</div>
+            <div class="k3">By Topic</div>
             """)
         #expect(extractHTML(html).author == nil)
+        let menu = page(#"<nav><div class="m1"><span class="m2">By <span class="m3">Ann Lee</span></span></div></nav>"#)
+        #expect(extractHTML(menu).author == nil)
+        #expect(extractHTML(page(#"<div class="c1">作者：<span class="c2">山田太郎</span></div>"#)).author == "山田太郎")
     }
 }
 
