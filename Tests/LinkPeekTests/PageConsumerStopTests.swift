@@ -217,4 +217,33 @@ import Testing
         #expect(stoppedAfter.map { $0 <= 7 } == true)
         #expect(document?.elements.contains { $0.text == "Bob Roe" } == false)
     }
+
+    /// An article's head with the main fields, author and date, and a charset
+    /// (so that the parser starts at once), but no site name or player.
+    private let cardHead = "<html><head><meta charset=utf-8><title>T</title><meta name=description content=D>"
+        + "<meta property=og:image content=/og.png><meta property=og:type content=article>"
+        + "<meta name=author content=\"Ann Lee\"><meta property=article:published_time content=2024-05-01></head><body>"
+
+    @Test func anArticleThatAnswersTheCardHoldsItsBodyUnparsed() {
+        // Only a player could still be added: the body is held and searched
+        // for one, to the budget, and parsed only once one shows.
+        let chunks = [cardHead] + (1...8).map { "<h1>Heading \($0)</h1>" + filler }
+        let (stoppedAfter, document) = feed(chunks, bodyScanBytes: 64 * 1024)
+        #expect(stoppedAfter == nil)
+        #expect(document?.elements.contains { $0.name == "h1" } == false)
+        let kib = String(repeating: "<p>lorem ipsum dolor sit amet</p>\n", count: 30)
+        let player = [cardHead] + Array(repeating: kib, count: 40) + ["<video src=/v.mp4 poster=/p.jpg></video>" + kib]
+        let (_, played) = feed(player, bodyScanBytes: 64 * 1024)
+        #expect(played?.elements.contains { $0.name == "video" } == true)
+    }
+
+    @Test func theChunkThatEndsTheHeadIsParsedOnlyToItsEnd() {
+        // A head that declares everything ends the reading before libxml2
+        // sees the body that came in the same chunk.
+        let everything = "<html><head><meta charset=utf-8>" + complete + "<meta name=author content=Ann>"
+            + "<meta property=article:published_time content=2024-05-01></head><body><h1>Late</h1>" + padding
+        let (stoppedAfter, document) = feed([everything], bodyScanBytes: 64 * 1024)
+        #expect(stoppedAfter == 1)
+        #expect(document?.elements.contains { $0.name == "h1" } == false)
+    }
 }

@@ -16,7 +16,7 @@ extension HeadDocument {
     ///
     /// Bylines, `<time>` elements, microdata and JSON-LD often sit 1–60 KiB
     /// into the body; the fetch reads on to the read budget (head +
-    /// `bodyScanBytes`) unless `isEverything`, and past `isComplete` it parses
+    /// `bodyScanBytes`) unless `isEverything`, and past `holdsBody` it parses
     /// the body only once the body shows such signs (`BodyEvidence`).
     ///
     /// Every element is looked at: an `og:type` of article late in the head
@@ -91,9 +91,6 @@ struct DeclaredFields: OptionSet {
     /// player sit in the body as often as in the head.
     static let articleFields: DeclaredFields = [.author, .published, .siteName, .media]
 
-    /// Every field the rules could still find in the body.
-    static let everything: DeclaredFields = main.union(articleFields)
-
     /// The main fields are declared, and for an article its own fields too:
     /// what the head must give before the body is no longer parsed blindly.
     var isComplete: Bool {
@@ -101,8 +98,21 @@ struct DeclaredFields: OptionSet {
         return !contains(.article) || isSuperset(of: DeclaredFields.articleFields)
     }
 
+    /// Every field the rules could still find in the body.
+    static let everything: DeclaredFields = main.union(articleFields)
+
     /// Nothing the rules could still use is missing: the reading may stop.
     var isEverything: Bool { isSuperset(of: Self.everything) }
+
+    /// What a card shows of a page, besides its site name and player: its
+    /// title, summary, image, author and published time.
+    static let card: DeclaredFields = main.union([.author, .published])
+
+    /// The body is no longer parsed blindly: the main fields are declared
+    /// (`isComplete`), or the head answered the card but for a player or
+    /// a site name (an article's). What the body could still add then is
+    /// mostly a player, which shows in its raw bytes (`BodyEvidence`).
+    var holdsBody: Bool { isComplete || isSuperset(of: Self.card) }
 
     /// What one element declares (nothing for a body fallback).
     static func declared(by element: HTMLElement) -> DeclaredFields {

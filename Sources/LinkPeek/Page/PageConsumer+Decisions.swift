@@ -44,8 +44,7 @@ extension PageConsumer {
         sniffBuffer = []
         return buffered.withUnsafeBytes {
             headEnd.scan($0)
-            scanner.feed($0)
-            return afterFeeding($0)
+            return parse($0, scanner: scanner)
         }
     }
 

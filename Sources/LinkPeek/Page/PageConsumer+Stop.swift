@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Curl
 import HTMLHead
 
@@ -9,7 +14,7 @@ extension PageConsumer {
     /// Stops once the head is complete and either the page declared every
     /// field the rules could still use (`DeclaredFields.isEverything`) or the
     /// head was followed by `bodyScanBytes` of body (`bodyBytesRead`). Once
-    /// the main fields are declared (`isComplete`) the body is held unparsed
+    /// the main fields are declared (`holdsBody`) the body is held unparsed
     /// (`hold`) until it shows a sign of the rest; from then on the reading
     /// is optional (`.settle`): a body that comes slowly or stalls ends it
     /// after `Transfer.settleMilliseconds` with what was read. A page that
@@ -32,7 +37,7 @@ extension PageConsumer {
             let fields = declared.update(document)
             declaredSoFar = fields
             if fields.isEverything { return .stop }
-            if fields.isComplete, !readingOn {
+            if fields.holdsBody, !readingOn {
                 // What was parsed of the body already may show a sign (the
                 // parser reports the head's end a chunk late).
                 if document.elements.contains(where: BodyEvidence.isSign) { readingOn = true } else { holding = true }
@@ -67,6 +72,34 @@ extension PageConsumer {
     /// KiB, which every page without a byline would pay for in bytes read.
     var searchBytes: Int { 2 * bodyScanBytes }
 
+    /// Parses the chunk just received (the last `bytes.count` of
+    /// `bytesSeen`). When the page's head ends in it, the chunk is parsed in
+    /// two: up to the `>` of its `</head>` or `<body>`, then the stop rule,
+    /// then the rest (held, when the rule said so), so that a head that
+    /// answers the card ends the reading before libxml2 sees any body.
+    func parse(_ bytes: UnsafeRawBufferPointer, scanner: HeadScanner) -> TransferDecision {
+        let chunkStart = bytesSeen - bytes.count
+        guard !scanner.headComplete, let end = headEnd.end, end > chunkStart, end < bytesSeen,
+            let base = bytes.baseAddress,
+            let close = memchr(base + (end - chunkStart), Int32(UInt8(ascii: ">")), bytesSeen - end)
+        else {
+            scanner.feed(bytes)
+            return afterFeeding(bytes)
+        }
+        let cut = base.distance(to: UnsafeRawPointer(close)) + 1
+        let head = UnsafeRawBufferPointer(rebasing: bytes[..<cut])
+        let seen = bytesSeen
+        bytesSeen = chunkStart + cut
+        scanner.feed(head)
+        let decision = afterFeeding(head)
+        bytesSeen = seen
+        guard decision != .stop, cut < bytes.count else { return decision }
+        let rest = UnsafeRawBufferPointer(rebasing: bytes[cut...])
+        if holding || searching { return hold(rest, scanner: scanner) }
+        scanner.feed(rest)
+        return afterFeeding(rest)
+    }
+
     /// `afterScanning` for a chunk just parsed. When the chunk made the
     /// consumer start holding, its own body part (after the page's head end)
     /// was parsed already: a sign of a missing field there means reading on.
@@ -85,7 +118,7 @@ extension PageConsumer {
 
     /// Holds body bytes unparsed, looking for a sign of a missing field
     /// (`BodyEvidence`); at the first, parses what was held and reads on to
-    /// the budget. Without one within `evidenceWindowBytes` of body the
+    /// the budget. Without one within `holdLimit` of body the
     /// transfer ends and the held bytes are dropped: they add nothing the
     /// rules use (the main fields are declared, so the body fallbacks are
     /// not chosen). The held bytes count too, which bounds them when the
@@ -112,13 +145,24 @@ extension PageConsumer {
     }
 
     /// How much body may be held without a sign before the reading ends:
-    /// past the budget, `searchBytes`; before it, `evidenceWindowBytes` for
-    /// a page that declared its author and date too (players and microdata
-    /// sit near the top of the body), else the whole search.
+    /// past the budget, `searchBytes`; before it, the whole search for a
+    /// page that declared no author or no date; the budget for an article
+    /// that declared them (its player, the one field left, sits up to 55 KiB
+    /// into the body on the open corpus: it was parsed that far before it
+    /// was held); `evidenceWindowBytes` for any other page (players and
+    /// microdata sit near the top of the body).
     private var holdLimit: Int {
         if searching || lacksBylineOrDate { return searchBytes }
+        if declaredSoFar.contains(.article) { return bodyScanBytes }
         return min(bodyScanBytes, Self.evidenceWindowBytes)
     }
+
+    /// How much body a page that is no article and gave its main fields,
+    /// author and date may show before a sign of a missing field must have
+    /// appeared: bylines, dates and players of such pages sit near the top
+    /// of the body (1–13 KiB into it on the open corpus, one of seven at 43
+    /// KiB), and each further KiB is read from the network by every such page.
+    static let evidenceWindowBytes = 16 * 1024
 
     /// Bytes of body read: after the page's own `</head>` or `<body>`. When
     /// the parser started the body sooner (a stray `<img>` or `<div>` in the
@@ -130,13 +174,6 @@ extension PageConsumer {
         if let end = headEnd.end { return min(afterHead, max(0, bytesSeen - end)) }
         return max(0, afterHead - Self.impliedHeadBytes)
     }
-
-    /// How much body a page that gave its main fields may show before a
-    /// sign of a missing field must have appeared: bylines, dates and
-    /// players of pages that are no article sit near the top of the body
-    /// (1–13 KiB into it on the open corpus, one of seven at 43 KiB), and
-    /// each further KiB is read from the network by every such page.
-    static let evidenceWindowBytes = 16 * 1024
 
     /// Bytes parsed after a sign found past the budget: a byline's name, a
     /// `<time>`'s text and a JSON-LD block follow their marker closely.

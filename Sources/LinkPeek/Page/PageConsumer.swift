@@ -6,7 +6,7 @@ import HTMLHead
 /// when it declared every field the rules could still use
 /// (`DeclaredFields.isEverything`), else after `bodyScanBytes` of body, read
 /// for late tags, bylines and dates. Once the head gave the main fields
-/// (`DeclaredFields.isComplete`) the body is held unparsed until it shows a
+/// (`DeclaredFields.holdsBody`) the body is held unparsed until it shows a
 /// sign of what is missing (`BodyEvidence`).
 ///
 /// - Important: a `TransferConsumer`: curl thread only.
@@ -122,8 +122,7 @@ final class PageConsumer: TransferConsumer {
         if let scanner {
             headEnd.scan(bytes)
             if holding || searching { return hold(bytes, scanner: scanner) }
-            scanner.feed(bytes)
-            return afterFeeding(bytes)
+            return parse(bytes, scanner: scanner)
         }
         switch body {
         case nil, .html?:
