@@ -22,6 +22,15 @@ extension LinkPeekEngine {
     }
 }
 
+/// What a flight's load hands every waiter: the preview, and the cache
+/// entry stored (or found shared) for it, whose served JSON is the answer's
+/// bytes too when the answer says the same (`FetchedPreview.json`).
+struct LoadedPreview: Sendable {
+    var metadata: LinkMetadata
+    /// Nil when nothing was stored (a failure, `no-store`).
+    var stored: CacheEntry?
+}
+
 /// Which fetches share one flight: those that want the same work done, the
 /// same page (its cache key) with or without its subresources. How each
 /// caller wants the answer shown (partial results, bytes, thumbnails) is

@@ -6,7 +6,7 @@ extension LinkPeekEngine {
     func load(
         url: String, key: CacheKey, options: FetchOptions, revalidating stale: CacheEntry?, timeout: Double,
         flight: FlightContext
-    ) async -> Result<LinkMetadata, FetchError> {
+    ) async -> Result<LoadedPreview, FetchError> {
         // While others load too, what this one stores is written behind (`CacheStore.put`).
         cache.store.beginLoad()
         defer { cache.store.endLoad() }
@@ -64,8 +64,8 @@ extension LinkPeekEngine {
             metadata.image?.data = nil
             return metadata
         }
-        await remember(stored, key: key, url: url, freshness: freshness, now: now())
-        return outcome
+        let kept = await remember(stored, key: key, url: url, freshness: freshness, now: now())
+        return outcome.map { LoadedPreview(metadata: $0, stored: kept) }
     }
 
     /// A `304` to a revalidation: the stored preview gets the new lifetime
@@ -73,7 +73,7 @@ extension LinkPeekEngine {
     /// read or parsed again.
     private func renew(
         _ stale: CacheEntry, metadata: LinkMetadata, fields: [String: String], key: CacheKey, url: String
-    ) async -> Result<LinkMetadata, FetchError> {
+    ) async -> Result<LoadedPreview, FetchError> {
         let now = now()
         var freshness = ruled(Freshness(fields: fields, now: now), url: url)
         freshness.etag = freshness.etag ?? stale.etag
@@ -83,9 +83,9 @@ extension LinkPeekEngine {
         renewed.expiresAt = Self.iso8601((clock ?? now).addingTimeInterval(freshness.lifetime))
         renewed.fromCache = nil
         renewed.stale = nil
-        await remember(.success(renewed), key: key, url: url, freshness: freshness, now: now)
+        let kept = await remember(.success(renewed), key: key, url: url, freshness: freshness, now: now)
         cache.counters.hit(.revalidated)
         renewed.fromCache = true
-        return .success(renewed)
+        return .success(LoadedPreview(metadata: renewed, stored: kept))
     }
 }
