@@ -21,14 +21,18 @@ extension LinkPeekEngine {
         }
     }
 
-    /// `loadPage` with oEmbed and wall handling (see the type's comment).
+    /// The sources (`sources`: site engines), then `loadPage` with oEmbed
+    /// and wall handling (see the type's comment).
     func loadPreview(
         url: String, timeout: Double, partials: @escaping @Sendable () -> Bool, headers: [String],
         conditional: Bool, hops: PageHops = PageHops(), events: @escaping @Sendable (ProviderEvent) -> Void
     ) async throws(FetchError) -> PreviewLoad {
         // Safe: `timeout` is clamped to (0, 3600] by the caller.
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
-        if let answer = await siteAnswer(url: url, deadline: deadline, headers: headers) { return answer }
+        let load = SourceLoad(url: url, deadline: deadline, headers: headers)
+        for source in Self.sources {
+            if let answer = await source.answer(load, engine: self) { return answer }
+        }
         let language = headers.filter { $0.lowercased().hasPrefix("accept-language:") }
         let listed = settings.oembed ? OEmbedProvider.request(for: url) : nil
         // An answer without a title (X's, for one: its text is only in the
