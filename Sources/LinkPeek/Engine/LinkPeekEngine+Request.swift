@@ -141,59 +141,37 @@ extension LinkPeekEngine {
         return json
     }
 
+    /// The stages of a request the cache stage did not answer, in order.
     private func answer(
         _ request: PreviewRequest, progress: Bool, events: @escaping @Sendable (ProviderEvent) -> Void
     ) async throws(FetchError) -> FetchedPreview {
-        let url = try URLCheck.validate(request.url).get()
-        guard let key = request.found?.key ?? CacheKey(rawURL: url, language: language(request.options.acceptLanguage))
-        else {
-            throw .failed(.invalidURL, "\"\(url)\" is not a valid URL.")
-        }
-        if Task.isCancelled { throw .cancelled }
-        let options = try siteFetchOptions(url: url, request.options)
-        let revalidating: CacheEntry?
-        let answer: CachedAnswer
+        let request = try check(request)
+        let cached: CachedAnswer
         do {
-            answer = try cachedAnswer(key: key, url: url, options: options, found: request.found)
+            cached = try cachedAnswer(key: request.key, url: request.url, options: request.options, found: request.found)
         } catch {
             countUsage(hit: error.fromCache)
             throw error
         }
-        switch answer {
+        switch cached {
         case .serve(let metadata):
             countUsage(hit: true)
-            return FetchedPreview(metadata: await withThumbnails(metadata, options: options))
+            return FetchedPreview(metadata: await withThumbnails(metadata, options: request.options))
         case .fetch(let stale):
             countUsage(hit: false)
-            revalidating = stale
+            let loaded = try await sharedLoad(request, revalidating: stale, progress: progress, events: events).get()
+            return await answered(loaded, for: request)
         }
+    }
 
-        // Clamped: the library takes any Double, and a Duration from 1e20 s traps.
-        let timeout = Self.clampedTimeout(options.timeout ?? settings.timeout)
-        let waiter = coalescer.makeWaiterID()
-        // Each caller keeps its own deadline, even while sharing a transfer.
-        let timer = Task { [coalescer] in
-            // Safe: `timeout` is clamped to (0, 3600], so the product fits Int64.
-            try await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
-            coalescer.leave(waiter: waiter, with: .timedOut)
-        }
-        defer { timer.cancel() }
-        let flight = FlightKey(page: key, fetchSubresources: options.fetchSubresources)
-        let demand = FlightDemand(partials: options.reportsPartialResults, data: options.includeData, progress: progress)
-        let outcome = await coalescer.run(key: flight, waiter: waiter, demand: demand, events: events) { flight in
-            await self.loadOnce(
-                url: url, key: key, options: options, revalidating: revalidating, timeout: timeout, flight: flight)
-        }
-        // This caller's deadline, or curl's for the transfer: whichever came first.
-        if case .failure(let error) = outcome, error.kind == .timedOut {
-            logger.info("fetch stopped", metadata: ["url": "\(url)", "reason": "timeout after \(timeout) s"])
-        }
-        // A shared flight answers each caller as it asked.
-        let loaded = try outcome.get()
+    /// The answer stage: the flight's preview as this caller asked for it
+    /// (its `originalURL`, the subresources' bytes, thumbnails), with the
+    /// entry stored for it.
+    private func answered(_ loaded: LoadedPreview, for request: CheckedRequest) async -> FetchedPreview {
         var metadata = loaded.metadata
-        metadata.originalURL = url
-        metadata = await withData(metadata, options: options)
-        return FetchedPreview(metadata: await withThumbnails(metadata, options: options), stored: loaded.stored)
+        metadata.originalURL = request.url
+        metadata = await withData(metadata, options: request.options)
+        return FetchedPreview(metadata: await withThumbnails(metadata, options: request.options), stored: loaded.stored)
     }
 
     /// The cached preview, decoded. A stored row is served as its bytes
