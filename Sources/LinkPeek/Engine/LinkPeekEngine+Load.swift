@@ -22,10 +22,12 @@ extension LinkPeekEngine {
         let outcome: Result<LinkMetadata, FetchError>
         var freshness: Freshness?
         do throws(FetchError) {
-            let loaded = try await loadPreview(
-                url: url, timeout: timeout, partials: { flight.demand().partials }, headers: headers,
-                conditional: conditional, hops: PageHops(ignoresBackoff: options.cachePolicy == .reload),
-                events: flight.send)
+            // Safe: `timeout` is clamped to (0, 3600] by the caller.
+            let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
+            let loaded = try await loadPreview(SourceLoad(
+                url: url, deadline: deadline, headers: headers, conditional: conditional,
+                hops: PageHops(ignoresBackoff: options.cachePolicy == .reload),
+                partials: { flight.demand().partials }, events: flight.send))
             switch loaded.page {
             case .notModified(let fields):
                 guard let stale, case .metadata(let metadata) = stale.value else {
