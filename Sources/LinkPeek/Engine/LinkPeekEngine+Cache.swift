@@ -38,7 +38,6 @@ extension LinkPeekEngine {
             error.stale = !fresh
             throw error
         case .metadata(var metadata):
-            metadata.originalURL = url
             metadata.fromCache = true
             metadata.stale = fresh ? nil : true
             switch options.cachePolicy {

@@ -86,7 +86,6 @@ extension LinkPeekEngine {
         cache.counters.hit(.fleet)
         switch entry.value {
         case .metadata(var metadata):
-            metadata.originalURL = url
             metadata.fromCache = true
             return .success(LoadedPreview(metadata: metadata, stored: entry))
         case .failure(var error):

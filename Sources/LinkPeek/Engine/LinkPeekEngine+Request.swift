@@ -153,24 +153,25 @@ extension LinkPeekEngine {
             countUsage(hit: error.fromCache)
             throw error
         }
+        var fetched: FetchedPreview
         switch cached {
         case .serve(let metadata):
             countUsage(hit: true)
-            return FetchedPreview(metadata: await withThumbnails(metadata, options: request.options))
+            fetched = FetchedPreview(metadata: await withThumbnails(metadata, options: request.options))
         case .fetch(let stale):
             countUsage(hit: false)
             let loaded = try await sharedLoad(request, revalidating: stale, progress: progress, events: events).get()
-            return await answered(loaded, for: request)
+            fetched = await answered(loaded, for: request)
         }
+        // Every answer names the URL this caller asked for, whoever's fetch or entry it is.
+        fetched.metadata.originalURL = request.url
+        return fetched
     }
 
     /// The answer stage: the flight's preview as this caller asked for it
-    /// (its `originalURL`, the subresources' bytes, thumbnails), with the
-    /// entry stored for it.
+    /// (the subresources' bytes, thumbnails), with the entry stored for it.
     private func answered(_ loaded: LoadedPreview, for request: CheckedRequest) async -> FetchedPreview {
-        var metadata = loaded.metadata
-        metadata.originalURL = request.url
-        metadata = await withData(metadata, options: request.options)
+        let metadata = await withData(loaded.metadata, options: request.options)
         return FetchedPreview(metadata: await withThumbnails(metadata, options: request.options), stored: loaded.stored)
     }
 
