@@ -60,6 +60,14 @@ final class CacheLookupsPerRequestTests {
         #expect(engine.cache.counters.snapshot.lookups == [.memory: 1, .disk: 1, .fleet: 1])
     }
 
+    @Test func saveAsksEachLevelOnceAndCarriesWhatItFoundIntoTheFetch() async throws {
+        // Nothing cached: save's own lookup goes with its fetch, which reads no level again.
+        let engine = engine()
+        let saved = try await engine.save(url: url, tags: nil)
+        #expect(saved.failure != nil)
+        #expect(engine.cache.counters.snapshot.lookups == [.memory: 1, .disk: 1, .fleet: 1])
+    }
+
     @Test func aFreshRowOnDiskIsAnsweredAsStoredWithoutAskingTheFleet() async throws {
         let key = try #require(CacheKey(rawURL: url))
         var metadata = LinkMetadata(originalURL: url)
