@@ -15,14 +15,14 @@ extension Front {
         case .success(let params): (url, options) = params
         }
         let trace = CacheTrace()
-        if let json = await CacheTrace.$current.withValue(trace, operation: {
-            await engine.freshCachedJSON(url: url, options: options)
-        }) {
-            return Self.previewResponse(json, label: XCache(trace.level), request: request)
+        let pending: PreviewRequest
+        switch await CacheTrace.$current.withValue(trace, operation: { await engine.lookUp(url: url, options: options) }) {
+        case .fresh(let json): return Self.previewResponse(json, label: XCache(trace.level), request: request)
+        case .miss(let miss): pending = miss
         }
         let outcome: Result<[UInt8], FetchError>? = await gate.run {
             await CacheTrace.$current.withValue(trace) {
-                await Self.fetchJSON(engine: engine, url: url, options: options)
+                await Self.fetchJSON(engine: engine, pending)
             }
         }
         switch outcome {
@@ -36,10 +36,10 @@ extension Front {
     }
 
     /// One fetch as JSON. (Kept out of the closure, as the daemon's `runFetch` is.)
-    static func fetchJSON(engine: LinkPeekEngine, url: String, options: FetchOptions) async -> Result<[UInt8], FetchError> {
+    static func fetchJSON(engine: LinkPeekEngine, _ pending: PreviewRequest) async -> Result<[UInt8], FetchError> {
         do {
-            let metadata = try await engine.fetch(url: url, options: options)
-            do { return .success(try metadata.jsonBytes()) } catch {
+            let fetched = try await engine.fetch(pending)
+            do { return .success(try fetched.json()) } catch {
                 return .failure(.unknown("the preview could not be encoded: \(error)"))
             }
         } catch {

@@ -30,27 +30,34 @@ extension FetchParams: ServiceRequest {
         let service = server.currentService()
         let url = url
         return .run(RequestWork(.immediate, reporter: reporter) { _ in
-            if let json = await service.freshCachedJSON(url: url, options: options) {
+            switch await service.lookUp(url: url, options: options) {
+            case .fresh(let json):
                 return .success(.stored(RawJSON(trusted: json)))
-            }
-            return await answer { () async throws(FetchError) in
-                .fetched(
-                    try await Server.fetchPreview(
-                        service: service, url: url, options: options, reporter: reporter, heldHover: heldHover))
+            case .miss(let request):
+                return await answer { () async throws(FetchError) in
+                    .fetched(
+                        try await Server.fetchPreview(
+                            service: service, request: request, reporter: reporter, heldHover: heldHover))
+                }
             }
         })
     }
 }
 
-/// `fetch`'s result: the bytes a fresh cache entry holds, or the preview just fetched.
+/// `fetch`'s result: the bytes a fresh cache entry holds, or the preview just
+/// fetched (as the bytes the cache stored for it, when they say the same).
 enum FetchAnswer: RequestResult {
     case stored(RawJSON)
-    case fetched(LinkMetadata)
+    case fetched(FetchedPreview)
 
     var resultJSON: Result<JSONValue, ResponseError> {
         switch self {
-        case .stored(let json): json.resultJSON
-        case .fetched(let metadata): encodeResult(metadata)
+        case .stored(let json):
+            return json.resultJSON
+        case .fetched(let preview):
+            do { return .success(.raw(RawJSON(trusted: try preview.json()))) } catch {
+                return .failure(.internalError("Internal error: could not encode the result"))
+            }
         }
     }
 }
@@ -60,12 +67,12 @@ extension Server {
     /// LSP hover card does. (A function, not a `do` block in the task's
     /// closure: see `answer`.)
     static func fetchPreview(
-        service: any MetadataService, url: String, options: FetchOptions, reporter: ProgressReporter, heldHover: Bool
-    ) async throws(FetchError) -> LinkMetadata {
+        service: any MetadataService, request: PreviewRequest, reporter: ProgressReporter, heldHover: Bool
+    ) async throws(FetchError) -> FetchedPreview {
         do throws(FetchError) {
-            return try await service.fetch(url: url, options: options, events: reporter.handle)
+            return try await service.fetch(request, events: reporter.handle)
         } catch var error {
-            if heldHover, error.reason == .notCached, let status = notFetchedCard(url: url).status {
+            if heldHover, error.reason == .notCached, let status = notFetchedCard(url: request.url).status {
                 error.message = status
             }
             throw error

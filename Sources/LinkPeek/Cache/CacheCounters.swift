@@ -20,6 +20,7 @@ public final class CacheCounters: Sendable {
     }
 
     private let memory = Atomic<Int>(0), disk = Atomic<Int>(0), fleet = Atomic<Int>(0), renewed = Atomic<Int>(0)
+    private let memoryReads = Atomic<Int>(0), diskReads = Atomic<Int>(0), fleetReads = Atomic<Int>(0)
     private let origin = Atomic<Int>(0)
     private let bytes = Atomic<Int>(0)
     private let holds = Atomic<Int>(0)
@@ -29,6 +30,8 @@ public final class CacheCounters: Sendable {
     /// A plain snapshot; each number only grows.
     public struct Snapshot: Sendable, Equatable {
         public var hits: [Level: Int]
+        /// How often each level was asked (`memory`, `disk`, `fleet`), hit or not.
+        public var lookups: [Level: Int]
         public var originRequests: Int
         public var bytesRead: Int
         public var rateLimitHolds: Int
@@ -40,8 +43,12 @@ public final class CacheCounters: Sendable {
         hits[.disk] = disk.load(ordering: .relaxed)
         hits[.fleet] = fleet.load(ordering: .relaxed)
         hits[.revalidated] = renewed.load(ordering: .relaxed)
+        let lookups: [Level: Int] = [
+            .memory: memoryReads.load(ordering: .relaxed), .disk: diskReads.load(ordering: .relaxed),
+            .fleet: fleetReads.load(ordering: .relaxed),
+        ]
         return Snapshot(
-            hits: hits, originRequests: origin.load(ordering: .relaxed), bytesRead: bytes.load(ordering: .relaxed),
+            hits: hits, lookups: lookups, originRequests: origin.load(ordering: .relaxed), bytesRead: bytes.load(ordering: .relaxed),
             rateLimitHolds: holds.load(ordering: .relaxed))
     }
 
@@ -54,6 +61,16 @@ public final class CacheCounters: Sendable {
         case .revalidated: renewed.add(1, ordering: .relaxed)
         }
         CacheTrace.current?.note(level)
+    }
+
+    /// `level` was asked for an entry (a request asks each level once at most).
+    func looked(_ level: Level) {
+        switch level {
+        case .memory: memoryReads.add(1, ordering: .relaxed)
+        case .disk: diskReads.add(1, ordering: .relaxed)
+        case .fleet: fleetReads.add(1, ordering: .relaxed)
+        case .revalidated: break
+        }
     }
 
     /// One request sent to an origin (a page, a redirect chain, an icon, an image).

@@ -34,27 +34,14 @@ public final class PreviewCache: Sendable {
         keepsPreviews = store.directory != nil
     }
 
-    /// The entry for `key`, fresh or stale, from any level: a fresh local
-    /// one, else the fleet's when it is fresher than what is here.
+    /// The entry for `key`, fresh or stale, from any level, each asked once:
+    /// a fresh local one, else the fleet's when it is fresher than what is
+    /// here. A fresh one counts as a hit of its level.
     func lookup(_ key: CacheKey, url: String, now: Date) -> CacheEntry? {
-        let name = key.description
-        var local = memory.entry(for: name)
-        var level = CacheCounters.Level.memory
-        if local == nil, keepsPreviews, let row = store.entry(name), let entry = decoded(row, key: name) {
-            memory.store(entry, for: name)
-            local = entry
-            level = .disk
-        }
-        if let local, local.isFresh(at: now) {
-            counters.hit(level)
-            return local
-        }
-        guard let fleet, let shared = fleet.entry(for: name),
-            local.map({ shared.expiresAt > $0.expiresAt }) ?? true
-        else { return local }
-        keepLocally(shared, key: key, url: url, now: now)
-        if shared.isFresh(at: now) { counters.hit(.fleet) }
-        return shared
+        var found = lookInMemory(key, url: url)
+        if found.entry?.isFresh(at: now) != true { lookBehindMemory(&found, now: now, asStored: false) }
+        if found.isFresh(at: now) { counters.hit(found.level) }
+        return found.entry
     }
 
     /// Copies an entry read from the fleet into the local levels (not back to the fleet).
@@ -69,7 +56,7 @@ public final class PreviewCache: Sendable {
     /// `info` with the damage, and is dropped (in the background, like a
     /// write) so that it is not read and refused again: the next fetch of the
     /// URL stores a good one.
-    private func decoded(_ row: StoredEntry, key: String) -> CacheEntry? {
+    func decoded(_ row: StoredEntry, key: String) -> CacheEntry? {
         do throws(StoredDamage) {
             return try row.decodedEntry()
         } catch {
@@ -91,46 +78,43 @@ public final class PreviewCache: Sendable {
         await store.remove(row.key)
     }
 
-    /// `getCached`: what is stored for `key`, as served to a client that
-    /// asked with `url`. The common case — fresh, asked as it was stored —
+    /// `getCached`: what is stored for a key, fresh or stale, as served to
+    /// a client that asked with a URL; the fleet is asked when neither local
+    /// level has an entry. The common case — fresh, asked as it was stored —
     /// is the stored bytes, neither decoded nor encoded again.
-    /// With `freshOnly`, only a fresh preview: what a `fetch` may answer with
-    /// at once.
-    /// `inMemory` is the memory level's entry when the caller looked already.
-    func served(
-        _ key: CacheKey, url: String, now: Date, freshOnly: Bool = false, inMemory: CacheEntry? = nil
-    ) -> CachedOutcome? {
-        let name = key.description
-        var entry = inMemory ?? memory.entry(for: name)
+    /// `found` is what memory gave (`lookInMemory`).
+    func served(_ found: CacheLookup, now: Date) -> CachedOutcome? {
+        let (key, url, name) = (found.key, found.url, found.key.description)
+        var entry = found.entry
         var level = CacheCounters.Level.memory
-        if entry == nil, keepsPreviews, let row = store.entry(name) {
-            level = .disk
-            if freshOnly, row.isFailure || row.mustRevalidate || row.expiresAt <= now.timeIntervalSince1970 {
-                return nil
+        if entry == nil, keepsPreviews {
+            counters.looked(.disk)
+            if let row = store.entry(name) {
+                level = .disk
+                // Served as stored, not decoded; but only bytes that are one JSON
+                // object go on the wire as they are. Others (a damaged row) are
+                // decoded below, which says so and drops the row.
+                if !row.isFailure, !row.mustRevalidate, row.expiresAt > now.timeIntervalSince1970,
+                    row.originalURL == url, JSONObjectCheck.isObject(row.body)
+                {
+                    counters.hit(.disk)
+                    return .preview(row.body)
+                }
+                entry = decoded(row, key: name)
             }
-            // Served as stored, not decoded; but only bytes that are one JSON
-            // object go on the wire as they are. Others (a damaged row) are
-            // decoded below, which says so and drops the row.
-            if !row.isFailure, !row.mustRevalidate, row.expiresAt > now.timeIntervalSince1970, row.originalURL == url,
-                JSONObjectCheck.isObject(row.body)
-            {
-                counters.hit(.disk)
-                return .preview(row.body)
-            }
-            entry = decoded(row, key: name)
         }
-        if entry == nil, let fleet, let shared = fleet.entry(for: name, counting: freshOnly ? .hits : .hitsAndMisses) {
-            if freshOnly, !shared.isFresh(at: now) { return nil }
-            keepLocally(shared, key: key, url: url, now: now)
-            entry = shared
-            level = .fleet
+        if entry == nil, let fleet {
+            counters.looked(.fleet)
+            if let shared = fleet.entry(for: name) {
+                keepLocally(shared, key: key, url: url, now: now)
+                entry = shared
+                level = .fleet
+            }
         }
         guard let entry else { return nil }
         let stale = !entry.isFresh(at: now)
-        if freshOnly, stale { return nil }
         switch entry.value {
         case .failure(var error):
-            if freshOnly { return nil }
             if !stale { counters.hit(level) }
             error.fromCache = true
             error.stale = stale

@@ -11,15 +11,19 @@ extension LinkPeekEngine {
         case fetch(revalidating: CacheEntry?)
     }
 
-    /// Applies the policy: `default` serves what is fresh; `reload` nothing;
+    /// Applies the policy to what the cache holds (`found`, the cache
+    /// stage's lookup; nil: none was made, and each level is asked once
+    /// here): `default` serves what is fresh; `reload` nothing;
     /// `cacheOnly` whatever is stored, else `notCached`;
     /// `staleWhileRevalidate` whatever is stored, refreshing a stale preview
     /// in the background. A cached failure is thrown as such (`fromCache`)
     /// while fresh (by `cacheOnly`, even stale).
-    func cachedAnswer(key: CacheKey, url: String, options: FetchOptions) throws(FetchError) -> CachedAnswer {
+    func cachedAnswer(key: CacheKey, url: String, options: FetchOptions, found: CacheLookup?) throws(FetchError)
+        -> CachedAnswer
+    {
         // A fetch for bytes (`includeData`) needs them: the cache keeps no bytes of previews.
         guard options.cachePolicy != .reload, !options.includeData || options.cachePolicy == .cacheOnly,
-            let entry = cache.lookup(key, url: url, now: now())
+            let entry = cachedEntry(key: key, url: url, found: found)
         else {
             if options.cachePolicy == .cacheOnly {
                 throw .failed(.notCached, "no cached preview for this URL, and the cache policy forbids the network.")
@@ -34,7 +38,6 @@ extension LinkPeekEngine {
             error.stale = !fresh
             throw error
         case .metadata(var metadata):
-            metadata.originalURL = url
             metadata.fromCache = true
             metadata.stale = fresh ? nil : true
             switch options.cachePolicy {
@@ -47,6 +50,17 @@ extension LinkPeekEngine {
                 return fresh ? .serve(metadata) : .fetch(revalidating: entry)
             }
         }
+    }
+
+    /// The entry the cache holds for `key`, fresh or stale: what the cache
+    /// stage found, else each level asked once now; a fresh one counts as a
+    /// hit of its level.
+    private func cachedEntry(key: CacheKey, url: String, found: CacheLookup?) -> CacheEntry? {
+        let now = now()
+        var found = found ?? cache.lookInMemory(key, url: url)
+        if !found.isFresh(at: now), !found.pastMemory { cache.lookBehindMemory(&found, now: now, asStored: false) }
+        if found.isFresh(at: now) { cache.counters.hit(found.level) }
+        return found.entry
     }
 
     /// Refreshes `key` once in the background (revalidating when it can),
@@ -70,10 +84,12 @@ extension LinkPeekEngine {
 
     /// Stores what a fetch met: a preview for its lifetime (not at all with
     /// `no-store`, which also drops an older copy), or a failure briefly;
-    /// a `[[site]]` rule's `failureTTL` decides first.
+    /// a `[[site]]` rule's `failureTTL` decides first. The preview's entry
+    /// as stored; nil when none was.
+    @discardableResult
     func remember(
         _ outcome: Result<LinkMetadata, FetchError>, key: CacheKey, url: String, freshness: Freshness?, now: Date
-    ) async {
+    ) async -> CacheEntry? {
         // The first `[[site]]` rule for the URL may set a failure's lifetime.
         let rule = siteRule(for: url)
         switch outcome {
@@ -81,7 +97,8 @@ extension LinkPeekEngine {
             let freshness = freshness ?? Freshness()
             if freshness.noStore {
                 logger.debug("cache entry dropped", metadata: ["url": "\(url)", "reason": "Cache-Control: no-store"])
-                return await cache.remove(key)
+                await cache.remove(key)
+                return nil
             }
             let entry = CacheEntry(
                 value: .metadata(metadata), expiresAt: now.addingTimeInterval(freshness.lifetime),
@@ -90,13 +107,15 @@ extension LinkPeekEngine {
             let final = cache.keepsPreviews ? metadata.url.flatMap(key.with(url:)) : nil
             let aliases = final.map { $0 == key ? [] : [$0] } ?? []
             await cache.put(entry, key: key, originalURL: url, aliases: aliases, now: now)
+            return entry
         case .failure(let error):
             // A rule's failureTTL keeps a timeout too, which is otherwise not kept; 0 keeps nothing.
             let ruled = rule?.failureLifetime(error)
-            guard ruled != nil || CacheLifetime.caches(error), ruled != 0 else { return }
+            guard ruled != nil || CacheLifetime.caches(error), ruled != 0 else { return nil }
             let lifetime = ruled ?? CacheLifetime.failure(error)
             let entry = CacheEntry(value: .failure(error), expiresAt: now.addingTimeInterval(lifetime))
             await cache.put(entry, key: key, originalURL: url, aliases: [], now: now)
+            return nil
         }
     }
 

@@ -13,7 +13,7 @@ extension LinkPeekEngine {
     func loadOnce(
         url: String, key: CacheKey, options: FetchOptions, revalidating stale: CacheEntry?, timeout: Double,
         flight: FlightContext
-    ) async -> Result<LinkMetadata, FetchError> {
+    ) async -> Result<LoadedPreview, FetchError> {
         guard let fleet = cache.fleet else {
             return await load(url: url, key: key, options: options, revalidating: stale, timeout: timeout, flight: flight)
         }
@@ -63,7 +63,7 @@ extension LinkPeekEngine {
     private func loadHolding(
         _ lock: FleetCache.Lock, fleet: FleetCache, url: String, key: CacheKey, options: FetchOptions,
         revalidating stale: CacheEntry?, timeout: Double, flight: FlightContext
-    ) async -> Result<LinkMetadata, FetchError> {
+    ) async -> Result<LoadedPreview, FetchError> {
         let renewal = Task.detached {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(Int(FleetCache.lockRenewal * 1000)))
@@ -79,16 +79,15 @@ extension LinkPeekEngine {
     }
 
     /// A fresh result another daemon shared for `key`, as this request's answer.
-    private func sharedAnswer(_ fleet: FleetCache, key: CacheKey, url: String) -> Result<LinkMetadata, FetchError>? {
+    private func sharedAnswer(_ fleet: FleetCache, key: CacheKey, url: String) -> Result<LoadedPreview, FetchError>? {
         let now = now()
-        guard let entry = fleet.entry(for: key.description, counting: .nothing), entry.isFresh(at: now) else { return nil }
+        guard let entry = fleet.entry(for: key.description, counted: false), entry.isFresh(at: now) else { return nil }
         cache.keepLocally(entry, key: key, url: url, now: now)
         cache.counters.hit(.fleet)
         switch entry.value {
         case .metadata(var metadata):
-            metadata.originalURL = url
             metadata.fromCache = true
-            return .success(metadata)
+            return .success(LoadedPreview(metadata: metadata, stored: entry))
         case .failure(var error):
             error.fromCache = true
             return .failure(error)

@@ -4,6 +4,37 @@
 // how each caller then gets the answer it asked for.
 
 extension LinkPeekEngine {
+    /// The de-duplicate stage: this request waits on the one flight for its
+    /// page (`Coalescer`), within its own deadline; the flight loads
+    /// (`loadOnce`: the fleet's lock, then `load`).
+    func sharedLoad(
+        _ request: CheckedRequest, revalidating: CacheEntry?, progress: Bool,
+        events: @escaping @Sendable (ProviderEvent) -> Void
+    ) async -> Result<LoadedPreview, FetchError> {
+        let (url, key, options) = (request.url, request.key, request.options)
+        // Clamped: the library takes any Double, and a Duration from 1e20 s traps.
+        let timeout = Self.clampedTimeout(options.timeout ?? settings.timeout)
+        let waiter = coalescer.makeWaiterID()
+        // Each caller keeps its own deadline, even while sharing a transfer.
+        let timer = Task { [coalescer] in
+            // Safe: `timeout` is clamped to (0, 3600], so the product fits Int64.
+            try await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
+            coalescer.leave(waiter: waiter, with: .timedOut)
+        }
+        defer { timer.cancel() }
+        let flight = FlightKey(page: key, fetchSubresources: options.fetchSubresources)
+        let demand = FlightDemand(partials: options.reportsPartialResults, data: options.includeData, progress: progress)
+        let outcome = await coalescer.run(key: flight, waiter: waiter, demand: demand, events: events) { flight in
+            await self.loadOnce(
+                url: url, key: key, options: options, revalidating: revalidating, timeout: timeout, flight: flight)
+        }
+        // This caller's deadline, or curl's for the transfer: whichever came first.
+        if case .failure(let error) = outcome, error.kind == .timedOut {
+            logger.info("fetch stopped", metadata: ["url": "\(url)", "reason": "timeout after \(timeout) s"])
+        }
+        return outcome
+    }
+
     /// The subresources' bytes for a caller that asked for them, and none for
     /// one that did not. A caller that joined a shared flight after its
     /// subresources were fetched without bytes has them fetched again.
@@ -20,6 +51,15 @@ extension LinkPeekEngine {
         // one's `icon`/`image` stages, and stages never go backwards.
         return await loadSubresources(of: metadata, options: options, events: { _ in })
     }
+}
+
+/// What a flight's load hands every waiter: the preview, and the cache
+/// entry stored (or found shared) for it, whose served JSON is the answer's
+/// bytes too when the answer says the same (`FetchedPreview.json`).
+struct LoadedPreview: Sendable {
+    var metadata: LinkMetadata
+    /// Nil when nothing was stored (a failure, `no-store`).
+    var stored: CacheEntry?
 }
 
 /// Which fetches share one flight: those that want the same work done, the

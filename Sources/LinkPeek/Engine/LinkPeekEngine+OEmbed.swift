@@ -10,25 +10,10 @@ import Logging
 /// nonsense never fails the preview: the page (or, for a wall, the
 /// failure) stands.
 extension LinkPeekEngine {
-    /// A page load, and how long an oEmbed answer in it may be cached (`cache_age`).
-    struct PreviewLoad {
-        var page: PageLoad
-        var cacheAge: Double?
-
-        /// A preview from `answer` alone.
-        static func answer(_ answer: OEmbedResponse, url: String) -> PreviewLoad {
-            PreviewLoad(page: .page(answer.preview(of: url), fields: [:]), cacheAge: answer.cacheAge)
-        }
-    }
-
-    /// `loadPage` with oEmbed and wall handling (see the type's comment).
-    func loadPreview(
-        url: String, timeout: Double, partials: @escaping @Sendable () -> Bool, headers: [String],
-        conditional: Bool, hops: PageHops = PageHops(), events: @escaping @Sendable (ProviderEvent) -> Void
-    ) async throws(FetchError) -> PreviewLoad {
-        // Safe: `timeout` is clamped to (0, 3600] by the caller.
-        let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
-        if let answer = await siteAnswer(url: url, deadline: deadline, headers: headers) { return answer }
+    /// The page source: the provider list's oEmbed answer, then `loadPage`
+    /// with oEmbed filling and wall handling (see the type's comment).
+    func pageWithOEmbed(_ load: SourceLoad) async throws(FetchError) -> PreviewLoad {
+        let (url, deadline, headers) = (load.url, load.deadline, load.headers)
         let language = headers.filter { $0.lowercased().hasPrefix("accept-language:") }
         let listed = settings.oembed ? OEmbedProvider.request(for: url) : nil
         // An answer without a title (X's, for one: its text is only in the
@@ -41,8 +26,8 @@ extension LinkPeekEngine {
         let page: PageLoad
         do {
             page = try await loadPage(
-                url: url, timeout: Self.clampedTimeout(Self.seconds(until: deadline)), partials: partials,
-                headers: headers, conditional: conditional, hops: hops, events: events)
+                url: url, timeout: Self.clampedTimeout(Self.seconds(until: deadline)), partials: load.partials,
+                headers: headers, conditional: load.conditional, hops: load.hops, events: load.events)
         } catch {
             // The provider described the URL: its answer beats a failed page.
             if let listedAnswer, error.kind == .failed {

@@ -5,12 +5,18 @@ extension LinkPeekEngine {
         let url = try URLCheck.validate(url).get()
         guard let key = CacheKey(rawURL: url, language: language(nil)) else { throw .failed(.invalidURL, "\"\(url)\" is not a valid URL.") }
         // What is cached, fresh or stale, is good enough to pin: revalidation refreshes it later.
+        // Each level asked once: what is found goes with the fetch when it is not a preview.
+        let now = now()
+        var found = cache.lookInMemory(key, url: url)
+        if found.entry?.isFresh(at: now) != true { cache.lookBehindMemory(&found, now: now, asStored: false) }
         var metadata: LinkMetadata
-        if let entry = cache.lookup(key, url: url, now: now()), case .metadata(let cached) = entry.value {
+        if let entry = found.entry, case .metadata(let cached) = entry.value {
+            if entry.isFresh(at: now) { cache.counters.hit(found.level) }
             metadata = cached
         } else {
             do {
-                metadata = try await fetch(url: url, options: FetchOptions(reportsPartialResults: false)) { _ in }
+                let request = PreviewRequest(url: url, options: FetchOptions(reportsPartialResults: false), found: found)
+                metadata = try await fetch(request, events: { _ in }).metadata
             } catch where error.kind != .cancelled {
                 // The link is worth keeping even when its page fails now: what is known, and why.
                 metadata = LinkMetadata(originalURL: url)

@@ -13,7 +13,7 @@ public final class LinkPeekEngine: MetadataService {
     let transfers: TransferEngine
     public let cache: PreviewCache
     let policy: AddressPolicy
-    let coalescer = Coalescer<FlightKey, LinkMetadata>()
+    let coalescer = Coalescer<FlightKey, LoadedPreview>()
     /// Keys with a `staleWhileRevalidate` refresh running, so a hover storm starts one.
     let refreshing = Mutex<Set<String>>([])
     /// Sources and variants for `media(url:transform:timeout:)`: a memory
@@ -98,72 +98,6 @@ public final class LinkPeekEngine: MetadataService {
     /// Now, as cache freshness sees it (`Settings.clockOffset`).
     func now() -> Date { Date().addingTimeInterval(settings.clockOffset) }
 
-    public func fetch(
-        url: String, options: FetchOptions, events: @escaping @Sendable (ProviderEvent) -> Void
-    ) async throws(FetchError) -> LinkMetadata {
-        try await fetch(url: url, options: options, progress: true, events: events)
-    }
-
-    /// `fetch` for a caller that shows no progress (the command's batch
-    /// fetches): a shared transfer then passes on its stages only, not
-    /// every chunk's byte count.
-    public func fetch(url: String, options: FetchOptions) async throws(FetchError) -> LinkMetadata {
-        try await fetch(url: url, options: options, progress: false, events: { _ in })
-    }
-
-    private func fetch(
-        url: String, options requested: FetchOptions, progress: Bool, events: @escaping @Sendable (ProviderEvent) -> Void
-    ) async throws(FetchError) -> LinkMetadata {
-        let url = try URLCheck.validate(url).get()
-        guard let key = CacheKey(rawURL: url, language: language(requested.acceptLanguage)) else {
-            throw .failed(.invalidURL, "\"\(url)\" is not a valid URL.")
-        }
-        if Task.isCancelled { throw .cancelled }
-        let options = try siteFetchOptions(url: url, requested)
-        let revalidating: CacheEntry?
-        let answer: CachedAnswer
-        do {
-            answer = try cachedAnswer(key: key, url: url, options: options)
-        } catch {
-            countUsage(hit: error.fromCache)
-            throw error
-        }
-        switch answer {
-        case .serve(let metadata):
-            countUsage(hit: true)
-            return await withThumbnails(metadata, options: options)
-        case .fetch(let stale):
-            countUsage(hit: false)
-            revalidating = stale
-        }
-
-        // Clamped: the library takes any Double, and a Duration from 1e20 s traps.
-        let timeout = Self.clampedTimeout(options.timeout ?? settings.timeout)
-        let waiter = coalescer.makeWaiterID()
-        // Each caller keeps its own deadline, even while sharing a transfer.
-        let timer = Task { [coalescer] in
-            // Safe: `timeout` is clamped to (0, 3600], so the product fits Int64.
-            try await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
-            coalescer.leave(waiter: waiter, with: .timedOut)
-        }
-        defer { timer.cancel() }
-        let flight = FlightKey(page: key, fetchSubresources: options.fetchSubresources)
-        let demand = FlightDemand(partials: options.reportsPartialResults, data: options.includeData, progress: progress)
-        let outcome = await coalescer.run(key: flight, waiter: waiter, demand: demand, events: events) { flight in
-            await self.loadOnce(
-                url: url, key: key, options: options, revalidating: revalidating, timeout: timeout, flight: flight)
-        }
-        // This caller's deadline, or curl's for the transfer: whichever came first.
-        if case .failure(let error) = outcome, error.kind == .timedOut {
-            logger.info("fetch stopped", metadata: ["url": "\(url)", "reason": "timeout after \(timeout) s"])
-        }
-        // A shared flight answers each caller as it asked.
-        var metadata = try outcome.get()
-        metadata.originalURL = url
-        metadata = await withData(metadata, options: options)
-        return await withThumbnails(metadata, options: options)
-    }
-
     /// Timeouts the engine works with: NaN, negatives and zero become the
     /// shortest, anything past `maximumTimeout` the longest.
     static func clampedTimeout(_ seconds: Double) -> Double {
@@ -172,64 +106,6 @@ public final class LinkPeekEngine: MetadataService {
     }
     static let minimumTimeout = 0.001
     static let maximumTimeout = 3600.0
-
-    /// The cached preview, decoded. A stored row is served as its bytes
-    /// when it is fresh and asked for as stored (`PreviewCache.served`), so
-    /// damage shows only here: such a row is a miss, said and dropped as the
-    /// cache does when it decodes a row itself.
-    public func cached(url: String) async -> LinkMetadata? {
-        guard case .preview(let json)? = await cachedOutcome(url: url) else { return nil }
-        do throws(StoredDamage) {
-            return try StoredDamage.decode(LinkMetadata.self, from: json)
-        } catch {
-            guard let key = CacheKey(rawURL: url, language: language(nil)) else { return nil }
-            logger.info("cache entry unreadable; dropped", metadata: ["key": "\(key)", "error": "\(error)"])
-            await cache.dropStored(key)
-            return nil
-        }
-    }
-
-    nonisolated(nonsending) public func cachedJSON(url: String) async -> [UInt8]? {
-        guard case .preview(let json)? = await cachedOutcome(url: url) else { return nil }
-        return json
-    }
-
-    /// A hit in memory is answered on the caller's executor (a hop would cost
-    /// more than the lookup); a read of the store runs on the global pool
-    /// (`@concurrent`), so that a daemon's lookups use the other cores while
-    /// its actor reads the next request.
-    nonisolated(nonsending) public func cachedOutcome(url: String, acceptLanguage: String? = nil) async
-        -> CachedOutcome?
-    {
-        guard let key = CacheKey(rawURL: url, language: language(acceptLanguage)) else { return nil }
-        let (trimmed, now) = (url.trimmedWhitespace, now())
-        let inMemory = cache.memory.entry(for: key.description)
-        let outcome = inMemory != nil || !cache.keepsPreviews
-            ? cache.served(key, url: trimmed, now: now, inMemory: inMemory)
-            : await Self.servedFromStore(cache, key: key, url: trimmed, now: now)
-        countUsage(hit: outcome != nil)
-        return outcome
-    }
-
-    @concurrent
-    private static func servedFromStore(_ cache: PreviewCache, key: CacheKey, url: String, now: Date) async
-        -> CachedOutcome?
-    {
-        cache.served(key, url: url, now: now)
-    }
-
-    /// A fresh cached preview's JSON, as `fetch` would answer with it, for
-    /// the daemon's fast path: no decoding and encoding of the preview.
-    nonisolated(nonsending) public func freshCachedJSON(url: String, options: FetchOptions) async -> [UInt8]? {
-        // Bytes (`includeData`) and thumbnails are not in the stored JSON: those take the full path.
-        guard options.cachePolicy != .reload, !options.includeData, options.thumbnail == nil,
-            siteFetchRule(url)?.mode != .never,
-            let key = CacheKey(rawURL: url, language: language(options.acceptLanguage)),
-            case .preview(let json)? = cache.served(key, url: url.trimmedWhitespace, now: now(), freshOnly: true)
-        else { return nil }
-        countUsage(hit: true)
-        return json
-    }
 
     /// What the first `[[site]]` rule matching `url` says of fetching it
     /// (`fetch = "cacheOnly"`: the cache only; `"never"`: no preview), with

@@ -33,9 +33,18 @@ public protocol MetadataService: Sendable {
     /// lifetime) or a cached failure (`fromCache`); nil when nothing is.
     nonisolated(nonsending) func cachedOutcome(url: String, acceptLanguage: String?) async -> CachedOutcome?
 
-    /// `fetch`'s answer as JSON when it is a fresh cache hit (nil otherwise),
-    /// so the daemon can answer it without decoding and encoding it.
-    nonisolated(nonsending) func freshCachedJSON(url: String, options: FetchOptions) async -> [UInt8]?
+    /// The cache stage of a `fetch` for a front that answers with JSON: a
+    /// fresh cache hit as its JSON (no decoding, no encoding), or the
+    /// request, with what the cache held, for `fetch(_:events:)`. Runs on
+    /// the caller's executor up to a miss in memory; an implementation that
+    /// reads a disk or the network moves that off it (`@concurrent`).
+    nonisolated(nonsending) func lookUp(url: String, options: FetchOptions) async -> CacheAnswer
+
+    /// `fetch` of a request the cache stage did not answer, with what it
+    /// found (no cache level is asked again).
+    func fetch(
+        _ request: PreviewRequest, events: @escaping @Sendable (ProviderEvent) -> Void
+    ) async throws(FetchError) -> FetchedPreview
 
     /// Saves `url` (fetching it when nothing is cached) with `tags` (nil
     /// keeps a saved link's tags); the preview with `savedAt` and `tags`.
@@ -87,8 +96,15 @@ extension MetadataService {
         await cachedJSON(url: url).map(CachedOutcome.preview)
     }
 
-    nonisolated(nonsending) public func freshCachedJSON(url: String, options: FetchOptions) async -> [UInt8]? {
-        nil
+    /// A service without a cache of its own answers nothing at once.
+    nonisolated(nonsending) public func lookUp(url: String, options: FetchOptions) async -> CacheAnswer {
+        .miss(PreviewRequest(url: url, options: options))
+    }
+
+    public func fetch(
+        _ request: PreviewRequest, events: @escaping @Sendable (ProviderEvent) -> Void
+    ) async throws(FetchError) -> FetchedPreview {
+        FetchedPreview(metadata: try await fetch(url: request.url, options: request.options, events: events))
     }
 
     /// `media` for a service without a network (a test fake implements

@@ -69,12 +69,12 @@ extension MetadataService {
         let options = FetchOptions(reportsPartialResults: false)
         // A fresh preview in the cache is warm already and costs the host
         // nothing: no pause, no fetch.
-        if await freshCachedJSON(url: url, options: options) == nil {
+        if case .miss(let request) = await lookUp(url: url, options: options) {
             if pause > .zero {
                 do { try await Task.sleep(for: pause) } catch { return .cancelled }
             }
             do {
-                _ = try await fetch(url: url, options: options) { _ in }
+                _ = try await fetch(request) { _ in }
             } catch {
                 return error
             }

@@ -35,3 +35,49 @@ final class ServedJSON: Sendable {
         }
     }
 }
+
+extension ServedJSON {
+    /// A preview's answer to the fetch that loaded it (`fromCache: false`)
+    /// from the served form of what it stored (`fromCache: true`): the one
+    /// top-level member changed, nothing encoded again. Nil when `served`
+    /// has no such member at its top level.
+    static func fetchedForm(of served: [UInt8]) -> [UInt8]? {
+        let member = Array(#""fromCache":true"#.utf8)
+        var depth = 0
+        var index = 0
+        var inString = false
+        while index < served.count {
+            let byte = served[index]
+            if inString {
+                if byte == UInt8(ascii: "\\") {
+                    index += 2
+                    continue
+                }
+                if byte == UInt8(ascii: "\"") { inString = false }
+                index += 1
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                // At the top level a string followed by `:` is a member's name.
+                if depth == 1, served.count - index >= member.count,
+                    served[index..<(index + member.count)].elementsEqual(member)
+                {
+                    var fetched = Array(served[..<index])
+                    fetched.append(contentsOf: #""fromCache":false"#.utf8)
+                    fetched.append(contentsOf: served[(index + member.count)...])
+                    return fetched
+                }
+                inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+            default:
+                break
+            }
+            index += 1
+        }
+        return nil
+    }
+}

@@ -84,17 +84,17 @@ public final class FleetCache: Sendable {
     /// The shared entry for `key`, fresh or stale; nil when there is none,
     /// Redis is not answering, or it does not decode (said at `info`; the
     /// fetch that follows overwrites it).
-    /// - Parameter counting: what this lookup counts for `fleet stats`: a
-    ///   hit, a miss too, or nothing (a lookup that repeats one just counted).
-    func entry(for key: String, counting: Counting = .hitsAndMisses) -> CacheEntry? {
+    /// - Parameter counted: whether this lookup counts for `fleet stats`
+    ///   (a hit or a miss); a fetch that holds the key's lock looks again
+    ///   uncounted, for an entry another daemon shared meanwhile.
+    func entry(for key: String, counted: Bool = true) -> CacheEntry? {
         let reply = connections.with { connection throws(RedisError) in
-            switch counting {
-            case .nothing:
-                try connection.call([Array("GET".utf8), Self.entryKey(key)])
-            case .hits, .hitsAndMisses:
+            if counted {
                 try connection.call(Self.eval(
                     FleetScripts.read, keys: [Self.entryKey(key), Array(Self.statsKey.utf8)],
-                    arguments: [counting == .hitsAndMisses ? [UInt8(ascii: "1")] : [UInt8(ascii: "0")]]))
+                    arguments: [[UInt8(ascii: "1")]]))
+            } else {
+                try connection.call([Array("GET".utf8), Self.entryKey(key)])
             }
         }
         guard let bytes = reply?.bytes else { return nil }
@@ -105,13 +105,6 @@ public final class FleetCache: Sendable {
             logger.info("fleet entry unreadable; ignored", metadata: ["key": "\(key)", "error": "\(error)"])
             return nil
         }
-    }
-
-    enum Counting: Sendable, Equatable {
-        case nothing
-        /// A lookup that a counted one follows when it misses (the daemon's fast path).
-        case hits
-        case hitsAndMisses
     }
 
     /// Shares `entry` (write-through after a fetch): kept as long as it is

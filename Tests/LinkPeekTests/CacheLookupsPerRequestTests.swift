@@ -1,0 +1,89 @@
+import Foundation
+import LogCapture
+import Testing
+
+@testable import LinkPeek
+
+/// A request builds its key once and asks memory, then the disk, then the
+/// fleet once each, carrying what it found from the cache stage (`lookUp`)
+/// into the load path (`fetch(_:)`), which reads no level again. Counted by
+/// the engine's `CacheCounters`, per level asked.
+final class CacheLookupsPerRequestTests {
+    let directory: String
+    let log = LogCapture()
+
+    init() throws {
+        directory = NSTemporaryDirectory() + "linkpeek-lookups-\(UInt64.random(in: 0...UInt64.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// An engine with all three levels: memory, SQLite in `directory`, and
+    /// a fleet whose Redis does not answer (nothing listens on port 1), so
+    /// that asking it is counted and answers nothing.
+    func engine() -> LinkPeekEngine {
+        var settings = Settings()
+        settings.cacheDir = directory
+        settings.fleet = "redis://127.0.0.1:1"
+        return LinkPeekEngine(settings: settings, logger: log.logger(label: "linkpeek", level: .critical))
+    }
+
+    /// A private address: the address policy refuses it, so a miss ends
+    /// without any network, after the cache has been asked.
+    let url = "http://127.0.0.1:1/page"
+
+    @Test func aMissAsksMemoryThenDiskThenFleetOnceEach() async {
+        let engine = engine()
+        guard case .miss(let request) = await engine.lookUp(url: url, options: FetchOptions()) else {
+            Issue.record("nothing is cached yet")
+            return
+        }
+        _ = try? await engine.fetch(request)
+        #expect(engine.cache.counters.snapshot.lookups == [.memory: 1, .disk: 1, .fleet: 1])
+    }
+
+    @Test func aFetchThatSkipsTheCacheStageAsksEachLevelOnce() async {
+        // Bytes are not in the stored JSON: the cache stage asks nothing, the load path once.
+        let engine = engine()
+        var options = FetchOptions()
+        options.includeData = true
+        options.cachePolicy = .cacheOnly
+        guard case .miss(let request) = await engine.lookUp(url: url, options: options) else {
+            Issue.record("a fetch for bytes is never answered by the stored JSON")
+            return
+        }
+        #expect(engine.cache.counters.snapshot.lookups == [.memory: 0, .disk: 0, .fleet: 0])
+        await #expect(throws: FetchError.self) { try await engine.fetch(request) }
+        #expect(engine.cache.counters.snapshot.lookups == [.memory: 1, .disk: 1, .fleet: 1])
+    }
+
+    @Test func saveAsksEachLevelOnceAndCarriesWhatItFoundIntoTheFetch() async throws {
+        // Nothing cached: save's own lookup goes with its fetch, which reads no level again.
+        let engine = engine()
+        let saved = try await engine.save(url: url, tags: nil)
+        #expect(saved.failure != nil)
+        #expect(engine.cache.counters.snapshot.lookups == [.memory: 1, .disk: 1, .fleet: 1])
+    }
+
+    @Test func aFreshRowOnDiskIsAnsweredAsStoredWithoutAskingTheFleet() async throws {
+        let key = try #require(CacheKey(rawURL: url))
+        var metadata = LinkMetadata(originalURL: url)
+        metadata.title = "Stored"
+        let entry = CacheEntry(value: .metadata(metadata), expiresAt: Date().addingTimeInterval(3600))
+        let stored = CacheStore(directory: directory)
+        #expect(await stored.put(entry, key: key.description, originalURL: url, now: Date()))
+        stored.flush()
+
+        let engine = engine()
+        guard case .fresh(let json) = await engine.lookUp(url: url, options: FetchOptions()) else {
+            Issue.record("a fresh stored preview answers at once")
+            return
+        }
+        #expect(json == entry.servedJSON)
+        #expect(engine.cache.counters.snapshot.lookups == [.memory: 1, .disk: 1, .fleet: 0])
+        #expect(engine.cache.counters.snapshot.hits[.disk] == 1)
+    }
+}
