@@ -27,8 +27,9 @@ GitHub engine's (GraphQL answers only with a token). Before timing, one run
 of each is checked: the sites run's preview has the engine's `site`
 object and asked no page, the page run's has none and read the page.
 Printed per link: the API requests a sites run makes, the page's size,
-p50 of each (ms, spawn to exit), their ratio, and the median of the
-per-round ratios. Every run is bounded (30 s), the whole by
+p50 of each (ms, spawn to exit), their ratio, the median of the
+per-round ratios, and p50 of each run's CPU (user + system ms): on a busy
+machine the wall times are mostly waiting for a core. Every run is bounded (30 s), the whole by
 `--max-seconds` (rounds stop there); the server and proxy are shut down and
 any child left is killed by its pid.
 """
@@ -40,6 +41,7 @@ import contextlib
 import json
 import os
 import random
+import resource
 import signal
 import ssl
 import statistics
@@ -140,6 +142,10 @@ def page_title(case: Case) -> str:
 def serve(ca: TestCA, site: Site):
     """The HTTPS server for every name; yields linkpeek's network flags."""
     handler = make_handler(site)
+    # Each answer goes as its head and then its body, two writes: without
+    # TCP_NODELAY a small body waits for the ACK of the head, which the
+    # client delays (40 ms on Linux), as no API server makes it wait.
+    handler.disable_nagle_algorithm = True
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(str(ca.leaf[0]), str(ca.leaf[1]))
     address = f"127.0.{random.randrange(1, 250)}.{random.randrange(2, 250)}"
@@ -165,8 +171,15 @@ def serve(ca: TestCA, site: Site):
             proxy.stop()
 
 
+def cpu_of_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run(argv, env):
-    """(milliseconds, stdout, stderr, status) of one whole process, bounded; killed by its pid if it overruns."""
+    """(wall ms, CPU ms, stdout, stderr, status) of one whole process, bounded; killed by its pid if it overruns.
+    The CPU is the process's user + system time (the runs go one at a time)."""
+    cpu = cpu_of_children()
     start = time.perf_counter()
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     try:
@@ -176,7 +189,7 @@ def run(argv, env):
             os.kill(p.pid, signal.SIGKILL)
         p.communicate(timeout=10)
         raise
-    return (time.perf_counter() - start) * 1000, out, err, p.returncode
+    return (time.perf_counter() - start) * 1000, (cpu_of_children() - cpu) * 1000, out, err, p.returncode
 
 
 def argv_of(binary, flags, case, sites):
@@ -187,7 +200,7 @@ def check(binary, flags, env, site, case):
     """One run of each, checked; returns the API requests a sites run made."""
     parts = urllib.parse.urlsplit(case.url)
     before = len(site.seen)
-    _, out, err, status = run(argv_of(binary, flags, case, True), env)
+    _, _, out, err, status = run(argv_of(binary, flags, case, True), env)
     seen = site.seen[before:]
     preview = json.loads(out) if status == 0 else {}
     if preview.get("site", {}).get("engine") != case.engine or (parts.hostname, parts.path) in [(h, p) for h, p, _ in seen]:
@@ -195,7 +208,7 @@ def check(binary, flags, env, site, case):
                          f"{err[-600:]!r} seen {seen}")
     api_requests = len(seen)
     before = len(site.seen)
-    _, out, err, status = run(argv_of(binary, flags, case, False), env)
+    _, _, out, err, status = run(argv_of(binary, flags, case, False), env)
     preview = json.loads(out) if status == 0 else {}
     if preview.get("title") != page_title(case) or "site" in preview or site.count(parts.hostname, parts.path) < 1:
         raise SystemExit(f"{case.label}: the page run did not read the page: {status} {out[:300]!r} {err[-600:]!r}")
@@ -231,6 +244,7 @@ def main() -> int:
                 for case in cases:
                     requests[(binary, case.label)] = check(binary, flags, env, site, case)
             times = {(b, c.label, s): [] for b in binaries for c in cases for s in (True, False)}
+            cpus = {(b, c.label, s): [] for b in binaries for c in cases for s in (True, False)}
             ratios = {(b, c.label): [] for b in binaries for c in cases}
             started = time.monotonic()
             rounds = 0
@@ -241,23 +255,27 @@ def main() -> int:
                     for binary in binaries:
                         got = {}
                         for sites in ((True, False) if r % 2 == 0 else (False, True)):
-                            ms, _, err, status = run(argv_of(binary, flags, case, sites), env)
+                            ms, cpu, _, err, status = run(argv_of(binary, flags, case, sites), env)
                             if status != 0:
                                 raise SystemExit(f"{case.label}: exit {status}: {err[-600:]!r}")
                             got[sites] = ms
                             times[(binary, case.label, sites)].append(ms)
+                            cpus[(binary, case.label, sites)].append(cpu)
                         ratios[(binary, case.label)].append(got[True] / got[False])
                 rounds += 1
     print(f"{rounds} rounds, {len(cases)} links, {len(binaries)} binaries; p50 ms of the whole process")
     for binary in binaries:
         print(f"\n{binary}")
-        print(f"{'link':<36} {'API req':>7} {'page KB':>8} {'sites p50':>10} {'page p50':>9} {'ratio':>6} {'paired':>7}")
+        print(f"{'link':<36} {'API req':>7} {'page KB':>8} {'sites p50':>10} {'page p50':>9} {'ratio':>6} {'paired':>7} "
+              f"{'CPU sites / page':>17}")
         for case in cases:
             on = statistics.median(times[(binary, case.label, True)])
             off = statistics.median(times[(binary, case.label, False)])
             paired = statistics.median(ratios[(binary, case.label)])
+            cpu_on = statistics.median(cpus[(binary, case.label, True)])
+            cpu_off = statistics.median(cpus[(binary, case.label, False)])
             print(f"{case.label:<36} {requests[(binary, case.label)]:>7} {case.page_kb:>8} {on:>10.1f} {off:>9.1f} "
-                  f"{on / off:>6.2f} {paired:>7.2f}")
+                  f"{on / off:>6.2f} {paired:>7.2f} {cpu_on:>8.1f} / {cpu_off:.1f}")
     return 0
 
 
