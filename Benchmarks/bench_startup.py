@@ -9,7 +9,9 @@ With `--config` (repeatable), each binary runs `linkpeek config show
 configuration file adds to a start (`config show` reads it as `fetch` and
 `serve` do, and stops). `--rules N` writes an empty file and one of N
 `[[site]]` rules of 9 keys each (`rules_text`) to a temporary directory
-and compares those two.
+and compares those two. With files it also prints each run's CPU (user +
+system) at p50: on a busy machine the wall time is mostly the wait for a
+core, the CPU what the process itself spent.
 
 For each binary: the size of the file, plus any `libLinkPeekCacheStore.so`
 beside it (older builds, from before the cache moved into the executable,
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -47,6 +50,12 @@ failureTTL = {{ notFound = 600, timedOut = 60, serverError = 60 }}
 fetch = "{("always", "cacheOnly", "never")[n % 3]}"
 """)
     return "\n".join(rules)
+
+
+def children_cpu() -> float:
+    """User + system seconds of the children waited for so far (the runs go one at a time)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def size_of(binary: str) -> tuple[int, int]:
@@ -78,18 +87,22 @@ def main() -> int:
     else:
         runs = {b: [b, "--version"] for b in args.bin}
     times: dict[str, list[float]] = {label: [] for label in runs}
+    cpus: dict[str, list[float]] = {label: [] for label in runs}
     for argv in runs.values():  # warm the page cache
         subprocess.run(argv, capture_output=True, timeout=60, check=True)
     for _ in range(args.runs):
         for label, argv in runs.items():
+            cpu = children_cpu()
             start = time.perf_counter()
             subprocess.run(argv, capture_output=True, timeout=60, check=True)
             times[label].append((time.perf_counter() - start) * 1000)
+            cpus[label].append((children_cpu() - cpu) * 1000)
     if args.config:
-        print(f"{'binary and file':<60} {'p50 / p90 ms':>16}")
+        print(f"{'binary and file':<60} {'p50 / p90 ms':>16} {'CPU p50 ms':>11}")
         for label in runs:
             ordered = sorted(times[label])
-            print(f"{label[-60:]:<60} {statistics.median(ordered):8.2f} / {ordered[int(len(ordered) * 0.9)]:.2f}")
+            print(f"{label[-60:]:<60} {statistics.median(ordered):8.2f} / {ordered[int(len(ordered) * 0.9)]:.2f} "
+                  f"{statistics.median(cpus[label]):11.2f}")
         return 0
     print(f"{'binary':<44} {'file MB':>8} {'+ cache lib MB':>15} {'toolchain libs':>15} {'--version p50 / p90 ms':>24}")
     for binary in args.bin:

@@ -26,6 +26,8 @@ enum ConfigText {
         var quote: UInt8? = nil
         var escaped = false
         var comment = false
+        // The two bytes before this one, outside strings and comments.
+        var previous: (UInt8, UInt8) = (0, 0)
         for byte in bytes {
             // TOML allows no control character but tab, LF and CR, in
             // strings or out; toml++ asserts on some of them (`[` then U+001A).
@@ -47,6 +49,13 @@ enum ConfigText {
                 if escaped { escaped = false } else if byte == 0x5C && open == 0x22 { escaped = true } else if byte == open { quote = nil }
                 continue
             }
+            // toml++ asserts on a date whose `T` is followed by `:` or a quote
+            // (`1979-05-27T:`), which no valid TOML has outside a string.
+            if byte == 0x3A || byte == 0x22 || byte == 0x27, previous.1 == 0x54 || previous.1 == 0x74,
+                previous.0 >= 0x30 && previous.0 <= 0x39 {
+                return .failure(Refusal(line: line, message: "has a date and time with no hour after its T, which TOML does not allow"))
+            }
+            previous = (previous.1, byte)
             switch byte {
             case 0x22, 0x27: quote = byte
             case 0x23: comment = true

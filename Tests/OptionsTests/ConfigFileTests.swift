@@ -46,6 +46,14 @@ import Testing
         #expect(rules.last?.token == "t")
     }
 
+    @Test func aDateWithNoHourAfterItsTIsRefusedBeforeTheParser() {
+        // toml++ asserts (stopping the process) on this; the check refuses it first.
+        let file = read("timeout = 3\na = [1979-05-27T:]\n")
+        #expect(file.problems.map(\.description) == [
+            "config.toml:2: has a date and time with no hour after its T, which TOML does not allow; none of it is applied.",
+        ])
+    }
+
     @Test func syntaxErrorNamesTheLine() {
         let file = read("timeout = 3\nuserAgent = \n")
         #expect(file.problems.count == 1)

@@ -57,10 +57,11 @@ def is_log(msg) -> bool:
 
 
 class Transcript:
-    def __init__(self, binary: str, cache_dir: Path, args: tuple = ()):
+    def __init__(self, binary: str, cache_dir: Path, args: tuple = (), environment: dict | None = None):
         # From the repository root: paths in transcripts (a replayed tape) are relative to it.
         self.p = subprocess.Popen([str(Path(binary).resolve()), "serve", "--cache-dir", str(cache_dir), *args], cwd=REPO, stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
+                                  env={**os.environ, **(environment or {})})
         self.q: queue.Queue = queue.Queue()
         self.received: list = []
         self.stderr: list = []
@@ -116,7 +117,9 @@ def test_replay_example(linkpeek_bin, tmp_path, path):
     # A first line naming a `tape` (relative to protocol/examples) serves the session from it (`--replay`).
     first = json.loads(path.read_text().splitlines()[0])
     tape = ("--replay", str(path.parent / first["tape"])) if isinstance(first.get("tape"), str) else ()
-    t = Transcript(linkpeek_bin, tmp_path, tape)
+    # And may name variables for the daemon's environment (a made-up GITHUB_TOKEN).
+    environment = first.get("environment") if isinstance(first.get("environment"), dict) else None
+    t = Transcript(linkpeek_bin, tmp_path, tape, environment)
     try:
         for lineno, line in enumerate(path.read_text().splitlines(), 1):
             if not line.strip():

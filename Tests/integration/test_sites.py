@@ -562,11 +562,14 @@ def test_a_follow_up_obeys_the_site_rules(site, run_cli, tmp_path):
     assert site.count("api.github.com", "/repos/o/r/releases/latest") == 0
 
 
+COMMIT = {"sha": "abc1234def", "commit": {"message": "Fix the cache\n\nLonger text.", "author": {"date": "2026-01-05T00:00:00Z"}}}
+CHECK_RUNS = {"total_count": 2, "check_runs": [
+    {"status": "completed", "conclusion": "success"}, {"status": "completed", "conclusion": "failure"}]}
+
+
 def test_a_commit_follows_up_with_its_check_runs(site, run_cli):
-    site.route("api.github.com", "/repos/o/r/commits/abc1234", answer({
-        "sha": "abc1234def", "commit": {"message": "Fix the cache\n\nLonger text.", "author": {"date": "2026-01-05T00:00:00Z"}}}))
-    site.route("api.github.com", "/repos/o/r/commits/abc1234/check-runs", answer({"total_count": 2, "check_runs": [
-        {"status": "completed", "conclusion": "success"}, {"status": "completed", "conclusion": "failure"}]}))
+    site.route("api.github.com", "/repos/o/r/commits/abc1234", answer(COMMIT))
+    site.route("api.github.com", "/repos/o/r/commits/abc1234/check-runs", answer(CHECK_RUNS))
     res = run(run_cli, site, "https://github.com/o/r/commit/abc1234")
     assert res.returncode == 0 and res.one["site"]["checks"] == "failure", res.describe()
     assert res.one["title"] == "Fix the cache"
