@@ -10,9 +10,11 @@ import Logging
 /// A `Front` is a value: `SIGHUP` makes a new one (`FrontSwitch`) that the
 /// next requests use, while a running request keeps the one it began with.
 ///
-/// Where code runs: `respond` runs on a task of Hummingbird's per connection
-/// (the global concurrent executor). A fresh cached preview is answered there
-/// from memory; fetches and image transforms run inside the admission gate.
+/// Where code runs: `respond` runs on a task of Hummingbird's per connection,
+/// on the global executor, which `serve --http` makes NIO's event loops
+/// (`HTTPService.runTasksOnEventLoops`): the task runs on its connection's
+/// loop thread. A fresh cached preview is answered there from memory;
+/// fetches and image transforms run inside the admission gate.
 struct Front: HTTPResponder {
     typealias Context = FrontContext
 
