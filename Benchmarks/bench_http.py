@@ -1,7 +1,7 @@
 """`linkpeek serve --http` under load, side by side with nginx, in one run.
 
     LINKPEEK_BIN=.build/release/linkpeek .venv/bin/python Benchmarks/bench_http.py
-        [--seconds 10] [--rounds 2] [--pages 300] [--requests 1000000] [--parts cached,uncached,memory,fleet]
+        [--seconds 10] [--rounds 2] [--pages 300] [--requests 1000000] [--parts cached,uncached,memory,fleet] [--pool]
 
 Needs wrk, nginx and redis-server (apt-get install wrk nginx redis-server; bench only).
 Every part is bounded in count and time; nothing is left running.
@@ -9,6 +9,8 @@ Every part is bounded in count and time; nothing is left running.
   cached    wrk -t2 -c64 on one cached /v1/preview, against nginx (2 workers)
             serving the same JSON body from a file, alternated for --rounds:
             requests/s and p99 of each, and the ratio (target: linkpeek >= 0.5x nginx).
+            Both write their access log to a file. --pool adds the service with
+            its tasks on Swift's cooperative pool instead of NIO's event loops.
   uncached  --pages generated pages (gen_pages.py, nginx with gzip): the CPU
             time per page of `serve --http` (its /proc stat, 16 clients) against
             `linkpeek fetch --stdin --concurrency 16` (its rusage), both with an
@@ -126,15 +128,19 @@ def cpu_seconds(pid: int) -> float:
 
 
 def serve(binary: str, tmp: Path, name: str, *flags) -> HTTPService:
+    """The access log goes to a file, as nginx's does (not through this script's pipe)."""
     cache = tmp / f"cache-{name}"
     cache.mkdir()
     return HTTPService(binary, ["--http", "127.0.0.1:0", "--allow-private-network", "--cache-dir", str(cache),
-                                "--http-client-rate", "100000", *flags]).start()
+                                "--http-client-rate", "100000", "--log-file", str(tmp / f"{name}.log"),
+                                *flags]).start()
 
 
 def part_cached(binary: str, tmp: Path, args) -> dict:
     origin = FixtureServer().start()
     service = serve(binary, tmp, "cached")
+    # --pool: also the same service with its tasks on Swift's cooperative pool rather than NIO's loops.
+    pool = serve(binary, tmp, "cached-pool", "--http-on-pool") if args.pool else None
     nginx = None
     try:
         url = origin.url("/page")
@@ -144,18 +150,23 @@ def part_cached(binary: str, tmp: Path, args) -> dict:
         nginx = Nginx(tmp / "nginx-cached")
         (nginx.root / "www" / "preview.json").write_bytes(warm.body)
         target = f"{service.base}/v1/preview?{urllib.parse.urlencode({'url': url})}"
-        runs = {"nginx": [], "linkpeek": []}
+        addresses = {"nginx": f"http://127.0.0.1:{nginx.port}/preview.json", "linkpeek": target}
+        if pool:
+            assert pool.preview(url).status == 200 and pool.preview(url).header("x-cache") == "hit"
+            addresses["linkpeek-pool"] = target.replace(service.base, pool.base)
+        runs = {who: [] for who in addresses}
         for round_ in range(args.rounds):
-            order = ["nginx", "linkpeek"] if round_ % 2 == 0 else ["linkpeek", "nginx"]
+            order = list(addresses) if round_ % 2 == 0 else list(reversed(addresses))
             for who in order:
-                address = f"http://127.0.0.1:{nginx.port}/preview.json" if who == "nginx" else target
-                runs[who].append(wrk(address, args.seconds))
+                runs[who].append(wrk(addresses[who], args.seconds))
         best = {who: max(r["rps"] for r in rs) for who, rs in runs.items()}
         p99 = {who: sorted(r["p99_ms"] for r in rs)[len(rs) // 2] for who, rs in runs.items()}
         return {"body_bytes": len(body), "runs": runs, "rps": best, "p99_ms": p99,
                 "ratio": round(best["linkpeek"] / best["nginx"], 3)}
     finally:
         service.kill()
+        if pool:
+            pool.kill()
         if nginx:
             nginx.stop()
         origin.stop()
@@ -319,6 +330,8 @@ def main() -> int:
     ap.add_argument("--pages", type=int, default=300)
     ap.add_argument("--requests", type=int, default=1_000_000)
     ap.add_argument("--parts", default="cached,uncached,memory,fleet")
+    ap.add_argument("--pool", action="store_true",
+                    help="cached: also run the service with its tasks on the cooperative pool (--http-on-pool)")
     args = ap.parse_args()
     for tool in ("wrk", "nginx", "redis-server"):
         if not (shutil.which(tool) or Path(f"/usr/sbin/{tool}").exists()):

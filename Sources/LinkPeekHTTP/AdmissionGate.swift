@@ -7,18 +7,33 @@ import Synchronization
 /// (its client left) gives its place up.
 final class AdmissionGate: Sendable {
     private struct State {
+        var slots: Int
+        var queue: Int
         var running = 0
         var waiting: [(id: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
         var nextID: UInt64 = 0
     }
 
-    let slots: Int
-    let queue: Int
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     init(slots: Int, queue: Int) {
-        self.slots = max(1, slots)
-        self.queue = max(0, queue)
+        state = Mutex(State(slots: max(1, slots), queue: max(0, queue)))
+    }
+
+    /// New bounds (`SIGHUP`): more slots let waiters in now; fewer take
+    /// effect as running requests end; a smaller queue keeps who waits.
+    func resize(slots: Int, queue: Int) {
+        let admitted: [CheckedContinuation<Bool, Never>] = state.withLock { state in
+            state.slots = max(1, slots)
+            state.queue = max(0, queue)
+            var admitted: [CheckedContinuation<Bool, Never>] = []
+            while state.running < state.slots, !state.waiting.isEmpty {
+                state.running += 1
+                admitted.append(state.waiting.removeFirst().continuation)
+            }
+            return admitted
+        }
+        for waiter in admitted { waiter.resume(returning: true) }
     }
 
     /// Requests running and waiting now.
@@ -35,11 +50,11 @@ final class AdmissionGate: Sendable {
 
     private func enter() async -> Bool {
         let entry: Entry = state.withLock { state in
-            if state.running < slots {
+            if state.running < state.slots {
                 state.running += 1
                 return .admitted
             }
-            guard state.waiting.count < queue else { return .refused }
+            guard state.waiting.count < state.queue else { return .refused }
             state.nextID &+= 1
             return .wait(state.nextID)
         }
@@ -51,7 +66,7 @@ final class AdmissionGate: Sendable {
                 await withCheckedContinuation { continuation in
                     let answer: Bool? = state.withLock { state in
                         // A slot may have freed since the check above.
-                        if state.running < slots {
+                        if state.running < state.slots {
                             state.running += 1
                             return true
                         }
@@ -74,7 +89,7 @@ final class AdmissionGate: Sendable {
     /// Gives the slot to the first waiter, or frees it.
     private func leave() {
         let next: CheckedContinuation<Bool, Never>? = state.withLock { state in
-            if state.waiting.isEmpty {
+            if state.waiting.isEmpty || state.running > state.slots {
                 state.running -= 1
                 return nil
             }

@@ -11,37 +11,47 @@ final class ClientLimiter: Sendable {
         var updated: ContinuousClock.Instant
     }
 
-    private let rate: Double
+    private struct Table {
+        var rate: Double
+        var buckets: [ClientID: Bucket] = [:]
+    }
+
     private let capacity: Int
-    private let buckets = Mutex<[String: Bucket]>([:])
+    private let table: Mutex<Table>
 
     init(rate: Int, capacity: Int = 10_000) {
-        self.rate = Double(max(1, rate))
+        table = Mutex(Table(rate: Double(max(1, rate))))
         self.capacity = capacity
+    }
+
+    /// A new rate (`SIGHUP`), from each client's next request on.
+    func setRate(_ rate: Int) {
+        table.withLock { $0.rate = Double(max(1, rate)) }
     }
 
     /// nil when `client` may go on now (and a token is spent), else the
     /// whole seconds until it may.
-    func admit(_ client: String, now: ContinuousClock.Instant = .now) -> Int? {
-        buckets.withLock { buckets in
-            var bucket = buckets[client] ?? Bucket(tokens: rate, updated: now)
+    func admit(_ client: ClientID, now: ContinuousClock.Instant = .now) -> Int? {
+        table.withLock { table in
+            let rate = table.rate
+            var bucket = table.buckets[client] ?? Bucket(tokens: rate, updated: now)
             let elapsed = now - bucket.updated
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             bucket.tokens = min(rate, bucket.tokens + max(0, seconds) * rate)
             bucket.updated = now
             if bucket.tokens >= 1 {
                 bucket.tokens -= 1
-                if buckets[client] == nil, buckets.count >= capacity { Self.prune(&buckets, rate: rate, now: now) }
-                buckets[client] = bucket
+                if table.buckets[client] == nil, table.buckets.count >= capacity { Self.prune(&table.buckets, rate: rate, now: now) }
+                table.buckets[client] = bucket
                 return nil
             }
-            buckets[client] = bucket
+            table.buckets[client] = bucket
             // Safe: (1 - tokens) / rate is in (0, 1], so its ceiling is 1.
             return max(1, Int(((1 - bucket.tokens) / rate).rounded(.up)))
         }
     }
 
-    private static func prune(_ buckets: inout [String: Bucket], rate: Double, now: ContinuousClock.Instant) {
+    private static func prune(_ buckets: inout [ClientID: Bucket], rate: Double, now: ContinuousClock.Instant) {
         let full = buckets.filter { now - $0.value.updated >= .seconds(1) }.map(\.key)
         for key in full { buckets[key] = nil }
         if buckets.count >= 10_000, let oldest = buckets.min(by: { $0.value.updated < $1.value.updated })?.key {

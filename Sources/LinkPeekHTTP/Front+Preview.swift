@@ -17,7 +17,7 @@ extension Front {
         let trace = CacheTrace()
         let pending: PreviewRequest
         switch await CacheTrace.$current.withValue(trace, operation: { await engine.lookUp(url: url, options: options) }) {
-        case .fresh(let json): return Self.previewResponse(json, label: XCache(trace.level), request: request)
+        case .fresh(let json): return Self.previewResponse(json, label: XCache(trace), request: request)
         case .miss(let miss): pending = miss
         }
         let outcome: Result<[UInt8], FetchError>? = await gate.run {
@@ -31,7 +31,7 @@ extension Front {
         case .failure(let error)?:
             return Reply.failure(error)
         case .success(let json)?:
-            return Self.previewResponse(json, label: XCache(trace.level), request: request)
+            return Self.previewResponse(json, label: XCache(trace), request: request)
         }
     }
 
@@ -63,17 +63,24 @@ extension Front {
 }
 
 /// `X-Cache`: which level answered — `hit` (memory or disk), `fleet`,
-/// `revalidated` (a stale entry renewed by a 304), or `miss` (the origin).
+/// `revalidated` (a stale entry renewed by a 304), `joined` (the origin
+/// fetch another request in this instance had started for the same page,
+/// which this one waited for instead of asking again), or `miss` (its own
+/// request to the origin).
 enum XCache: String {
-    case hit, fleet, revalidated, miss
+    case hit, fleet, revalidated, joined, miss
 
-    init(_ level: CacheCounters.Level?) {
+    init(_ level: CacheCounters.Level?, joined: Bool = false) {
         switch level {
         case .memory?, .disk?: self = .hit
         case .fleet?: self = .fleet
         case .revalidated?: self = .revalidated
-        case nil: self = .miss
+        case nil: self = joined ? .joined : .miss
         }
+    }
+
+    init(_ trace: CacheTrace) {
+        self.init(trace.level, joined: trace.joined)
     }
 }
 

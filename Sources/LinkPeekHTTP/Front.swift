@@ -7,9 +7,14 @@ import Logging
 /// its endpoint's handler (`Front+Preview`, `+OEmbed`, `+Image`, `+Probes`),
 /// counted in `/metrics` and written to the access log in one line.
 ///
-/// Where code runs: `respond` runs on a task of Hummingbird's per connection
-/// (the global concurrent executor). A fresh cached preview is answered there
-/// from memory; fetches and image transforms run inside the admission gate.
+/// A `Front` is a value: `SIGHUP` makes a new one (`FrontSwitch`) that the
+/// next requests use, while a running request keeps the one it began with.
+///
+/// Where code runs: `respond` runs on a task of Hummingbird's per connection,
+/// on the global executor, which `serve --http` makes NIO's event loops
+/// (`HTTPService.runTasksOnEventLoops`): the task runs on its connection's
+/// loop thread. A fresh cached preview is answered there from memory;
+/// fetches and image transforms run inside the admission gate.
 struct Front: HTTPResponder {
     typealias Context = FrontContext
 
@@ -22,14 +27,17 @@ struct Front: HTTPResponder {
     /// The access log: one line per request at `info`.
     let accessLog: Logger
 
-    init(engine: LinkPeekEngine, settings: HTTPSettings, metrics: HTTPMetrics, lifecycle: Lifecycle, accessLog: Logger) {
+    init(
+        engine: LinkPeekEngine, settings: HTTPSettings, metrics: HTTPMetrics, limiter: ClientLimiter,
+        gate: AdmissionGate, lifecycle: Lifecycle, accessLog: Logger
+    ) {
         self.engine = engine
         self.settings = settings
         self.metrics = metrics
+        self.limiter = limiter
+        self.gate = gate
         self.lifecycle = lifecycle
         self.accessLog = accessLog
-        limiter = ClientLimiter(rate: settings.clientRate)
-        gate = AdmissionGate(slots: settings.maxConcurrent, queue: settings.maxQueue)
     }
 
     func respond(to request: Request, context: FrontContext) async throws -> Response {
@@ -59,7 +67,7 @@ struct Front: HTTPResponder {
             return (Reply.problem(.notFound, reason: "noSuchEndpoint", "There is no endpoint \(request.uri.path)."), nil)
         }
         if endpoint.isProbe { return (await probe(endpoint), nil) }
-        var client = context.clientAddress
+        var client = context.client
         if let tokens = settings.tokens {
             guard let token = Self.bearer(request), tokens.accepts(token.utf8) else {
                 var response = Reply.problem(
@@ -67,7 +75,7 @@ struct Front: HTTPResponder {
                 response.headers[.wwwAuthenticate] = "Bearer"
                 return (response, nil)
             }
-            client = "token:" + token
+            client = .token(token)
         }
         if let seconds = limiter.admit(client) {
             metrics.limitedClient()
@@ -107,7 +115,8 @@ struct Front: HTTPResponder {
     }
 }
 
-/// The host and query of a URL, without Foundation's parser (a log line only).
+/// The host and query of a URL, without Foundation's parser (a log line
+/// only), read over its UTF-8 bytes: the delimiters are all ASCII.
 struct URLParts {
     let host: String
     /// The host and its port as written (`host:8080`), without user info.
@@ -115,24 +124,27 @@ struct URLParts {
     let query: String?
 
     init?(_ url: String) {
-        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return nil }
-        let rest = url[url.index(colon, offsetBy: 3)...]
-        let ends: Set<Character> = ["/", "?", "#"]
-        let authorityEnd: Substring.Index = rest.firstIndex(where: { ends.contains($0) }) ?? rest.endIndex
+        let bytes = url.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+            bytes[colon...].starts(with: "://".utf8)
+        else { return nil }
+        let rest = bytes[bytes.index(colon, offsetBy: 3)...]
+        let authorityEnd = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+            ?? rest.endIndex
         var authority = rest[..<authorityEnd]
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        self.authority = String(authority)
-        if authority.hasPrefix("[") {
-            if let close = authority.firstIndex(of: "]") { authority = authority[...close] }
-        } else if let colon = authority.lastIndex(of: ":") {
+        if let at = authority.lastIndex(of: UInt8(ascii: "@")) { authority = authority[authority.index(after: at)...] }
+        self.authority = String(Substring(authority))
+        if authority.first == UInt8(ascii: "[") {
+            if let close = authority.firstIndex(of: UInt8(ascii: "]")) { authority = authority[...close] }
+        } else if let colon = authority.lastIndex(of: UInt8(ascii: ":")) {
             authority = authority[..<colon]
         }
         guard !authority.isEmpty else { return nil }
-        host = String(authority)
+        host = String(Substring(authority))
         let afterAuthority = rest[authorityEnd...]
-        if let mark = afterAuthority.firstIndex(of: "?") {
-            let end = afterAuthority[mark...].firstIndex(of: "#") ?? afterAuthority.endIndex
-            query = String(afterAuthority[afterAuthority.index(after: mark)..<end])
+        if let mark = afterAuthority.firstIndex(of: UInt8(ascii: "?")) {
+            let end = afterAuthority[mark...].firstIndex(of: UInt8(ascii: "#")) ?? afterAuthority.endIndex
+            query = String(Substring(afterAuthority[afterAuthority.index(after: mark)..<end]))
         } else {
             query = nil
         }

@@ -12,8 +12,30 @@ struct FrontContext: RequestContext {
         remoteAddress = source.channel.remoteAddress
     }
 
-    /// The address without its port, for the limit and the log.
+    /// The address without its port, as text: for the log only (it formats
+    /// the address, so the hot path keys the limit by `client` instead).
     var clientAddress: String {
         remoteAddress?.ipAddress ?? "unknown"
     }
+
+    /// The client by its address's bytes, for the per-client limit.
+    var client: ClientID {
+        switch remoteAddress {
+        case .v4(let address)?: return .v4(address.address.sin_addr.s_addr)
+        case .v6(let address)?:
+            let words = withUnsafeBytes(of: address.address.sin6_addr) { raw in
+                (raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            }
+            return .v6(words.0, words.1)
+        default: return .unknown
+        }
+    }
+}
+
+/// Who a request counts against in `ClientLimiter`: its bearer token, else its address.
+enum ClientID: Hashable, Sendable {
+    case token(String)
+    case v4(UInt32)
+    case v6(UInt64, UInt64)
+    case unknown
 }

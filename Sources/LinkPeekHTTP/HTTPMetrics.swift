@@ -98,6 +98,11 @@ final class HTTPMetrics: Sendable {
         return registry.emitToBuffer()
     }
 
+    /// A new engine (`SIGHUP`) counts from zero: the next scrape adds all of its totals.
+    func engineChanged() {
+        lastSeen.withLock { $0 = nil }
+    }
+
     private static func add(_ delta: Int, to counter: CoreMetrics.Counter) {
         if delta > 0 { counter.increment(by: delta) }
     }

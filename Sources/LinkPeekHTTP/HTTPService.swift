@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import Synchronization
+import UnixSignals
 
 #if canImport(Glibc)
 import Glibc
@@ -16,28 +17,45 @@ import Glibc
 /// back and stops; the process exits 0.
 public enum HTTPService {
     /// Serves until a signal; the exit code (0 after a drain, 1 when the
-    /// address cannot be bound).
-    public static func run(settings: HTTPSettings, engine: LinkPeekEngine, logger: Logger = Logger(label: "linkpeek.http")) async -> Int32 {
+    /// address cannot be bound). `SIGHUP` calls `reload` and applies what
+    /// it reads from the next request on (`FrontSwitch`); `makeEngine`
+    /// makes an engine's successor when its settings changed.
+    public static func run(
+        settings: HTTPSettings, engine: LinkPeekEngine,
+        reload: (@Sendable () -> HTTPReload)? = nil,
+        makeEngine: @escaping @Sendable (Settings, LinkPeekEngine) -> LinkPeekEngine = { settings, _ in
+            LinkPeekEngine(settings: settings)
+        },
+        logger: Logger = Logger(label: "linkpeek.http")
+    ) async -> Int32 {
         let lifecycle = Lifecycle()
         var accessLog = Logger(label: "linkpeek.http.access")
         accessLog.logLevel = settings.accessLog ? .info : .critical
-        let front = Front(
-            engine: engine, settings: settings, metrics: HTTPMetrics(), lifecycle: lifecycle, accessLog: accessLog)
-        let header = TimeAmount.milliseconds(Int64(settings.headerTimeout * 1000))
-        let body = TimeAmount.milliseconds(Int64(settings.bodyTimeout * 1000))
+        let front = FrontSwitch(Front(
+            engine: engine, settings: settings, metrics: HTTPMetrics(),
+            limiter: ClientLimiter(rate: settings.clientRate),
+            gate: AdmissionGate(slots: settings.maxConcurrent, queue: settings.maxQueue),
+            lifecycle: lifecycle, accessLog: accessLog))
         let app = Application(
             responder: front,
-            server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadlines(header: header, body: body)])),
+            // Made for each connection: the timeouts in effect when it opens.
+            server: .http1(configuration: .init(additionalChannelHandlers: [front.front.settings.deadlines])),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: nil),
             onServerRunning: { channel in
                 // The one line a supervisor or a test waits for (the port, when 0 was asked).
                 let port = channel.localAddress?.port ?? settings.port
+                front.boundPort.store(port, ordering: .relaxed)
                 let line = "linkpeek: listening on http://\(settings.host):\(port)\n"
                 _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
             },
             logger: logger)
+        // Taken before the address is bound: a SIGHUP from then on reloads, never ends the process
+        // (its default action would, before the source sees it).
+        _ = signal(SIGHUP, SIG_IGN)
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
+        let reloader = Reloader(hangups: hangups, front: front, reload: reload, makeEngine: makeEngine, logger: logger)
         var configuration = ServiceGroupConfiguration(
-            services: [.init(service: app), .init(service: lifecycle)],
+            services: [.init(service: app), .init(service: lifecycle), .init(service: reloader)],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = .milliseconds(Int64(settings.drainTimeout * 1000))
         let group = ServiceGroup(configuration: configuration)
@@ -54,8 +72,38 @@ public enum HTTPService {
                 ])
             }
         }
-        engine.shutdown()
+        front.front.engine.shutdown()
         return code
+    }
+}
+
+extension HTTPSettings {
+    /// The slow-client handler for a new connection.
+    var deadlines: RequestDeadlines {
+        RequestDeadlines(
+            header: .milliseconds(Int64(headerTimeout * 1000)), body: .milliseconds(Int64(bodyTimeout * 1000)))
+    }
+}
+
+/// `SIGHUP` for the HTTP front: the configuration read again and applied
+/// (`FrontSwitch.reload`), until the service shuts down. Without a
+/// `reload` the signal is still taken (its default action would end the
+/// process) and logged.
+struct Reloader: Service {
+    let hangups: UnixSignalsSequence
+    let front: FrontSwitch
+    let reload: (@Sendable () -> HTTPReload)?
+    let makeEngine: @Sendable (Settings, LinkPeekEngine) -> LinkPeekEngine
+    let logger: Logger
+
+    func run() async throws {
+        for await _ in hangups.cancelOnGracefulShutdown() {
+            guard let reload else {
+                logger.info("SIGHUP: nothing to read again")
+                continue
+            }
+            front.reload(reload(), makeEngine: makeEngine, logger: logger)
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import LinkPeek
+import Options
 
 /// What `serve --http` was asked for: where to listen, who may ask, and the
 /// bounds that keep an exposed service from growing memory or being held
@@ -26,6 +27,8 @@ public struct HTTPSettings: Sendable {
     public var logsQuery = false
     /// One access log line per request (at `info`, whatever `--log-level` says).
     public var accessLog = true
+    /// A non-loopback address was allowed without tokens (`--http-no-auth`).
+    public var noAuth = false
 
     public init(host: String = "127.0.0.1", port: Int, tokens: TokenSet? = nil) {
         self.host = host
@@ -42,6 +45,7 @@ public enum BindRule {
     public static func problem(host: String, hasTokens: Bool, noAuth: Bool) -> String? {
         if isLoopback(host) || hasTokens || noAuth { return nil }
         return "--http \(host) is not a loopback address: give --http-token-file (bearer tokens) or --http-no-auth"
+            + " (http.tokenFile or http.noAuth in [http])"
     }
 
     /// 127.0.0.0/8, ::1 and `localhost`.
@@ -53,24 +57,10 @@ public enum BindRule {
         return parts[0] == "127"
     }
 
-    /// `ADDRESS:PORT` (`[v6]:PORT` for IPv6), or `PORT` alone on 127.0.0.1.
+    /// `ADDRESS:PORT` (`[v6]:PORT` for IPv6), or `PORT` alone on 127.0.0.1 (`ListenAddress`).
     public static func parse(_ text: String) -> Result<(host: String, port: Int), BindProblem> {
-        var host = "127.0.0.1"
-        var portText = Substring(text)
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { return .failure(BindProblem(text)) }
-            host = String(text[text.index(after: text.startIndex)..<close])
-            let rest = text[text.index(after: close)...]
-            guard rest.hasPrefix(":") else { return .failure(BindProblem(text)) }
-            portText = rest.dropFirst()
-        } else if let colon = text.lastIndex(of: ":") {
-            host = String(text[..<colon])
-            portText = text[text.index(after: colon)...]
-        }
-        guard !host.isEmpty, !host.contains(":") || text.hasPrefix("["),
-            portText.count <= 5, let port = Int(portText), (0...65535).contains(port)
-        else { return .failure(BindProblem(text)) }
-        return .success((host, port))
+        guard let address = ListenAddress.parse(text) else { return .failure(BindProblem(text)) }
+        return .success(address)
     }
 }
 

@@ -206,7 +206,7 @@ extension OptionKey {
             .strings("hover.deny", \.hoverDeny, flag: nil, default: "(none)",
                 "Hosts a hover never fetches, whatever hover.fetch says.",
                 check: { SitePattern($0) == nil ? SitePattern.allowed : nil }),
-        ]
+        ] + httpKeys
     }
 
     static func oneLine(_ text: String) -> String? {

@@ -48,6 +48,17 @@ public struct Options: Sendable, Equatable, Codable {
     public var gitlabHosts: [String]?
     /// The configuration file's `[[site]]` rules, first match wins.
     public var siteRules: [SiteRule]?
+    /// `[http]`: the HTTP front of `serve` (`OptionKey.httpKeys`).
+    public var httpListen: String?
+    public var httpTokenFile: String?
+    public var httpNoAuth: Bool?
+    public var httpClientRate: Double?
+    public var httpMaxConcurrent: Double?
+    public var httpMaxQueue: Double?
+    public var httpRequestTimeout: Double?
+    public var httpDrainTimeout: Double?
+    public var httpLogQuery: Bool?
+    public var httpAccessLog: Bool?
 
     public init() {}
 

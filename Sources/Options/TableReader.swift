@@ -26,13 +26,13 @@ struct TableReader {
         for name in table.keys {
             guard let node = table[name] else { continue }
             switch name {
-            case "hover":
-                guard let hover = node.table else {
-                    report("hover", "must be a table of fetch, allow and deny")
+            case "hover", "http":
+                guard let inner = node.table else {
+                    report(name, "must be a table of " + Self.tableKeys(name))
                     continue
                 }
-                for sub in hover.keys {
-                    if let value = hover[sub] { set("hover." + sub, value, in: &options) }
+                for sub in inner.keys {
+                    if let value = inner[sub] { set(name + "." + sub, value, in: &options) }
                 }
             case "site":
                 guard let array = node.array, array.allSatisfy({ $0.type == .table }) else {
@@ -69,6 +69,15 @@ struct TableReader {
             return
         }
         key.assign(&options, value)
+    }
+
+    /// `fetch, allow and deny`: the keys of a table such as `[hover]`, from `OptionKey.all`.
+    static func tableKeys(_ table: String) -> String {
+        let names = OptionKey.all.compactMap { key in
+            key.name.hasPrefix(table + ".") ? String(key.name.dropFirst(table.count + 1)) : nil
+        }
+        guard let last = names.last else { return "" }
+        return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " and " + last
     }
 
     mutating func report(_ key: String, _ problem: String) {

@@ -5,6 +5,7 @@ import LinkPeek
 import LinkPeekHTTP
 import LinkPeekProtocol
 import LinkPeekServer
+import Logging
 import Options
 
 #if canImport(Glibc)
@@ -25,7 +26,7 @@ struct Serve: AsyncParsableCommand {
 
             With --fleet (or initializationOptions.fleet), daemons on many hosts share a Redis cache level, one origin fetch per URL and one rate per host (--fleet-origin-rate); Redis failing never fails a request. `linkpeek fleet stats` shows the fleet's use.
 
-            With --http ADDRESS:PORT it serves HTTP instead of stdio: /v1/preview, /v1/oembed, /v1/image, /healthz, /readyz and /metrics, with the same engine, cache and fleet (protocol/http.md).
+            With --http ADDRESS:PORT (or --http-from-config: [http] listen in the configuration file) it serves HTTP instead of stdio: /v1/preview, /v1/oembed, /v1/image, /healthz, /readyz and /metrics, with the same engine, cache and fleet (protocol/http.md). Its flags are also [http] keys; SIGHUP applies the file again, except a new listen address (that needs a restart).
 
             initializationOptions in `initialize` (and workspace/didChangeConfiguration, from the next request on) override the environment and the configuration file; a flag beats them. SIGHUP reads the configuration file again. Logs go to stderr (or --log-file) only; warnings and errors also go to the client as window/logMessage. See protocol/README.md for the full contract.
             """)
@@ -66,7 +67,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func validate() throws {
-        if httpOptions.http != nil, noHoverImages {
+        if httpOptions.servesHTTP, noHoverImages {
             throw ValidationError("--no-hover-images is for the stdio daemon's hover cards, not --http.")
         }
         if let problem = ParamRanges.maxConcurrency.check(maxConcurrency.map(Double.init), field: "--max-concurrency") {
@@ -96,18 +97,41 @@ struct Serve: AsyncParsableCommand {
         flags.maxConcurrency = maxConcurrency.map(Double.init)
         flags.acceptLanguage = acceptLanguage
         if noHoverImages { flags.hoverImages = false }
+        httpOptions.add(to: &flags)
         // A daemon runs with what is good in the file, and says what is not
         // (logged here, shown to the client once as window/showMessage);
         // SIGHUP reads it again.
         let start = loadConfiguration(flags: flags)
-        if let http = try httpOptions.settings() {
-            let code = await HTTPService.run(settings: http, engine: LinkPeekEngine(settings: start.settings))
+        if httpOptions.servesHTTP {
+            let code = try await serveHTTP(start: start, flags: flags)
             Glibc.exit(code)
         }
         let code = await Server.serve(
             configuration: start, reloadConfiguration: { [flags] in loadConfiguration(flags: flags) },
             makeService: { LinkPeekEngine(settings: $0, succeeding: $1) }, clientLog: clientLog, outputLimits: outputLimits)
         Glibc.exit(code)
+    }
+
+    /// `serve --http` (or `--http-from-config`): the HTTP front with the
+    /// `[http]` settings the flags, environment and file give; a problem
+    /// with them is a usage error (exit 2). `SIGHUP` reads them again.
+    private func serveHTTP(start: ConfigurationLoad, flags: Options) async throws -> Int32 {
+        let logger = Logger(label: "linkpeek.http")
+        for notice in start.notices { logger.warning("\(notice)") }
+        switch HTTPSettings.resolve(start.layers.merged) {
+        case .failure(let problem):
+            ConfigOptions.say("linkpeek: \(problem.message).")
+            throw ExitCode(2)
+        case .success(let http):
+            return await HTTPService.run(
+                settings: http, engine: LinkPeekEngine(settings: start.settings),
+                reload: { [flags] in
+                    let load = loadConfiguration(flags: flags)
+                    return HTTPReload(
+                        engineSettings: load.settings, http: HTTPSettings.resolve(load.layers.merged), notices: load.notices)
+                },
+                makeEngine: { LinkPeekEngine(settings: $0, succeeding: $1) }, logger: logger)
+        }
     }
 
     /// The flag, environment and configuration file layers, what the

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import FoundationEssentials
+import LinkPeekHTTP
 
 #if canImport(Glibc)
 import Glibc
@@ -41,5 +42,10 @@ if arguments.first == "--stdio" { arguments[0] = "serve" }
 // The command runs off the main queue and exits from there; the main thread
 // only parks in `dispatchMain`, so nothing the command does waits on it.
 let commandLine = arguments
+// `serve --http`: NIO's event loops become the global executor before the
+// first task (`HTTPService.runTasksOnEventLoops`).
+if let serve = try? Linkpeek.parseAsRoot(commandLine) as? Serve, serve.httpOptions.servesHTTP, !serve.httpOptions.httpOnPool {
+    _ = HTTPService.runTasksOnEventLoops()
+}
 Task.detached { await runCommandLine(commandLine) }
 dispatchMain()

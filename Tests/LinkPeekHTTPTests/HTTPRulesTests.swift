@@ -59,10 +59,34 @@ import Testing
     @Test func clientLimitRefusesPastTheBurstAndRefills() {
         let limiter = ClientLimiter(rate: 3)
         let start = ContinuousClock.now
-        for _ in 0..<3 { #expect(limiter.admit("a", now: start) == nil) }
-        #expect(limiter.admit("a", now: start) == 1)
-        #expect(limiter.admit("b", now: start) == nil)
-        #expect(limiter.admit("a", now: start + .milliseconds(400)) == nil)
+        for _ in 0..<3 { #expect(limiter.admit(.token("a"), now: start) == nil) }
+        #expect(limiter.admit(.token("a"), now: start) == 1)
+        #expect(limiter.admit(.token("b"), now: start) == nil)
+        #expect(limiter.admit(.token("a"), now: start + .milliseconds(400)) == nil)
+    }
+
+    /// `SIGHUP`'s new rate applies from the next request: 0.2 s refills one token at 5/s, none at 1/s.
+    @Test func clientLimitTakesANewRate() {
+        let limiter = ClientLimiter(rate: 1)
+        let start = ContinuousClock.now
+        #expect(limiter.admit(.v4(1), now: start) == nil)
+        #expect(limiter.admit(.v4(1), now: start) == 1)
+        limiter.setRate(5)
+        #expect(limiter.admit(.v4(1), now: start + .milliseconds(200)) == nil)
+    }
+
+    /// More slots (`SIGHUP`) let a waiter in while the first request still runs.
+    @Test func gateResizeLetsAWaiterIn() async {
+        let gate = AdmissionGate(slots: 1, queue: 1)
+        let (held, release) = AsyncStream<Void>.makeStream()
+        let first = Task { await gate.run { for await _ in held { break } ; return 1 } }
+        while gate.load.running < 1 { await Task.yield() }
+        let second = Task { await gate.run { 2 } }
+        while gate.load.waiting < 1 { await Task.yield() }
+        gate.resize(slots: 2, queue: 1)
+        #expect(await second.value == 2)
+        release.finish()
+        #expect(await first.value == 1)
     }
 
     @Test func gateRefusesPastSlotsAndQueue() async {
@@ -92,5 +116,14 @@ import Testing
         #expect(parts.authority == "Example.com:8443")
         #expect(parts.query == "q=secret")
         #expect(URLParts("not a url") == nil)
+    }
+
+    /// `X-Cache`: a level beats a join; a join with no level is `joined`, else `miss`.
+    @Test func xCacheSaysJoinedForAJoinWithoutALevel() {
+        #expect(XCache(nil, joined: true) == .joined)
+        #expect(XCache(nil, joined: false) == .miss)
+        #expect(XCache(.memory, joined: true) == .hit)
+        #expect(XCache(.revalidated, joined: false) == .revalidated)
+        #expect(XCache(.fleet) == .fleet)
     }
 }

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import re
+import signal
 import socket
 import subprocess
 import threading
@@ -81,6 +83,36 @@ def test_preview_miss_then_hit_with_etag_and_freshness(service, server):
     assert again.status == 304 and again.body == b""
     assert again.header("etag") == etag
     assert server.hits("/page?t=preview-hit") == 1
+
+
+def test_a_request_that_joins_another_fetch_says_joined(service, server):
+    s = service()
+    run = f"joined-{time.monotonic_ns()}"
+    url = server.url(f"/held?key={run}&title=joined")
+    before = server.hits("/held")
+    results = {}
+
+    def ask(i):
+        results[i] = s.preview(url, subresources="false")
+
+    # States, not pauses: the first request's page is held at the server, then the second is in the service
+    # too (it finds no cache entry and waits for the first one's fetch) before the page is let go.
+    first = threading.Thread(target=ask, args=(0,))
+    first.start()
+    assert server.wait_in_flight(run, 1, 20), "the first request's page never reached the server"
+    second = threading.Thread(target=ask, args=(1,))
+    second.start()
+    deadline = time.monotonic() + 20
+    while s.metrics().get("linkpeek_http_requests_in_flight") != 2:
+        assert time.monotonic() < deadline, "the second request never came in"
+        time.sleep(0.02)
+    server.release(run)
+    first.join(20)
+    second.join(20)
+    assert [results[0].status, results[1].status] == [200, 200]
+    assert results[0].json["title"] == results[1].json["title"] == "joined"
+    assert [results[0].header("x-cache"), results[1].header("x-cache")] == ["miss", "joined"]
+    assert server.hits("/held") - before == 1
 
 
 def test_preview_takes_fetch_options_as_query_parameters(service, server):
@@ -289,6 +321,95 @@ def test_bearer_tokens(linkpeek_bin, tmp_path, server):
         assert server.hits("/page?t=tokens") == 0
         assert s.preview(url, headers={"Authorization": "Bearer second-secret"}).status == 200
         assert s.get("/healthz").status == 200 and s.get("/readyz").status == 200
+    finally:
+        s.kill()
+
+
+# ---------------------------------------------------------------- [http] in the configuration file
+
+def from_config(linkpeek_bin, tmp_path, text, *flags, name="config.toml"):
+    """serve --http-from-config with `text` as its configuration file (info log, for the reload lines)."""
+    config = tmp_path / name
+    config.write_text(text)
+    cache = tmp_path / f"cache-{name}"
+    cache.mkdir(exist_ok=True)
+    return HTTPService(linkpeek_bin, ["--http-from-config", "--config", str(config), "--cache-dir", str(cache),
+                                      "--allow-private-network", "--log-level", "info", *flags]).start()
+
+
+def wait_log(s, needle: str, count: int = 1, seconds: float = 20):
+    deadline = time.monotonic() + seconds
+    while bytes(s.stderr).decode(errors="replace").count(needle) < count:
+        assert time.monotonic() < deadline, f"never logged {needle!r}: {bytes(s.stderr)[-2000:]!r}"
+        time.sleep(0.02)
+
+
+def test_http_settings_come_from_the_file_and_a_flag_beats_them(linkpeek_bin, tmp_path):
+    text = '[http]\nlisten = "127.0.0.1:0"\nclientRate = 2\n'
+    s = from_config(linkpeek_bin, tmp_path, text)
+    try:
+        assert [s.get("/v1/preview").status for _ in range(3)] == [400, 400, 429]
+    finally:
+        s.kill()
+    flagged = from_config(linkpeek_bin, tmp_path, text, "--http-client-rate", "4", name="flagged.toml")
+    try:
+        assert [flagged.get("/v1/preview").status for _ in range(5)] == [400, 400, 400, 400, 429]
+    finally:
+        flagged.kill()
+
+
+def test_http_from_config_needs_a_listen_address_and_keeps_the_bind_rule(linkpeek_bin, tmp_path):
+    def serve(text, *flags):
+        config = tmp_path / "c.toml"
+        config.write_text(text)
+        return subprocess.run([linkpeek_bin, "serve", "--config", str(config), *flags], capture_output=True,
+                              stdin=subprocess.DEVNULL, timeout=30)
+
+    none = serve("timeout = 5\n", "--http-from-config")
+    assert none.returncode == 2 and b"--http-from-config needs http.listen" in none.stderr
+    open_bind = serve('[http]\nlisten = "0.0.0.0:0"\n', "--http-from-config")
+    assert open_bind.returncode == 2 and b"is not a loopback address" in open_bind.stderr
+    both = serve(f'[http]\nlisten = "0.0.0.0:0"\nnoAuth = true\ntokenFile = "{tmp_path / "t"}"\n',
+                 "--http-from-config")
+    assert both.returncode == 2 and b"exclude each other" in both.stderr
+    alone = serve("", "--http-client-rate", "5")
+    assert alone.returncode == 2 and b"need --http" in alone.stderr
+
+
+def test_sighup_reads_tokens_limits_and_engine_settings_again(linkpeek_bin, tmp_path, server):
+    tokens = tmp_path / "tokens"
+    tokens.write_text("first-token\n")
+
+    def config(agent, listen, token_file):
+        return (f'userAgent = "{agent}"\n[http]\nlisten = "{listen}"\ntokenFile = "{token_file}"\n'
+                f"clientRate = 1000\n")
+
+    s = from_config(linkpeek_bin, tmp_path, config("agent-one", "127.0.0.1:0", tokens))
+    try:
+        first = {"Authorization": "Bearer first-token"}
+        second = {"Authorization": "Bearer second-token"}
+        one = s.preview(server.url("/ua?n=sighup-1"), subresources="false", headers=first)
+        assert one.status == 200 and one.json["title"] == "agent-one"
+
+        tokens.write_text("second-token\n")
+        (tmp_path / "config.toml").write_text(config("agent-two", "127.0.0.1:1", tokens))
+        os.kill(s.proc.pid, signal.SIGHUP)
+        wait_log(s, "SIGHUP: configuration read again")
+        log = bytes(s.stderr).decode()
+        assert (f"SIGHUP: http.listen is now 127.0.0.1:1; the service listens on 127.0.0.1:{s.port} "
+                "until it is restarted") in log
+        assert s.preview(server.url("/ua?n=sighup-2"), subresources="false", headers=first).status == 401
+        two = s.preview(server.url("/ua?n=sighup-2"), subresources="false", headers=second)
+        assert two.status == 200 and two.json["title"] == "agent-two"
+
+        # A reload the front cannot take (its token file gone) changes nothing of it, and says why.
+        (tmp_path / "config.toml").write_text(config("agent-two", "127.0.0.1:0", tmp_path / "missing"))
+        os.kill(s.proc.pid, signal.SIGHUP)
+        wait_log(s, "SIGHUP: configuration read again", count=2)
+        assert "SIGHUP: [http] not applied, the service goes on as it was: --http-token-file: cannot read" in \
+            bytes(s.stderr).decode()
+        assert s.get("/healthz").status == 200
+        assert s.preview(server.url("/ua?n=sighup-3"), subresources="false", headers=second).status == 200
     finally:
         s.kill()
 

@@ -90,11 +90,18 @@ public final class CacheTrace: Sendable {
     @TaskLocal public static var current: CacheTrace?
 
     private let noted = Atomic<Int>(-1)
+    private let joinedFlight = Atomic<Bool>(false)
 
     public init() {}
 
     /// The last level noted, nil when none answered (an origin fetch).
     public var level: CacheCounters.Level? { CacheCounters.Level(rawValue: noted.load(ordering: .relaxed)) }
 
+    /// Whether the fetch joined one that another caller had started (`Coalescer`):
+    /// its answer came from that caller's work, without a request of its own.
+    public var joined: Bool { joinedFlight.load(ordering: .relaxed) }
+
     func note(_ level: CacheCounters.Level) { noted.store(level.rawValue, ordering: .relaxed) }
+
+    func noteJoined() { joinedFlight.store(true, ordering: .relaxed) }
 }

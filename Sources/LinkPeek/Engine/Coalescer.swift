@@ -68,15 +68,18 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         state.withLock { $0.flights[key]?.waiters.count ?? 0 }
     }
 
-    /// Joins the work for `key`, starting it when nobody runs it yet.
+    /// Joins the work for `key`, starting it when nobody runs it yet. A
+    /// caller that joins work another started is told so through its
+    /// `CacheTrace` (`joined`), when `notesJoin`.
     func run(
-        key: Key, waiter id: UInt64, demand: FlightDemand = FlightDemand(),
+        key: Key, waiter id: UInt64, demand: FlightDemand = FlightDemand(), notesJoin: Bool = true,
         events: @escaping @Sendable (ProviderEvent) -> Void, work: @escaping Work
     ) async -> Outcome {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let waiter = Waiter(continuation: continuation, events: events, demand: demand)
-                join(key: key, id: id, waiter: waiter, work: work)
+                let started = join(key: key, id: id, waiter: waiter, work: work)
+                if !started, notesJoin { CacheTrace.current?.noteJoined() }
                 // A cancel that came before the join found nothing to end: end it now.
                 if Task.isCancelled { leave(waiter: id, with: .cancelled) }
             }
@@ -86,9 +89,11 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// The outcome of `work` for `key`, run once for all who ask meanwhile:
-    /// for callers with no events to follow and nothing to demand.
+    /// for callers with no events to follow and nothing to demand (a
+    /// subresource: its join is not the caller's answer, so not noted).
     func run(_ key: Key, _ work: @escaping @Sendable () async -> Outcome) async -> Outcome {
-        await run(key: key, waiter: makeWaiterID(), demand: .none, events: { _ in }, work: { _ in await work() })
+        await run(
+            key: key, waiter: makeWaiterID(), demand: .none, notesJoin: false, events: { _ in }, work: { _ in await work() })
     }
 
     /// Ends one waiter now with `error`; the work goes on for the others.
@@ -108,7 +113,9 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         orphan?.task.withLock { $0 }?.cancel()
     }
 
-    private func join(key: Key, id: UInt64, waiter: Waiter, work: @escaping Work) {
+    /// Whether this waiter started the work (else it joined the work in flight).
+    @discardableResult
+    private func join(key: Key, id: UInt64, waiter: Waiter, work: @escaping Work) -> Bool {
         let (flight, isNew, caughtUp) = state.withLock { state -> (Flight, Bool, [ProviderEvent]) in
             state.owner[id] = key
             if let existing = state.flights[key] {
@@ -127,7 +134,7 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             if case .partial = event, !waiter.demand.partials { continue }
             waiter.events(event)
         }
-        guard isNew else { return }
+        guard isNew else { return false }
         let context = FlightContext(
             send: { [weak self] event in self?.broadcast(event, key: key, flight: flight) },
             demand: { [weak self] in self?.demand(key: key, flight: flight) ?? FlightDemand() })
@@ -136,6 +143,7 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             self.finish(key: key, flight: flight, with: outcome)
         }
         flight.task.withLock { $0 = task }
+        return true
     }
 
     /// The union of what the flight's current waiters want.
