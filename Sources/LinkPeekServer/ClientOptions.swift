@@ -68,6 +68,12 @@ private struct ClientReader {
         for key in OptionKey.all {
             guard problem == nil, let json = member(key.name, of: members), json != .null else { continue }
             let path = "\(field).\(key.name)"
+            // The HTTP service's keys belong to the process that listens:
+            // a client's value would change nothing, so it is refused.
+            if key.name.hasPrefix("http.") {
+                problem = "\(path) is set by serve --http's flags, LINKPEEK_HTTP_* or [http] in the file, not by a client"
+                continue
+            }
             switch Self.value(json, of: key.kind, at: path) {
             case .value(let value):
                 result.options[key] = value

@@ -38,6 +38,10 @@ import Testing
         (["allowNetwork": ["the office"]], "initializationOptions.allowNetwork must be addresses or CIDR ranges such as 10.1.2.3/32"),
         (["userAgent": "two\nlines"], "initializationOptions.userAgent must be one line"),
         (["replayFallback": 1], "initializationOptions.replayFallback must be a boolean"),
+        (
+            ["http": ["listen": "127.0.0.1:8080"]],
+            "initializationOptions.http.listen is set by serve --http's flags, LINKPEEK_HTTP_* or [http] in the file, not by a client"
+        ),
     ] as [(JSONValue, String)])
     func aBadValueIsRefusedNamingItsField(options: JSONValue, message: String) {
         #expect(throws: ResponseError.invalidParams(message)) {
