@@ -21,7 +21,7 @@ final class HTTPMetrics: Sendable {
     /// The engine's totals as last scraped, so that counters move by the difference.
     private let lastSeen = Mutex<CacheCounters.Snapshot?>(nil)
     private let hits: [CacheCounters.Level: CoreMetrics.Counter]
-    private let origin: CoreMetrics.Counter, bytes: CoreMetrics.Counter, holds: CoreMetrics.Counter
+    private let origin: CoreMetrics.Counter, bytes: CoreMetrics.Counter, holds: CoreMetrics.Counter, joins: CoreMetrics.Counter
     private let inFlight: CoreMetrics.Gauge, queue: CoreMetrics.Gauge, redis: CoreMetrics.Gauge
     private let clientLimited: CoreMetrics.Counter
 
@@ -48,6 +48,7 @@ final class HTTPMetrics: Sendable {
         origin = CoreMetrics.Counter(label: "linkpeek_origin_requests_total", factory: factory)
         bytes = CoreMetrics.Counter(label: "linkpeek_origin_bytes_read_total", factory: factory)
         holds = CoreMetrics.Counter(label: "linkpeek_rate_limit_holds_total", factory: factory)
+        joins = CoreMetrics.Counter(label: "linkpeek_joined_fetches_total", factory: factory)
         inFlight = CoreMetrics.Gauge(label: "linkpeek_http_requests_in_flight", factory: factory)
         queue = CoreMetrics.Gauge(label: "linkpeek_http_queue_depth", factory: factory)
         redis = CoreMetrics.Gauge(label: "linkpeek_redis_up", factory: factory)
@@ -89,6 +90,7 @@ final class HTTPMetrics: Sendable {
             Self.add(engine.originRequests - (last?.originRequests ?? 0), to: origin)
             Self.add(engine.bytesRead - (last?.bytesRead ?? 0), to: bytes)
             Self.add(engine.rateLimitHolds - (last?.rateLimitHolds ?? 0), to: holds)
+            Self.add(engine.joinedFetches - (last?.joinedFetches ?? 0), to: joins)
             last = engine
         }
         // This scrape is itself in flight; it is not counted.

@@ -76,31 +76,48 @@ import Testing
     }
 
     /// More slots (`SIGHUP`) let a waiter in while the first request still runs.
-    @Test func gateResizeLetsAWaiterIn() async {
-        let gate = AdmissionGate(slots: 1, queue: 1)
-        let (held, release) = AsyncStream<Void>.makeStream()
-        let first = Task { await gate.run { for await _ in held { break } ; return 1 } }
-        while gate.load.running < 1 { await Task.yield() }
-        let second = Task { await gate.run { 2 } }
-        while gate.load.waiting < 1 { await Task.yield() }
+    @Test func gateResizeLetsAWaiterIn() async throws {
+        let (gate, first, second, release) = try await Self.fullGate()
         gate.resize(slots: 2, queue: 1)
         #expect(await second.value == 2)
         release.finish()
         #expect(await first.value == 1)
     }
 
-    @Test func gateRefusesPastSlotsAndQueue() async {
-        let gate = AdmissionGate(slots: 1, queue: 1)
-        let (held, release) = AsyncStream<Void>.makeStream()
-        let first = Task { await gate.run { for await _ in held { break } ; return 1 } }
-        while gate.load.running < 1 { await Task.yield() }
-        let second = Task { await gate.run { 2 } }
-        while gate.load.waiting < 1 { await Task.yield() }
+    @Test func gateRefusesPastSlotsAndQueue() async throws {
+        let (gate, first, second, release) = try await Self.fullGate()
         #expect(await gate.run { 3 } == nil)
         release.yield()
         #expect(await first.value == 1)
         #expect(await second.value == 2)
         #expect(gate.load.running == 0)
+    }
+
+    /// A gate of one slot and one place in its queue, both taken: the first
+    /// request runs until `release` says, the second waits for its slot.
+    /// Each state is waited for within ten seconds.
+    private static func fullGate() async throws -> (
+        gate: AdmissionGate, first: Task<Int?, Never>, second: Task<Int?, Never>, release: AsyncStream<Void>.Continuation
+    ) {
+        let gate = AdmissionGate(slots: 1, queue: 1)
+        let (held, release) = AsyncStream<Void>.makeStream()
+        let first = Task { await gate.run { for await _ in held { break } ; return 1 } }
+        try await waitUntil("the first request runs") { gate.load.running == 1 }
+        let second = Task { await gate.run { 2 } }
+        try await waitUntil("the second request waits") { gate.load.waiting == 1 }
+        return (gate, first, second, release)
+    }
+
+    private struct NeverReached: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private static func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw NeverReached(description: "never: \(what)") }
+            await Task.yield()
+        }
     }
 
     @Test func oembedSizesFitTheBounds() {

@@ -85,6 +85,13 @@ def test_preview_miss_then_hit_with_etag_and_freshness(service, server):
     assert server.hits("/page?t=preview-hit") == 1
 
 
+def wait_metric(s, name: str, value, what: str, seconds: float = 20):
+    deadline = time.monotonic() + seconds
+    while s.metrics().get(name) != value:
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
+
+
 def test_a_request_that_joins_another_fetch_says_joined(service, server):
     s = service()
     run = f"joined-{time.monotonic_ns()}"
@@ -102,10 +109,7 @@ def test_a_request_that_joins_another_fetch_says_joined(service, server):
     assert server.wait_in_flight(run, 1, 20), "the first request's page never reached the server"
     second = threading.Thread(target=ask, args=(1,))
     second.start()
-    deadline = time.monotonic() + 20
-    while s.metrics().get("linkpeek_http_requests_in_flight") != 2:
-        assert time.monotonic() < deadline, "the second request never came in"
-        time.sleep(0.02)
+    wait_metric(s, "linkpeek_joined_fetches_total", 1, "the second request never joined the first one's fetch")
     server.release(run)
     first.join(20)
     second.join(20)
@@ -447,10 +451,7 @@ def test_concurrency_and_queue_bounds_answer_503(service, server):
     assert server.wait_in_flight(f"{run}-0", 1, 20), "the first request's page never reached the server"
     second = threading.Thread(target=ask, args=(1,))
     second.start()
-    deadline = time.monotonic() + 20
-    while s.metrics().get("linkpeek_http_queue_depth") != 1:
-        assert time.monotonic() < deadline, "the second request never queued"
-        time.sleep(0.02)
+    wait_metric(s, "linkpeek_http_queue_depth", 1, "the second request never queued")
     third = s.preview(server.url(f"/held?key={run}-2"), subresources="false")
     server.release(f"{run}-0")
     server.release(f"{run}-1")
@@ -597,6 +598,7 @@ def test_metrics_move_by_exact_amounts(service, server):
     assert after['linkpeek_cache_hits_total{level="memory"}'] == 2
     assert after['linkpeek_cache_hits_total{level="disk"}'] == 0
     assert after["linkpeek_origin_requests_total"] == 1
+    assert after["linkpeek_joined_fetches_total"] == 0
     assert after["linkpeek_origin_bytes_read_total"] == miss.json["bytesRead"]
     assert after["linkpeek_http_requests_in_flight"] == 0
     assert after["linkpeek_http_queue_depth"] == 0

@@ -24,6 +24,7 @@ public final class CacheCounters: Sendable {
     private let origin = Atomic<Int>(0)
     private let bytes = Atomic<Int>(0)
     private let holds = Atomic<Int>(0)
+    private let joins = Atomic<Int>(0)
 
     public init() {}
 
@@ -35,6 +36,9 @@ public final class CacheCounters: Sendable {
         public var originRequests: Int
         public var bytesRead: Int
         public var rateLimitHolds: Int
+        /// Fetches that joined one another caller had started for the same
+        /// page, and made no origin request of their own.
+        public var joinedFetches: Int
     }
 
     public var snapshot: Snapshot {
@@ -49,7 +53,7 @@ public final class CacheCounters: Sendable {
         ]
         return Snapshot(
             hits: hits, lookups: lookups, originRequests: origin.load(ordering: .relaxed), bytesRead: bytes.load(ordering: .relaxed),
-            rateLimitHolds: holds.load(ordering: .relaxed))
+            rateLimitHolds: holds.load(ordering: .relaxed), joinedFetches: joins.load(ordering: .relaxed))
     }
 
     /// `level` answered; the calling task's `CacheTrace`, if it has one, is told too.
@@ -80,6 +84,9 @@ public final class CacheCounters: Sendable {
 
     /// A fetch refused at once because its host is held (`HostBackoff`).
     func held() { holds.add(1, ordering: .relaxed) }
+
+    /// A fetch joined the flight another caller had started (`Coalescer`).
+    func joinedFetch() { joins.add(1, ordering: .relaxed) }
 }
 
 /// Which cache level answered one caller's fetch: a caller sets one as a

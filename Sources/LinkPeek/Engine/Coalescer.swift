@@ -20,6 +20,14 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     typealias Outcome = Result<Value, FetchError>
     typealias Work = @Sendable (_ flight: FlightContext) async -> Outcome
 
+    /// Called when a caller joins work another started (when `notesJoin`),
+    /// before it waits: the engine counts such joins (`CacheCounters`).
+    private let onJoin: @Sendable () -> Void
+
+    init(onJoin: @escaping @Sendable () -> Void = {}) {
+        self.onJoin = onJoin
+    }
+
     private struct Waiter {
         let continuation: CheckedContinuation<Outcome, Never>
         let events: @Sendable (ProviderEvent) -> Void
@@ -79,7 +87,10 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             await withCheckedContinuation { continuation in
                 let waiter = Waiter(continuation: continuation, events: events, demand: demand)
                 let started = join(key: key, id: id, waiter: waiter, work: work)
-                if !started, notesJoin { CacheTrace.current?.noteJoined() }
+                if !started, notesJoin {
+                    CacheTrace.current?.noteJoined()
+                    onJoin()
+                }
                 // A cancel that came before the join found nothing to end: end it now.
                 if Task.isCancelled { leave(waiter: id, with: .cancelled) }
             }

@@ -13,7 +13,7 @@ public final class LinkPeekEngine: MetadataService {
     let transfers: TransferEngine
     public let cache: PreviewCache
     let policy: AddressPolicy
-    let coalescer = Coalescer<FlightKey, LoadedPreview>()
+    let coalescer: Coalescer<FlightKey, LoadedPreview>
     /// Keys with a `staleWhileRevalidate` refresh running, so a hover storm starts one.
     let refreshing = Mutex<Set<String>>([])
     /// Sources and variants for `media(url:transform:timeout:)`: a memory
@@ -55,6 +55,8 @@ public final class LinkPeekEngine: MetadataService {
         // A tape is one process's record of the network: no fleet then either.
         let fleet = settings.record == nil && settings.replay == nil ? FleetCache(settings: settings, logger: logger) : nil
         self.cache = PreviewCache(memory: cache, store: cacheStore, fleet: fleet)
+        let counters = self.cache.counters
+        self.coalescer = Coalescer(onJoin: { counters.joinedFetch() })
         images = ImageCache(store: StoredImageStore(store: cacheStore))
         policy = AddressPolicy(
             allowPrivateNetwork: settings.allowPrivateNetwork,
