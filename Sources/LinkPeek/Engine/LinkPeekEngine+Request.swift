@@ -35,10 +35,9 @@ public enum CacheAnswer: Sendable {
 
 /// What `fetch` answers a request with: the preview, and for a front that
 /// answers with JSON its bytes (`json()`), taken from the one encoding the
-/// cache made of what it stored when they say the same.
-///
-/// More about how the answer came (a flag for a request that joined
-/// another's fetch, say) belongs here, set where the flight is run.
+/// cache made of what it stored when they say the same. How the answer
+/// came (which cache level, or a flight another caller started) is told
+/// to the caller's `CacheTrace`, where it happens.
 public struct FetchedPreview: Sendable {
     public var metadata: LinkMetadata
     /// The cache entry stored (or found shared) for this preview, if any.
