@@ -1,4 +1,5 @@
 internal import CCurl
+import Dispatch
 import Threading
 import Synchronization
 
@@ -39,21 +40,28 @@ public final class TransferEngine: Sendable {
     }
 
     private let admission: Admission
+    /// Signalled once by each loop when it has ended (its `CURLM*` cleaned up).
+    private let loopsEnded = DispatchSemaphore(value: 0)
+    private let loops: Int
 
     public init(limits: Limits = Limits()) {
         Self.globalInit
         let multis = (0..<Self.loopCount).map { _ in MultiPointer(curl_multi_init()) }
         let admission = Admission(multis: multis, limits: limits, share: CurlShare())
         self.admission = admission
+        self.loops = multis.count
+        let loopsEnded = self.loopsEnded
         for index in multis.indices {
             DetachedThread.start(name: multis.count == 1 ? "linkpeek.curl" : "linkpeek.curl\(index)") {
                 MultiLoop(index: index, admission: admission).run()
+                loopsEnded.signal()
             }
         }
     }
 
     deinit {
-        shutdown()
+        // Not waited for: the last reference may go on a curl thread.
+        _ = admission.stop()
     }
 
     /// Runs one transfer, feeding its body to `consumer` on a curl thread.
@@ -88,9 +96,17 @@ public final class TransferEngine: Sendable {
     }
 
     /// Stops the loops: every transfer still queued or running ends with
-    /// `engineStopped`. Later transfers fail at once.
+    /// `engineStopped`. Later transfers fail at once. Waits (two seconds at
+    /// most) until every loop has ended and cleaned up its connections, so
+    /// that a process exiting after it does not tear libcurl's TLS library
+    /// down (its exit handlers) under a curl thread still closing one.
+    /// Call it from a thread that is not a curl thread.
     public func shutdown() {
-        _ = admission.stop()
+        guard admission.stop() else { return }
+        let deadline = DispatchTime.now() + .seconds(2)
+        for _ in 0..<loops where loopsEnded.wait(timeout: deadline) == .timedOut {
+            break
+        }
     }
 
     /// One loop per online core, at least one and at most four.
