@@ -33,6 +33,14 @@ public enum CacheAnswer: Sendable {
     case miss(PreviewRequest)
 }
 
+/// What the cache stage answers a front that shows a preview at once (the
+/// LSP hover) with: a cached preview, fresh or stale (a stale one is being
+/// refreshed behind it), or the request for a fetch, carrying what was found.
+public enum CachedPreview: Sendable {
+    case preview(LinkMetadata)
+    case miss(PreviewRequest)
+}
+
 /// What `fetch` answers a request with: the preview, and for a front that
 /// answers with JSON its bytes (`json()`), taken from the one encoding the
 /// cache made of what it stored when they say the same. How the answer
@@ -172,6 +180,51 @@ extension LinkPeekEngine {
     private func answered(_ loaded: LoadedPreview, for request: CheckedRequest) async -> FetchedPreview {
         let metadata = await withData(loaded.metadata, options: request.options)
         return FetchedPreview(metadata: await withThumbnails(metadata, options: request.options), stored: loaded.stored)
+    }
+
+    /// The cache stage for a front that shows a preview (the LSP hover):
+    /// the key built once, memory asked on the caller's executor, the disk
+    /// and the fleet off it, each once. A stale preview is served as the
+    /// `staleWhileRevalidate` policy serves it (marked, and refreshed in the
+    /// background unless a `[[site]]` rule keeps the URL from the network);
+    /// a cached failure, or nothing, is a miss carrying what was found into
+    /// `fetch(_:events:)`.
+    nonisolated(nonsending) public func cachedPreview(url: String, options: FetchOptions) async -> CachedPreview {
+        guard let key = CacheKey(rawURL: url, language: language(options.acceptLanguage)) else {
+            return .miss(PreviewRequest(url: url, options: options))
+        }
+        var found = cache.lookInMemory(key, url: url.trimmedWhitespace)
+        let now = now()
+        // Memory alone answers here; a level behind it (SQLite, Redis) is read off the caller.
+        if !found.isFresh(at: now), (found.entry == nil && cache.keepsPreviews) || cache.fleet != nil {
+            found = await Self.lookedBehindMemory(cache, found, now: now)
+        }
+        return preview(found, url: url, options: options, now: now)
+    }
+
+    @concurrent
+    private static func lookedBehindMemory(_ cache: PreviewCache, _ found: CacheLookup, now: Date) async -> CacheLookup {
+        var found = found
+        cache.lookBehindMemory(&found, now: now, asStored: false)
+        return found
+    }
+
+    /// `found` as `cachedPreview` answers it.
+    private func preview(_ found: CacheLookup, url: String, options: FetchOptions, now: Date) -> CachedPreview {
+        guard let entry = found.entry, case .metadata(var metadata) = entry.value else {
+            return .miss(PreviewRequest(url: url, options: options, found: found))
+        }
+        let fresh = entry.isFresh(at: now)
+        if fresh {
+            cache.counters.hit(found.level)
+        } else if (siteFetchRule(found.url)?.mode ?? .always) == .always {
+            refreshInBackground(url: found.url, key: found.key, options: options)
+        }
+        countUsage(hit: true)
+        metadata.originalURL = found.url
+        metadata.fromCache = true
+        metadata.stale = fresh ? nil : true
+        return .preview(metadata)
     }
 
     /// The cached preview, decoded. A stored row is served as its bytes

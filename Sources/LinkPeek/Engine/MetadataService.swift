@@ -40,6 +40,14 @@ public protocol MetadataService: Sendable {
     /// reads a disk or the network moves that off it (`@concurrent`).
     nonisolated(nonsending) func lookUp(url: String, options: FetchOptions) async -> CacheAnswer
 
+    /// The cache stage of a front that shows a preview at once (the LSP
+    /// hover): a cached preview, fresh or stale (served as the
+    /// `staleWhileRevalidate` policy serves it, refreshed behind the
+    /// answer), or the request, with what the cache held, for
+    /// `fetch(_:events:)`. Runs on the caller's executor up to a miss in
+    /// memory, as `lookUp` does.
+    nonisolated(nonsending) func cachedPreview(url: String, options: FetchOptions) async -> CachedPreview
+
     /// `fetch` of a request the cache stage did not answer, with what it
     /// found (no cache level is asked again).
     func fetch(
@@ -99,6 +107,24 @@ extension MetadataService {
     /// A service without a cache of its own answers nothing at once.
     nonisolated(nonsending) public func lookUp(url: String, options: FetchOptions) async -> CacheAnswer {
         .miss(PreviewRequest(url: url, options: options))
+    }
+
+    /// `cached(url:)`, a stale preview refreshed through a
+    /// `staleWhileRevalidate` fetch, for a service without a cache stage.
+    nonisolated(nonsending) public func cachedPreview(url: String, options: FetchOptions) async -> CachedPreview {
+        guard let cached = await cached(url: url) else { return .miss(PreviewRequest(url: url, options: options)) }
+        guard cached.stale == true else { return .preview(cached) }
+        var refresh = options
+        refresh.cachePolicy = .staleWhileRevalidate
+        refresh.reportsPartialResults = false
+        do throws(FetchError) {
+            return .preview(try await fetch(url: url, options: refresh, events: { _ in }))
+        } catch {
+            logger.info("a stale preview is shown: the refresh failed", metadata: [
+                "url": "\(url)", "error": "\(error.message)",
+            ])
+            return .preview(cached)
+        }
     }
 
     public func fetch(

@@ -25,7 +25,7 @@ extension Server {
             guard lsp.hover.hoverMayFetch(host: URLParts(url)?.host ?? "") else { continue }
             guard previews[url] == nil else { continue }
             prefetchRunning += 1
-            _ = previewFlight(for: url, prefetch: true)
+            _ = previewFlight(for: PreviewRequest(url: url, options: Self.previewOptions), prefetch: true)
         }
     }
 }

@@ -34,36 +34,25 @@ extension HoverParams: ServiceRequest {
 
 extension Server {
     /// The one place that decides where a hover's preview comes from:
-    /// 1. the cache, at once; a stale entry through the
-    ///    `staleWhileRevalidate` policy (the stale card at once, refreshed
-    ///    in the background);
-    /// 2. else the shared background fetch of the URL, waited on for at
-    ///    most the hover budget: its result, or what is known so far (title
-    ///    first, at least the host) with "loading…".
+    /// 1. the cache, at once (`cachedPreview`: each level asked once); a
+    ///    stale entry through the `staleWhileRevalidate` policy (the stale
+    ///    card at once, refreshed in the background);
+    /// 2. else the shared background fetch of the URL, carrying what the
+    ///    cache held (no level is asked again), waited on for at most the
+    ///    hover budget: its result, or what is known so far (title first, at
+    ///    least the host) with "loading…".
     func hoverCard(url: String, images: Bool, events: @escaping @Sendable (ProviderEvent) -> Void) async -> LinkCard {
         let service = currentService()
-        if let cached = await service.cached(url: url) {
-            guard cached.stale == true else { return await Self.card(of: cached, service: service, images: images) }
-            // A stale preview answers at once all the same, and is refreshed
-            // behind the answer so that the next hover is fresh (the
-            // `staleWhileRevalidate` policy, which serves from the cache
-            // without waiting for the network).
-            let options = FetchOptions(cachePolicy: .staleWhileRevalidate, reportsPartialResults: false)
-            var served = cached
-            do throws(FetchError) {
-                served = try await service.fetch(url: url, options: options, events: { _ in })
-            } catch {
-                logger.info("hover showed a stale preview: the refresh failed", metadata: [
-                    "url": "\(url)", "reason": "\(error.reason?.rawValue ?? error.kind.rawValue)", "error": "\(error.message)",
-                ])
-            }
-            return await Self.card(of: served, service: service, images: images)
+        let request: PreviewRequest
+        switch await service.cachedPreview(url: url, options: Self.previewOptions) {
+        case .preview(let cached): return await Self.card(of: cached, service: service, images: images)
+        case .miss(let missed): request = missed
         }
         guard lsp.hover.hoverMayFetch(host: URLParts(url)?.host ?? "") else { return Self.notFetchedCard(url: url) }
         // Joined before anything can suspend: the flight's task runs on this
         // actor, and a flight already running emits from other threads, so
         // the listener is in before the next event of either.
-        let flight = previewFlight(for: url)
+        let flight = previewFlight(for: request)
         let ticket = flight.join(listener: events)
         await flight.wait(ticket, atMost: lsp.hoverBudget)
         let snapshot = flight.snapshot
@@ -119,18 +108,22 @@ extension Server {
         }
     }
 
-    /// The background fetch of `url`, started if none runs. It belongs to
-    /// the server: no request's cancel ends it, only the session's end.
-    func previewFlight(for url: String, prefetch: Bool = false) -> PreviewFlight {
+    /// What a background fetch of a URL asks for: subresources too (the
+    /// entry this stores in the cache serves `fetch` requests as well), and
+    /// partial results for the hovers waiting.
+    static let previewOptions = FetchOptions(reportsPartialResults: true)
+
+    /// The background fetch of `request`'s URL, started if none runs. It
+    /// belongs to the server: no request's cancel ends it, only the session's end.
+    func previewFlight(for request: PreviewRequest, prefetch: Bool = false) -> PreviewFlight {
+        let url = request.url
         if let running = previews[url] { return running }
         let flight = PreviewFlight(isPrefetch: prefetch)
         previews[url] = flight
         let service = currentService()
-        // Subresources too: the entry this stores in the cache serves `fetch` requests as well.
-        let options = FetchOptions(reportsPartialResults: true)
         let images = hoverWantsImages
         let task = Task(priority: prefetch ? .background : nil) {
-            let outcome = await Self.runPreview(service: service, url: url, options: options, flight: flight)
+            let outcome = await Self.runPreview(service: service, request: request, flight: flight)
             // The card is done when its thumbnail is: made before the hovers waiting are released.
             if images, case .success(let metadata) = outcome {
                 flight.cardImage = await service.cardImage(for: metadata, allowNetwork: true)
@@ -143,10 +136,10 @@ extension Server {
     }
 
     static func runPreview(
-        service: any MetadataService, url: String, options: FetchOptions, flight: PreviewFlight
+        service: any MetadataService, request: PreviewRequest, flight: PreviewFlight
     ) async -> PreviewFlight.Outcome {
         do {
-            return .success(try await service.fetch(url: url, options: options, events: flight.handle))
+            return .success(try await service.fetch(request, events: flight.handle).metadata)
         } catch {
             return .failure(error)
         }
