@@ -98,25 +98,4 @@ extension LinkPeekEngine {
         let left = deadline - ContinuousClock.now
         return Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
     }
-
-    /// Waits for `request`'s turn at its origin (the fleet's rate per host),
-    /// the wait taken from its timeout; `.timedOut` when the turn would come too late.
-    func admittedToOrigin(_ request: TransferRequest) async throws(FetchError) -> TransferRequest {
-        guard let fleet = cache.fleet, let host = FleetCache.host(of: request.url) else { return request }
-        switch fleet.admit(host: host, longest: request.timeout) {
-        case .tooLong:
-            throw .timedOut
-        case .after(let seconds):
-            guard seconds > 0 else { return request }
-            do {
-                try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-            } catch {
-                throw .cancelled
-            }
-            var request = request
-            request.timeout = max(request.timeout - seconds, Self.minimumTimeout)
-            request.connectTimeout = min(request.connectTimeout, request.timeout)
-            return request
-        }
-    }
 }

@@ -41,15 +41,15 @@ extension LinkPeekEngine {
 
     private func fetchSourceThrowing(url: String, timeout: Double) async throws(FetchError) -> FetchedSource {
         let maxBytes = settings.maxSubresourceBytes
-        try checkBackoff(url: url, ignoring: false, image: true)
-        let request = try await admittedToOrigin(transferRequest(url: url, timeout: timeout, maxBytes: maxBytes))
+        try admission.checkBackoff(url: url, ignoring: false, image: true)
+        let request = try await admission.admitted(transferRequest(url: url, timeout: timeout, maxBytes: maxBytes))
         let result: TransferResult<SourceConsumer.Output>
         do {
             result = try await transfers.perform(request, consumer: SourceConsumer(maxBytes: maxBytes))
         } catch {
             throw FetchError(error)
         }
-        if let head = result.head { try noteRateLimit(head, image: true) }
+        if let head = result.head { try admission.noteRateLimit(head, image: true) }
         let output = result.output
         guard (200..<300).contains(output.status) else { throw .httpStatus(output.status) }
         if output.tooLarge || result.truncated {

@@ -53,7 +53,7 @@ extension LinkPeekEngine {
         _ resource: MediaResource, includeData: Bool, timeout: Double, reload: Bool
     ) async -> (resource: MediaResource, loaded: Bool) {
         guard !resource.url.hasPrefix("data:"), case .success(let url) = URLCheck.validate(resource.url),
-            (try? checkBackoff(url: url, ignoring: reload)) != nil
+            (try? admission.checkBackoff(url: url, ignoring: reload)) != nil
         else {
             return (resource, false)
         }
@@ -64,7 +64,7 @@ extension LinkPeekEngine {
             return (resource, false)
         }
         // A 429 or 503 with Retry-After holds the host for the next fetches too.
-        if let head = fetched.head { _ = try? noteRateLimit(head) }
+        if let head = fetched.head { _ = try? admission.noteRateLimit(head) }
         guard (200..<300).contains(fetched.output.status), !fetched.output.bytes.isEmpty else {
             logger.debug("subresource not verified", metadata: [
                 "url": "\(url)", "status": "\(fetched.output.status)", "bytes": "\(fetched.output.bytes.count)",

@@ -26,7 +26,7 @@ extension LinkPeekEngine {
         conditional: Bool, hops: PageHops = PageHops(),
         events: @escaping @Sendable (ProviderEvent) -> Void
     ) async throws(FetchError) -> PageLoad {
-        try checkBackoff(url: url, ignoring: hops.ignoresBackoff)
+        try admission.checkBackoff(url: url, ignoring: hops.ignoresBackoff)
         events(.progress(stage: .resolving, bytes: 0))
         var request = transferRequest(url: url, timeout: timeout, maxBytes: settings.maxBodyBytes, headers: headers)
         // Refreshes followed count towards the redirect limit.
@@ -70,7 +70,7 @@ extension LinkPeekEngine {
         guard let head = result.head else {
             throw .failed(.network, "the server sent no response.")
         }
-        try noteRateLimit(head)
+        try admission.noteRateLimit(head)
         if head.status == 304, conditional {
             return .notModified(fields: head.fields)
         }

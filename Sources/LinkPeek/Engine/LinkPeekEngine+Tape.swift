@@ -20,7 +20,7 @@ extension LinkPeekEngine {
             }
         }
         // The fleet's rate per host (no-op without `--fleet`).
-        let request = try await admittedToOrigin(request)
+        let request = try await admission.admitted(request)
         cache.counters.originRequest()
         guard let recordTape else {
             do {

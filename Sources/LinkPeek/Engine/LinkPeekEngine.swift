@@ -30,7 +30,11 @@ public final class LinkPeekEngine: MetadataService {
     let clock: Date?
     let usage = UsageCounter()
     /// Hosts that asked to be left alone (429/503 with `Retry-After`).
-    public let backoff = HostBackoff()
+    public let backoff: HostBackoff
+    /// The admit stage: the hosts' `Retry-After` holds and the fleet's rate per host.
+    let admission: AdmitStage
+    /// The store stage: a preview's lifetime, and what every cache level keeps of a load.
+    let storing: StoreStage
     /// Where the engine, its transfers and the cache it makes log their
     /// decisions. The application routes it (`LoggingSystem.bootstrap`).
     public let logger: Logger
@@ -57,6 +61,9 @@ public final class LinkPeekEngine: MetadataService {
         self.cache = PreviewCache(memory: cache, store: cacheStore, fleet: fleet)
         let counters = self.cache.counters
         self.coalescer = Coalescer(onJoin: { counters.joinedFetch() })
+        let backoff = HostBackoff()
+        self.backoff = backoff
+        admission = AdmitStage(backoff: backoff, fleet: fleet, counters: counters, logger: logger)
         images = ImageCache(store: StoredImageStore(store: cacheStore))
         policy = AddressPolicy(
             allowPrivateNetwork: settings.allowPrivateNetwork,
@@ -76,6 +83,7 @@ public final class LinkPeekEngine: MetadataService {
         recordTape = settings.record.flatMap { Self.openTape(at: $0, logger: logger, Tape.forRecording) }
         replayTape = settings.replay.flatMap { Self.openTape(at: $0, logger: logger, Tape.forReplay) }
         clock = settings.clock.flatMap(Settings.parseClock)
+        storing = StoreStage(cache: self.cache, siteRules: settings.siteRules, clock: clock, logger: logger)
         transfers = TransferEngine(
             limits: .init(total: settings.maxConcurrency, perHost: settings.perHostConcurrency))
     }
