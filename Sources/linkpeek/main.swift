@@ -43,8 +43,12 @@ if arguments.first == "--stdio" { arguments[0] = "serve" }
 // only parks in `dispatchMain`, so nothing the command does waits on it.
 let commandLine = arguments
 // `serve --http`: NIO's event loops become the global executor before the
-// first task (`HTTPService.runTasksOnEventLoops`).
-if let serve = try? Linkpeek.parseAsRoot(commandLine) as? Serve, serve.httpOptions.servesHTTP, !serve.httpOptions.httpOnPool {
+// first task (`HTTPService.runTasksOnEventLoops`). The command line is parsed
+// here once more only for `serve` (the root takes no options, so a
+// subcommand is the first argument): every other command is parsed once.
+if commandLine.first == "serve", let serve = try? Linkpeek.parseAsRoot(commandLine) as? Serve,
+    serve.httpOptions.servesHTTP, !serve.httpOptions.httpOnPool
+{
     _ = HTTPService.runTasksOnEventLoops()
 }
 Task.detached { await runCommandLine(commandLine) }
