@@ -15,7 +15,12 @@ public protocol MetadataCache: Sendable {
 /// A cached outcome: a preview, or a failure (kept briefly so a broken link
 /// is not fetched again and again), with what revalidating it needs.
 public struct CacheEntry: Sendable, Equatable {
-    public enum Value: Sendable, Equatable {
+    /// Boxed (`indirect`): an entry rides with every request in flight (the
+    /// cache stage's `CacheLookup`, the stale copy revalidated, the entry
+    /// stored for the answer), and each copy held across an `await` is a
+    /// slot in that request's task frame; inline, a preview made an entry
+    /// 1.5 KB, and such frames a few hundred KB per request.
+    public indirect enum Value: Sendable, Equatable {
         case metadata(LinkMetadata)
         case failure(FetchError)
     }

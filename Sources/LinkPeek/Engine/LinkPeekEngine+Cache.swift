@@ -5,8 +5,8 @@ import Options
 extension LinkPeekEngine {
     /// What the cache policy makes of what is cached.
     enum CachedAnswer {
-        /// Answer with this (a hit; `stale` marked).
-        case serve(LinkMetadata)
+        /// Answer with this (a hit; `stale` marked). Boxed, as `PageLoad.page` is.
+        indirect case serve(LinkMetadata)
         /// Go to the network, revalidating this stale entry when it has validators.
         case fetch(revalidating: CacheEntry?)
     }

@@ -57,9 +57,18 @@ extension LinkPeekEngine {
 /// entry stored (or found shared) for it, whose served JSON is the answer's
 /// bytes too when the answer says the same (`FetchedPreview.json`).
 struct LoadedPreview: Sendable {
-    var metadata: LinkMetadata
+    var metadata: LinkMetadata {
+        get { box.metadata }
+        set { box = MetadataBox(newValue) }
+    }
     /// Nil when nothing was stored (a failure, `no-store`).
     var stored: CacheEntry?
+    private var box: MetadataBox
+
+    init(metadata: LinkMetadata, stored: CacheEntry?) {
+        self.box = MetadataBox(metadata)
+        self.stored = stored
+    }
 }
 
 /// Which fetches share one flight: those that want the same work done, the

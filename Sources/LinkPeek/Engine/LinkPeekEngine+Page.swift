@@ -7,7 +7,9 @@ extension LinkPeekEngine {
     enum PageLoad {
         /// The page's metadata, and the final response's header fields;
         /// the oEmbed endpoint the page names, when `settings.oembed`.
-        case page(LinkMetadata, fields: [String: String], discovery: String? = nil)
+        /// Boxed (`indirect`): a load's stages hold it across their
+        /// `await`s, in task frames that last as long as the request.
+        indirect case page(LinkMetadata, fields: [String: String], discovery: String? = nil)
         /// The site showed a wall (`WallDetector`); the oEmbed endpoint the
         /// wall's response named, when it was served at the URL asked for.
         case wall(Wall, discovery: String?)

@@ -47,12 +47,17 @@ public enum CachedPreview: Sendable {
 /// came (which cache level, or a flight another caller started) is told
 /// to the caller's `CacheTrace`, where it happens.
 public struct FetchedPreview: Sendable {
-    public var metadata: LinkMetadata
+    public var metadata: LinkMetadata {
+        get { box.metadata }
+        set { box = MetadataBox(newValue) }
+    }
     /// The cache entry stored (or found shared) for this preview, if any.
     let stored: CacheEntry?
+    /// Held by reference while the answer travels back (`MetadataBox`).
+    private var box: MetadataBox
 
     init(metadata: LinkMetadata, stored: CacheEntry? = nil) {
-        self.metadata = metadata
+        self.box = MetadataBox(metadata)
         self.stored = stored
     }
 
