@@ -37,7 +37,12 @@ extension StringProtocol {
 /// (the field is near the end of a stored preview), not by decoding them.
 enum PreviewFreshness {
     static func cacheControl(_ json: [UInt8], now: Int64 = currentSeconds()) -> String {
-        guard let expires = expiresAt(json) else { return "no-cache" }
+        cacheControl(expiresAt: expiresAt(json), now: now)
+    }
+
+    /// The same from the preview's `expiresAt` as read by `expiresAt(_:)`.
+    static func cacheControl(expiresAt expires: Int64?, now: Int64) -> String {
+        guard let expires else { return "no-cache" }
         let left = expires - now
         return left > 0 ? "public, max-age=\(left)" : "no-cache"
     }

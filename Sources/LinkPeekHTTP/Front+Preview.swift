@@ -7,7 +7,7 @@ extension Front {
     /// `GET /v1/preview?url=…`: `fetch`'s `LinkMetadata` JSON. A fresh
     /// cached preview is sent as the stored bytes (no decoding, no
     /// encoding, no queue); anything else is a fetch inside the gate.
-    func preview(_ query: Query, request: Request) async -> Response {
+    nonisolated(nonsending) func preview(_ query: Query, request: Request) async -> Response {
         let options: FetchOptions
         let url: String
         switch PreviewParams.parse(query, maxURLBytes: settings.maxURLBytes) {
@@ -17,7 +17,7 @@ extension Front {
         let trace = CacheTrace()
         let pending: PreviewRequest
         switch await CacheTrace.$current.withValue(trace, operation: { await engine.lookUp(url: url, options: options) }) {
-        case .fresh(let json): return Self.previewResponse(json, label: XCache(trace), request: request)
+        case .fresh(let json): return previewResponse(json, label: XCache(trace), request: request)
         case .miss(let miss): pending = miss
         }
         let outcome: Result<[UInt8], FetchError>? = await gate.run {
@@ -31,7 +31,7 @@ extension Front {
         case .failure(let error)?:
             return Reply.failure(error)
         case .success(let json)?:
-            return Self.previewResponse(json, label: XCache(trace), request: request)
+            return previewResponse(json, label: XCache(trace), request: request)
         }
     }
 
@@ -49,16 +49,17 @@ extension Front {
 
     /// 200 with the preview, `ETag` (of these bytes), `Cache-Control` from
     /// its `expiresAt` and `X-Cache`; 304 when `If-None-Match` names the ETag.
-    static func previewResponse(_ json: [UInt8], label: XCache, request: Request) -> Response {
-        var headers: HTTPFields = [:]
-        let etag = ETag.of(json)
-        headers[.eTag] = etag
-        headers[.cacheControl] = PreviewFreshness.cacheControl(json)
-        headers[Reply.xCache] = label.rawValue
-        if let match = request.headers[.ifNoneMatch], ETag.matches(match, etag) {
+    /// The body, its `ETag` and its expiry are worked out once per body (`ReadyBodies`).
+    func previewResponse(_ json: [UInt8], label: XCache, request: Request) -> Response {
+        let ready = bodies.ready(json)
+        var headers: HTTPFields = [
+            .eTag: ready.etag, .cacheControl: ready.cacheControl(), Reply.xCache: label.rawValue,
+        ]
+        if let match = request.headers[.ifNoneMatch], ETag.matches(match, ready.etag) {
             return Response(status: .notModified, headers: headers)
         }
-        return Reply.json(json, headers: headers)
+        headers[.contentType] = "application/json"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ready.buffer))
     }
 }
 

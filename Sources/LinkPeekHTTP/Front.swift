@@ -26,11 +26,14 @@ struct Front: HTTPResponder {
     let lifecycle: Lifecycle
     /// The access log: one line per request at `info`.
     let accessLog: Logger
+    /// The last previews answered, ready to send.
+    let bodies: ReadyBodies
 
     init(
         engine: LinkPeekEngine, settings: HTTPSettings, metrics: HTTPMetrics, limiter: ClientLimiter,
-        gate: AdmissionGate, lifecycle: Lifecycle, accessLog: Logger
+        gate: AdmissionGate, lifecycle: Lifecycle, accessLog: Logger, bodies: ReadyBodies = ReadyBodies()
     ) {
+        self.bodies = bodies
         self.engine = engine
         self.settings = settings
         self.metrics = metrics
@@ -57,7 +60,10 @@ struct Front: HTTPResponder {
     }
 
     /// The response, and the `url` parameter when there was one (for the log).
-    private func answer(_ request: Request, endpoint: Endpoint, context: FrontContext) async -> (Response, String?) {
+    /// (On the caller's executor: no hop in or out of it.)
+    nonisolated(nonsending) private func answer(_ request: Request, endpoint: Endpoint, context: FrontContext) async
+        -> (Response, String?)
+    {
         guard request.method == .get || request.method == .head else {
             var response = Reply.problem(.methodNotAllowed, reason: "methodNotAllowed", "Only GET is served.")
             response.headers[.allow] = "GET, HEAD"

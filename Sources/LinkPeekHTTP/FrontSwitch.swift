@@ -68,7 +68,7 @@ final class FrontSwitch: HTTPResponder, Sendable {
         accessLog.logLevel = settings.accessLog ? .info : .critical
         let replacement = Front(
             engine: engine, settings: settings, metrics: old.metrics, limiter: old.limiter, gate: old.gate,
-            lifecycle: old.lifecycle, accessLog: accessLog)
+            lifecycle: old.lifecycle, accessLog: accessLog, bodies: old.bodies)
         current.withLock { $0 = replacement }
         logger.info("SIGHUP: configuration read again", metadata: [
             "engine": "\(engine === old.engine ? "kept" : "new")",

@@ -6,6 +6,10 @@ import NIOHTTPTypes
 /// request within `body` of its head; else it is closed. While the server
 /// works on a request nothing is timed (a fetch may take its timeout).
 ///
+/// One timer per connection at most: arming only moves the deadline, and
+/// the timer, when it fires before the deadline, waits again until it (a
+/// request on a kept-alive connection schedules and cancels nothing).
+///
 /// - Important: runs on the connection's event loop only (NIO's rule for handlers).
 final class RequestDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
@@ -15,7 +19,10 @@ final class RequestDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let header: TimeAmount
     private let body: TimeAmount
-    private var timer: Scheduled<Void>?
+    /// When the connection is cut; nil while nothing is timed.
+    private var deadline: NIODeadline?
+    /// The timer scheduled, and when it fires.
+    private var timer: (task: Scheduled<Void>, at: NIODeadline)?
 
     init(header: TimeAmount, body: TimeAmount) {
         self.header = header
@@ -32,17 +39,16 @@ final class RequestDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        timer?.cancel()
+        timer?.task.cancel()
         timer = nil
+        deadline = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head: arm(body, context: context)
         case .body: break
-        case .end:
-            timer?.cancel()
-            timer = nil
+        case .end: deadline = nil
         }
         context.fireChannelRead(data)
     }
@@ -53,10 +59,27 @@ final class RequestDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func arm(_ limit: TimeAmount, context: ChannelHandlerContext) {
-        timer?.cancel()
-        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        timer = context.eventLoop.scheduleTask(in: limit) {
-            loopBound.value.close(promise: nil)
+        let due = NIODeadline.now() + limit
+        deadline = due
+        // A timer that fires by then checks again; one that would fire later is replaced.
+        if let timer, timer.at <= due { return }
+        schedule(at: due, context: context)
+    }
+
+    private func schedule(at due: NIODeadline, context: ChannelHandlerContext) {
+        timer?.task.cancel()
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        timer = (context.eventLoop.scheduleTask(deadline: due) { loopBound.value.0.fired(context: loopBound.value.1) }, due)
+    }
+
+    private func fired(context: ChannelHandlerContext) {
+        timer = nil
+        guard let deadline else { return }
+        if deadline <= .now() {
+            self.deadline = nil
+            context.close(promise: nil)
+        } else {
+            schedule(at: deadline, context: context)
         }
     }
 }

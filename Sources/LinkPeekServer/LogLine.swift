@@ -16,7 +16,16 @@ public enum LogLine {
     /// `<label> <level>: <message>` (`linkpeek.server warning: …`), one line (newlines in the
     /// message become spaces, so one record is one line).
     public static func line(_ event: LogEvent, label: String, metadata: Logger.Metadata) -> String {
-        let text = message(event, metadata: metadata).map { $0.isNewline ? " " : $0 }
-        return "\(label) \(event.level): \(String(text))\n"
+        let message = message(event, metadata: metadata)
+        // Most messages hold no newline: they are kept as they are, without a walk over their characters.
+        let text = mayHoldNewline(message) ? String(message.map { $0.isNewline ? " " : $0 }) : message
+        return "\(label) \(event.level): \(text)\n"
+    }
+
+    /// False when no character of `text` can be a newline: none of its
+    /// UTF-8 bytes is LF, VT, FF or CR, or a lead byte of NEL (C2 85) or of
+    /// the line and paragraph separators (E2 80 A8/A9).
+    static func mayHoldNewline(_ text: String) -> Bool {
+        text.utf8.contains { byte in (0x0A...0x0D).contains(byte) || byte == 0xC2 || byte == 0xE2 }
     }
 }
