@@ -42,22 +42,6 @@ import Testing
         #expect(found(["<p>text</p><div class=\"by", "line\">"]))
     }
 
-    /// The skip table never moves a window past the start of a marker,
-    /// and text that begins none moves it `shortest - 1` bytes at a time.
-    @Test func theSkipTableSkipsText() {
-        let window = BodyEvidence.shortest
-        #expect(window >= 4)
-        for marker in BodyEvidence.markers {
-            for offset in 0...(window - 2) {
-                let pair = Int(marker[offset]) | Int(marker[offset + 1]) << 8
-                #expect(Int(BodyEvidence.shifts[pair]) <= window - 2 - offset)
-            }
-        }
-        for pair in ["or", "e ", "><", "</", "\">"].map({ Array($0.utf8) }) {
-            #expect(Int(BodyEvidence.shifts[Int(pair[0]) | Int(pair[1]) << 8]) == window - 1)
-        }
-    }
-
     /// The filtered search finds exactly what comparing every position with
     /// every marker finds: random text built of marker pieces, fed in random
     /// chunks, marker at any offset or none.

@@ -37,26 +37,37 @@ struct BodyEvidence {
     static let dateAttributePrefixes = ["data-time", "data-origindate"]
 
     private static let longest = markers.map(\.count).max() ?? 1
-    static let shortest = markers.map(\.count).min() ?? 1
 
-    /// The search's skip table (after Wu and Manber): for each pair of
-    /// bytes, how far a window of `shortest` bytes ending in that pair may
-    /// move on without passing the start of any marker. A pair that ends
-    /// the first `shortest` bytes of some marker gives 0: the position is
-    /// compared with the markers. Most pairs of body text begin no marker,
-    /// so the window moves `shortest - 1` bytes at a time, and each step
-    /// costs one table look-up.
-    static let shifts: [UInt8] = {
-        let window = max(shortest, 2)
-        var table = [UInt8](repeating: UInt8(clamping: window - 1), count: 1 << 16)
-        for marker in markers where marker.count >= window {
-            for offset in 0...(window - 2) {
-                let pair = Int(marker[offset]) | Int(marker[offset + 1]) << 8
-                table[pair] = min(table[pair], UInt8(clamping: window - 2 - offset))
+    /// The search's filter: a bit per hash of four bytes that begin some
+    /// marker. Most body bytes are letters that begin a marker too (`u` of
+    /// "uthor", `i` of "itemprop"); four bytes rarely do, so a position is
+    /// compared with the markers only when its four bytes hash to a set bit.
+    /// A marker shorter than four bytes sets the bits of every four bytes it
+    /// begins (one of three: 256 bits; shorter: all of them).
+    private static let filter: [UInt64] = {
+        var bits = [UInt64](repeating: 0, count: (1 << hashBits) / 64)
+        func set(_ word: UInt32) { let h = hash(word); bits[h >> 6] |= 1 << UInt64(h & 63) }
+        for marker in markers {
+            if marker.count >= 4 {
+                set(word(marker[0], marker[1], marker[2], marker[3]))
+            } else if marker.count == 3 {
+                for next in 0...255 { set(word(marker[0], marker[1], marker[2], UInt8(next))) }
+            } else {
+                return [UInt64](repeating: ~0, count: bits.count)
             }
         }
-        return table
+        return bits
     }()
+
+    private static let hashBits = 14
+
+    private static func word(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) -> UInt32 {
+        UInt32(a) | UInt32(b) << 8 | UInt32(c) << 16 | UInt32(d) << 24
+    }
+
+    private static func hash(_ word: UInt32) -> Int {
+        Int(truncatingIfNeeded: (word &* 0x9E37_79B1) >> UInt32(32 - hashBits))
+    }
 
     /// True when `bytes` (the held body so far, which only ever grows)
     /// holds a marker; each call looks only at what is new, plus enough of
@@ -65,25 +76,32 @@ struct BodyEvidence {
         let start = max(0, searched - (Self.longest - 1))
         searched = bytes.count
         return bytes.withUnsafeBufferPointer { buffer in
-            guard buffer.baseAddress != nil else { return false }
-            // A marker shorter than two bytes: every position is compared.
-            guard Self.shortest >= 2 else {
-                return (start..<buffer.count).contains { Self.marker(in: buffer, at: $0) }
-            }
-            return Self.shifts.withUnsafeBufferPointer { shifts in
-                let window = Self.shortest
+            Self.filter.withUnsafeBufferPointer { filter in
+                guard let base = buffer.baseAddress else { return false }
+                let raw = UnsafeRawPointer(base)
+                func passes(_ word: UInt32) -> Bool {
+                    let h = Self.hash(word)
+                    return filter[h >> 6] & (1 << UInt64(h & 63)) != 0
+                }
                 var index = start
-                // A window that does not fit holds no marker yet; the next
-                // call starts early enough to see it whole.
-                while index + window <= buffer.count {
-                    let pair = Int(buffer[index + window - 2]) | Int(buffer[index + window - 1]) << 8
-                    let shift = Int(shifts[pair])
-                    if shift == 0 {
-                        if Self.marker(in: buffer, at: index) { return true }
-                        index += 1
-                    } else {
-                        index += shift
+                // Four positions per eight-byte load while they fit, then one
+                // four-byte window per position, then the last three one by one.
+                while index + 8 <= buffer.count {
+                    let eight = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    if passes(UInt32(truncatingIfNeeded: eight)) || passes(UInt32(truncatingIfNeeded: eight >> 8))
+                        || passes(UInt32(truncatingIfNeeded: eight >> 16)) || passes(UInt32(truncatingIfNeeded: eight >> 24)) {
+                        for position in index..<(index + 4) where Self.marker(in: buffer, at: position) { return true }
                     }
+                    index += 4
+                }
+                while index + 4 <= buffer.count {
+                    if passes(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt32.self))),
+                        Self.marker(in: buffer, at: index) { return true }
+                    index += 1
+                }
+                while index < buffer.count {
+                    if Self.marker(in: buffer, at: index) { return true }
+                    index += 1
                 }
                 return false
             }
