@@ -95,7 +95,7 @@ extension MetadataRules {
     private static func withoutOtherRoles(_ text: String) -> String {
         let lower = text.lowercased()
         var cut = lower.endIndex
-        for label in otherRoleLabels {
+        for label in otherRoleLabels where mayHold(lower, label) {
             guard let range = lower.firstRange(of: label) else { continue }
             let atWordStart = range.lowerBound == lower.startIndex
                 || lower[lower.index(before: range.lowerBound)].isLetter == false
@@ -106,13 +106,38 @@ extension MetadataRules {
         return String(text.prefix(offset)).trimmingScalars { String.isSpace($0) || ".,;|·•-–—".unicodeScalars.contains($0) }
     }
 
+    /// False only when `text` cannot hold `piece` as `firstRange(of:)` and
+    /// `split(separator:)` find it (character by character, canonically
+    /// equivalent): a piece of ASCII that no other character is equivalent
+    /// to (`;`, `` ` `` and `K` are) stands only where its bytes stand. That
+    /// generic search builds a table on every call, and every credit line
+    /// is searched for some forty pieces, most of them absent: a few percent
+    /// of a fetch's CPU.
+    static func mayHold(_ text: String, _ piece: String) -> Bool {
+        let needle = piece.utf8
+        guard let first = needle.first, needle.allSatisfy({ $0 < 0x80 && !";`K".utf8.contains($0) }) else { return true }
+        var text = text
+        return text.withUTF8 { bytes in
+            let count = needle.count
+            guard bytes.count >= count else { return false }
+            var index = 0
+            while index <= bytes.count - count {
+                if bytes[index] == first, zip(bytes[index...], needle).allSatisfy({ $0 == $1 }) { return true }
+                index += 1
+            }
+            return false
+        }
+    }
+
     /// "Ann Lee, Bo Kim and Cy Dow" → three parts; also "&", "y", "et",
     /// "und", "e", "en", "og", "och", "、" and ";". A comma part of one word
     /// ("Lee, Ann" in a catalogue) would cut a name: such a credit stays whole.
     private static func splitAuthors(_ text: String) -> [String] {
         var parts = [text]
         for separator in [" and ", " & ", " y ", " et ", " und ", " e ", " en ", " og ", " och ", "、", ";", " và "] {
-            parts = parts.flatMap { $0.split(separator: separator).map(String.init) }
+            parts = parts.flatMap { part in
+                !part.isEmpty && !mayHold(part, separator) ? [part] : part.split(separator: separator).map(String.init)
+            }
         }
         let byComma = parts.flatMap { $0.split(separator: ",").map(String.init) }
             .map(\.trimmedSpaces).filter { !$0.isEmpty }
