@@ -90,10 +90,12 @@ enum ConfigText {
                 }
                 continue
             }
-            // toml++ asserts on a date whose `T` is followed by `:` or a quote
-            // (`1979-05-27T:`), which no valid TOML has outside a string.
-            if byte == 0x3A || byte == 0x22 || byte == 0x27, previous.1 == 0x54 || previous.1 == 0x74,
-                previous.0 >= 0x30 && previous.0 <= 0x39 {
+            // toml++ asserts on a date whose `T` is followed by something
+            // other than a digit when its value goes on to a `:` or is a quote
+            // (`1979-05-27T:`, `1979-05-27Tx7:32`), which no valid TOML has outside a string.
+            if previous.1 == 0x54 || previous.1 == 0x74, previous.0 >= 0x30 && previous.0 <= 0x39,
+                byte < 0x30 || byte > 0x39, byte == 0x22 || byte == 0x27 || colonInValue(bytes, from: index)
+            {
                 return .failure(Refusal(line: line, message: "has a date and time with no hour after its T, which TOML does not allow"))
             }
             // And on a `}` where an array's value should be (`a = [}`, `[1,\n}`);
@@ -119,6 +121,20 @@ enum ConfigText {
             }
         }
         return .success(text)
+    }
+
+    /// Whether a `:` comes at `index` or after it in the same value, as far
+    /// as toml++ reads ahead to tell a value's type (127 characters).
+    static func colonInValue(_ bytes: [UInt8], from index: Int) -> Bool {
+        var next = index
+        while next < bytes.count, next - index < 128 {
+            switch bytes[next] {
+            case 0x3A: return true
+            case 0x20, 0x09, 0x0A, 0x0D, 0x2C, 0x5D, 0x7D, 0x23: return false
+            default: next += 1
+            }
+        }
+        return false
     }
 
     /// Whether the table header opening at `index` (`[` or `[[`, then

@@ -52,6 +52,19 @@ import Testing
         #expect(file.problems.map(\.description) == [
             "config.toml:2: has a date and time with no hour after its T, which TOML does not allow; none of it is applied.",
         ])
+        for text in ["a = 1979-05-27T&7:32:00Z\n", "a = 1979-05-27tx:\n", "a = [1979-05-27T.7:32]\n"] {
+            #expect(read(text).problems.map(\.message) == [
+                "has a date and time with no hour after its T, which TOML does not allow; none of it is applied",
+            ], "\(text)")
+        }
+        // Without a `:` in the value, or with a digit after the T, the parser has its say.
+        for text in ["a = 1979-05-27T&7\n", "a = 1979-05-27T1:\n", "a = 1979-05-27Tx, b:\n"] {
+            #expect(read(text).problems.first?.message.hasPrefix("is not valid TOML") == true, "\(text)")
+        }
+        #expect(read("a9Tx = 1\nb = 1979-05-27T07:32:00Z\n").problems.map(\.message) == [
+            "a9Tx is not a key of linkpeek (`linkpeek config keys` lists them)",
+            "b is not a key of linkpeek (`linkpeek config keys` lists them)",
+        ])
     }
 
     @Test func aTableHeaderWithNoKeyAfterItsBracketIsRefusedBeforeTheParser() {
