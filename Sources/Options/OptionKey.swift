@@ -210,11 +210,23 @@ extension OptionKey {
     }
 
     static func oneLine(_ text: String) -> String? {
-        text.contains(where: \.isNewline) ? "must be one line" : nil
+        // On scalars: every scalar that makes a `Character.isNewline` (LF,
+        // VT, FF, CR, NEL, LS, PS) is a character of its own, or CR of CRLF.
+        text.unicodeScalars.contains { scalar in
+            (scalar.value >= 0x0A && scalar.value <= 0x0D) || scalar.value == 0x85 || scalar.value == 0x2028
+                || scalar.value == 0x2029
+        } ? "must be one line" : nil
     }
 
     static func headerValue(_ text: String) -> String? {
-        ParamRanges.checkHeaderValue(text, field: "").map { _ in
+        // A value no longer in bytes than the limit in characters, without
+        // control characters, passes the full check: skip its character count.
+        if text.utf8.count <= ParamRanges.maxHeaderValueLength,
+            !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F })
+        {
+            return nil
+        }
+        return ParamRanges.checkHeaderValue(text, field: "").map { _ in
             "must be at most \(ParamRanges.maxHeaderValueLength) characters without control characters"
         }
     }

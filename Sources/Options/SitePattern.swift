@@ -20,7 +20,11 @@ public struct SitePattern: Sendable, Equatable, Codable {
         // anyway (host and path characters are ASCII), so bytes and
         // characters split it alike.
         guard text.utf8.count <= 300 else { return nil }
-        let lower = text.lowercased().utf8
+        // ASCII (every pattern that can pass) is lower-cased byte by byte,
+        // without the full case mapping's allocations and tables.
+        let lower: [UInt8] =
+            text.utf8.allSatisfy { $0 < 0x80 }
+            ? text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } : Array(text.lowercased().utf8)
         var rest = lower[...]
         httpsOnly = rest.starts(with: "https://".utf8)
         if httpsOnly { rest = rest.dropFirst(8) }
@@ -38,8 +42,9 @@ public struct SitePattern: Sendable, Equatable, Codable {
         guard let first = hostBytes.first, let last = hostBytes.last, hostCharacters, first != 0x2E, last != 0x2E,
             pathCharacters
         else { return nil }
-        host = String(Substring(hostBytes))
-        pathPrefix = String(Substring(pathBytes))
+        // Both are ASCII: the checks above allow nothing else.
+        host = String(decoding: hostBytes, as: UTF8.self)
+        pathPrefix = String(decoding: pathBytes, as: UTF8.self)
     }
 
     /// Whether a URL with this host (lower case) and path matches.

@@ -10,8 +10,7 @@ extension TableReader {
     mutating func siteRule(_ table: TOMLTable, index: Int) -> SiteRule? {
         var rule = SiteRule()
         let key = { (name: String) in "site#\(index).\(name)" }
-        for name in table.keys {
-            guard let node = table[name] else { continue }
+        for (name, node) in Self.entries(table) {
             switch name {
             case "match":
                 let value = Self.value(node)
@@ -29,7 +28,7 @@ extension TableReader {
             case "userAgent": rule.userAgent = text(node, key(name), check: OptionKey.oneLine)
             case "acceptLanguage": rule.acceptLanguage = text(node, key(name), check: OptionKey.headerValue)
             case "token":
-                rule.token = text(node, key(name)) { $0.isEmpty || $0.contains(where: \.isNewline) ? "must be one non-empty line" : nil }
+                rule.token = text(node, key(name)) { $0.isEmpty || OptionKey.oneLine($0) != nil ? "must be one non-empty line" : nil }
             case "proxy":
                 rule.proxy = text(node, key(name)) {
                     ProxyTable.problem($0, field: "proxy") == nil ? nil : "must be an http://, https:// or socks5h:// URL, or \"\""
@@ -51,8 +50,8 @@ extension TableReader {
                     report(key(name), "must be a table of header names to values")
                     continue
                 }
-                for header in headers.keys {
-                    let value = headers[header].flatMap { $0.string }
+                for (header, node) in Self.entries(headers) {
+                    let value = node.string
                     if !Self.isToken(header) || value.flatMap(OptionKey.headerValue) != nil || value == nil {
                         report(key("headers.\(header)"), "must be a header name with a one-line string value")
                     } else if let value {
@@ -64,9 +63,9 @@ extension TableReader {
                     report(key(name), "must be a table of failure kinds to seconds")
                     continue
                 }
-                let names = kinds.keys
-                rule.failureTTL.reserveCapacity(names.count)
-                for kind in names {
+                let entries = Self.entries(kinds)
+                rule.failureTTL.reserveCapacity(entries.underestimatedCount)
+                for (kind, node) in entries {
                     guard let failure = FailureKind(rawValue: kind) else {
                         let allowed = FailureKind.allCases.map(\.rawValue).joined(separator: ", ")
                         report(key("failureTTL.\(kind)"), kind == "rateLimited"
@@ -74,7 +73,7 @@ extension TableReader {
                             : "is not a failure kind; the kinds are \(allowed)")
                         continue
                     }
-                    if let node = kinds[kind], let seconds = number(node, key("failureTTL.\(kind)"), siteTTLRange) {
+                    if let seconds = number(node, key("failureTTL.\(kind)"), siteTTLRange) {
                         rule.failureTTL[failure] = seconds
                     }
                 }
@@ -102,7 +101,7 @@ extension TableReader {
 
     // `key` is spelled only for a problem: a good rule builds no key names.
     private mutating func text(
-        _ node: TOMLValueConvertible, _ key: @autoclosure () -> String, check: (String) -> String? = { _ in nil }
+        _ node: TOMLValue, _ key: @autoclosure () -> String, check: (String) -> String? = { _ in nil }
     ) -> String? {
         guard let text = node.string else {
             report(key(), "must be a string")
@@ -115,7 +114,7 @@ extension TableReader {
         return text
     }
 
-    private mutating func number(_ node: TOMLValueConvertible, _ key: @autoclosure () -> String, _ range: NumberRange) -> Double? {
+    private mutating func number(_ node: TOMLValue, _ key: @autoclosure () -> String, _ range: NumberRange) -> Double? {
         guard case .number(let number)? = Self.value(node), range.check(number, field: "") == nil else {
             report(key(), "must be \(OptionKind.number(range).allowed)")
             return nil

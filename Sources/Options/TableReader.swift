@@ -21,19 +21,23 @@ struct TableReader {
         return keyLines?.line(of: key) ?? 1
     }
 
+    /// A table's keys and values, in the library's order (by name), from
+    /// one call each: `table[key]` would cost a C string, a search and a
+    /// boxed value per key, and a 200-rule file has thousands of keys.
+    static func entries(_ table: TOMLTable) -> Zip2Sequence<[String], [TOMLValue]> {
+        zip(table.keys, table.values)
+    }
+
     mutating func options(_ table: TOMLTable) -> Options {
         var options = Options()
-        for name in table.keys {
-            guard let node = table[name] else { continue }
+        for (name, node) in Self.entries(table) {
             switch name {
             case "hover", "http":
                 guard let inner = node.table else {
                     report(name, "must be a table of " + Self.tableKeys(name))
                     continue
                 }
-                for sub in inner.keys {
-                    if let value = inner[sub] { set(name + "." + sub, value, in: &options) }
-                }
+                for (sub, value) in Self.entries(inner) { set(name + "." + sub, value, in: &options) }
             case "site":
                 guard let array = node.array, array.allSatisfy({ $0.type == .table }) else {
                     report("site", "must be [[site]] tables")
@@ -55,7 +59,7 @@ struct TableReader {
         return options
     }
 
-    private mutating func set(_ name: String, _ node: TOMLValueConvertible, in options: inout Options) {
+    private mutating func set(_ name: String, _ node: TOMLValue, in options: inout Options) {
         guard let key = OptionKey.named(name) else {
             report(name, "is not a key of linkpeek (`linkpeek config keys` lists them)")
             return
@@ -93,7 +97,7 @@ struct TableReader {
         return dot == key.endIndex ? "[[site]] \(index + 1)" : "[[site]] \(index + 1): \(key[key.index(after: dot)...])"
     }
 
-    static func value(_ node: TOMLValueConvertible) -> OptionValue? {
+    static func value(_ node: some TOMLValueConvertible) -> OptionValue? {
         switch node.type {
         case .bool: return node.bool.map(OptionValue.bool)
         case .int: return node.int.map { .number(Double($0)) }

@@ -52,6 +52,56 @@ import Testing
         #expect(file.problems.map(\.description) == [
             "config.toml:2: has a date and time with no hour after its T, which TOML does not allow; none of it is applied.",
         ])
+        for text in ["a = 1979-05-27T&7:32:00Z\n", "a = 1979-05-27tx:\n", "a = [1979-05-27T.7:32]\n"] {
+            #expect(read(text).problems.map(\.message) == [
+                "has a date and time with no hour after its T, which TOML does not allow; none of it is applied",
+            ], "\(text)")
+        }
+        // Without a `:` in the value, or with a digit after the T, the parser has its say.
+        for text in ["a = 1979-05-27T&7\n", "a = 1979-05-27T1:\n", "a = 1979-05-27Tx, b:\n"] {
+            #expect(read(text).problems.first?.message.hasPrefix("is not valid TOML") == true, "\(text)")
+        }
+        #expect(read("a9Tx = 1\nb = 1979-05-27T07:32:00Z\n").problems.map(\.message) == [
+            "a9Tx is not a key of linkpeek (`linkpeek config keys` lists them)",
+            "b is not a key of linkpeek (`linkpeek config keys` lists them)",
+        ])
+    }
+
+    @Test func aTableHeaderWithNoKeyAfterItsBracketIsRefusedBeforeTheParser() {
+        // toml++ asserts (stopping the process) on each; found by fuzzing toml++ behind this check.
+        for (text, line) in [("[[[site]]\n", 1), ("timeout = 3\n  [=a]\n", 2), ("[\n", 1), ("[[ #c\n", 1), ("[é]\n", 1),
+            ("\u{FEFF}[.a]\n", 1), ("a = \"\"\"\nx [[\n\"\"\"\n[=]\n", 4), ("a = \"\"\"x\"\"\"\"\"\n[=]\n", 2)]
+        {
+            #expect(read(text).problems.map(\.description) == [
+                "config.toml:\(line): has a table header with no name after its [, which TOML does not allow; none of it is applied.",
+            ], "\(text)")
+        }
+        // Headers the parser reads, and brackets inside values, pass the check (their keys are unknown).
+        for text in ["[ \"a\" ]\n", "[[ 'a' ]]\n", "[-]\n", "a = [\n  [ [1] ],\n  [{b = 1}],\n]\n"] {
+            let problems = read(text).problems
+            #expect(problems.count == 1 && problems[0].message.hasSuffix("is not a key of linkpeek (`linkpeek config keys` lists them)"), "\(text)")
+        }
+        #expect(read("[ [a]]\n").problems.first?.message.contains("brackets must be contiguous") == true)
+        #expect(read("[]\n").problems.first?.message.contains("blank bare keys") == true)
+        #expect(read("[").problems.first?.message.contains("end-of-file") == true)
+    }
+
+    @Test func aBraceWhereAnArrayValueShouldBeIsRefusedBeforeTheParser() {
+        // toml++ asserts (stopping the process) on each; found by fuzzing toml++ behind this check.
+        for (text, line) in [("a = [}\n", 1), ("a = [1, }\n", 1), ("a = [ # c\n\n}\n", 3), ("a = {b = [}\n", 1),
+            ("a = [ \"\"\"\nx\"\"\", [}]\n", 2), ("a = [ '''\n]'''\n, [}]\n", 3)]
+        {
+            #expect(read(text).problems.map(\.description) == [
+                "config.toml:\(line): has a } where a value should be, which TOML does not allow; none of it is applied.",
+            ], "\(text)")
+        }
+        // Inside strings, multi-line ones too, and after a value, the parser has its say.
+        for text in ["a = \"[}\"\n", "a = \"\"\"\n[}\n[=]\n,}\"\"\"\n", "a = '''\n[}'''\n", "a = [1 # [}\n]\n"] {
+            let problems = read(text).problems
+            #expect(problems.count == 1 && problems[0].message.hasSuffix("is not a key of linkpeek (`linkpeek config keys` lists them)"), "\(text)")
+        }
+        #expect(read("a = [1 }\n").problems.first?.message.contains("is not valid TOML") == true)
+        #expect(read("a = {b = 1,}\n").problems.first?.message.contains("} where a value should be") == true)
     }
 
     @Test func syntaxErrorNamesTheLine() {
@@ -104,6 +154,25 @@ import Testing
         ])
         #expect(file.options.siteRules?.count == 2)
         #expect(file.options.siteRules?.first?.headers == [:])
+    }
+
+    /// The byte checks of one-line and header values agree with the
+    /// character rules they stand for: every newline a `Character` knows,
+    /// and the length limit counted in characters, not bytes.
+    @Test func oneLineAndHeaderValueChecksCountCharacters() {
+        for newline in ["\\n", "\\r", "\\u000B", "\\f", "\\u0085", "\\u2028", "\\u2029"] {
+            let file = read("[[site]]\nmatch = \"a.test\"\nuserAgent = \"a\(newline)b\"\n")
+            #expect(file.problems.map(\.description) == ["config.toml:3: [[site]] 1: userAgent must be one line."], "\(newline)")
+        }
+        // 1,024 characters of two bytes each: within the limit.
+        let wide = String(repeating: "é", count: 1_024)
+        #expect(read("[[site]]\nmatch = \"a.test\"\nheaders = { X-A = \"\(wide)\" }\n").problems.isEmpty)
+        #expect(read("[[site]]\nmatch = \"a.test\"\nacceptLanguage = \"\(wide)\"\n").problems.isEmpty)
+        let long = read("[[site]]\nmatch = \"a.test\"\nacceptLanguage = \"\(wide)e\"\nuserAgent = \"a\\u007Fb\"\n")
+        #expect(long.problems.map(\.description) == [
+            "config.toml:3: [[site]] 1: acceptLanguage must be at most 1024 characters without control characters.",
+        ])
+        #expect(long.options.siteRules?.first?.userAgent == "a\u{7F}b")
     }
 
     @Test func credentialsToAnHTTPHostOrAWildcardAreRefused() {
