@@ -112,8 +112,15 @@ public final class TransferEngine: Sendable {
         min(4, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }()
 
+    /// libcurl's global initialisation, once, on a thread of its own that
+    /// has ended (joined) before the first engine starts. The TLS library
+    /// keeps state per thread from it (OpenSSL's), freed when that thread
+    /// ends: made on a pool thread, it was freed whenever that thread ended
+    /// (idle, seconds later), which may be while the process exits and
+    /// OpenSSL's exit handlers free the same memory.
     private static let globalInit: Void = {
-        curl_global_init(Int(CURL_GLOBAL_ALL))
+        let initializing = JoinableThread(name: "linkpeek.curlini") { curl_global_init(Int(CURL_GLOBAL_ALL)) }
+        _ = initializing.join(until: .distantFuture)
     }()
 }
 
