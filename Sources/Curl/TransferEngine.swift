@@ -40,21 +40,17 @@ public final class TransferEngine: Sendable {
     }
 
     private let admission: Admission
-    /// Signalled once by each loop when it has ended (its `CURLM*` cleaned up).
-    private let loopsEnded = DispatchSemaphore(value: 0)
-    private let loops: Int
+    /// The loops' threads, joined by `shutdown`.
+    private let loops: [JoinableThread]
 
     public init(limits: Limits = Limits()) {
         Self.globalInit
         let multis = (0..<Self.loopCount).map { _ in MultiPointer(curl_multi_init()) }
         let admission = Admission(multis: multis, limits: limits, share: CurlShare())
         self.admission = admission
-        self.loops = multis.count
-        let loopsEnded = self.loopsEnded
-        for index in multis.indices {
-            DetachedThread.start(name: multis.count == 1 ? "linkpeek.curl" : "linkpeek.curl\(index)") {
+        loops = multis.indices.map { index in
+            JoinableThread(name: multis.count == 1 ? "linkpeek.curl" : "linkpeek.curl\(index)") {
                 MultiLoop(index: index, admission: admission).run()
-                loopsEnded.signal()
             }
         }
     }
@@ -97,14 +93,16 @@ public final class TransferEngine: Sendable {
 
     /// Stops the loops: every transfer still queued or running ends with
     /// `engineStopped`. Later transfers fail at once. Waits (two seconds at
-    /// most) until every loop has ended and cleaned up its connections, so
-    /// that a process exiting after it does not tear libcurl's TLS library
-    /// down (its exit handlers) under a curl thread still closing one.
+    /// most for a loop still running) until every loop's thread has ended:
+    /// its connections cleaned up and its thread-exit destructors run
+    /// (OpenSSL's per-thread state), so that a process exiting after it does
+    /// not tear libcurl's TLS library down (its exit handlers) under a curl
+    /// thread still closing a connection or freeing that state.
     /// Call it from a thread that is not a curl thread.
     public func shutdown() {
         guard admission.stop() else { return }
         let deadline = DispatchTime.now() + .seconds(2)
-        for _ in 0..<loops where loopsEnded.wait(timeout: deadline) == .timedOut {
+        for loop in loops where !loop.join(until: deadline) {
             break
         }
     }
@@ -114,8 +112,15 @@ public final class TransferEngine: Sendable {
         min(4, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }()
 
+    /// libcurl's global initialisation, once, on a thread of its own that
+    /// has ended (joined) before the first engine starts. The TLS library
+    /// keeps state per thread from it (OpenSSL's), freed when that thread
+    /// ends: made on a pool thread, it was freed whenever that thread ended
+    /// (idle, seconds later), which may be while the process exits and
+    /// OpenSSL's exit handlers free the same memory.
     private static let globalInit: Void = {
-        curl_global_init(Int(CURL_GLOBAL_ALL))
+        let initializing = JoinableThread(name: "linkpeek.curlini") { curl_global_init(Int(CURL_GLOBAL_ALL)) }
+        _ = initializing.join(until: .distantFuture)
     }()
 }
 

@@ -44,7 +44,8 @@ extension Server {
     /// protocol writes to a duplicate, so a stray `print` cannot corrupt the
     /// stream. SIGPIPE is ignored process-wide. With `handleSignals`,
     /// SIGTERM and SIGINT end the session like end of input: running fetches
-    /// are cancelled and answered, output is flushed, exit code 0.
+    /// are cancelled and answered, the service is shut down (its transfers'
+    /// threads end, its cache is written), output is flushed, exit code 0.
     /// `configuration.notices`: the configuration's problems, logged and
     /// sent once as `window/showMessage` with the `initialize` answer.
     /// `logger` is the daemon's own; `clientLog`, when the executable put its
@@ -81,7 +82,9 @@ extension Server {
         let exitCode = await server.run(until: events)
         events.finish()
         await server.cancelAll()
-        await server.service?.flush()
+        // The transfers' threads end before the process exits (the caller
+        // exits next), then what the cache holds back is written.
+        await server.service?.shutdown()
         // What is logged from here on has no client to read it.
         clientLog?.detach()
         if await !connection.close(timeout: 5) {

@@ -37,7 +37,7 @@ public enum DetachedThread {
     }
 
     /// What the new thread needs, handed over through `pthread_create`'s one pointer.
-    private final class Context {
+    final class Context {
         let name: String
         let body: @Sendable () -> Void
 

@@ -52,6 +52,18 @@ import Testing
         #expect(try await client.closeInput() == 0)
         let answer = try await client.response(1)
         #expect(answer.errorCode == -32800)
+        // The service was shut down before the session returned (the
+        // executable exits next: the transfers' threads must have ended).
+        #expect(service.shutdownCount == 1)
+    }
+
+    @Test func exitShutsTheServiceDown() async throws {
+        let service = FakeService()
+        let client = try TestClient(service: service)
+        client.send(.request(id: 1, method: "fetch", params: ["url": "https://fast/"]))
+        _ = try await client.response(1)
+        #expect(try await client.shutdownAndExit() == 0)
+        #expect(service.shutdownCount == 1)
     }
 
     @Test func lspFramingIsAnsweredInLSPFraming() async throws {

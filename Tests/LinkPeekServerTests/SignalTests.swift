@@ -31,7 +31,9 @@ import Testing
             return try await group.next() ?? nil
         }
         #expect(code == 0)
-        // What the service held back was written before the session ended.
+        // The service was shut down (its transfers' threads ended) and what
+        // it held back written before the session ended.
+        #expect(service.shutdownCount == 1)
         #expect(service.flushCount == 1)
         // The running fetch was answered before the session ended.
         _ = fcntl(fromServer, F_SETFL, fcntl(fromServer, F_GETFL) | O_NONBLOCK)

@@ -58,6 +58,15 @@ public final class FakeService: MetadataService {
 
     public func flush() { flushes.withLock { $0 += 1 } }
 
+    let shutdowns = Mutex(0)
+    /// How often the session ended the service (`shutdown`), which flushes too.
+    public var shutdownCount: Int { shutdowns.withLock { $0 } }
+
+    public func shutdown() {
+        shutdowns.withLock { $0 += 1 }
+        flush()
+    }
+
     public func fetch(
         url: String, options: FetchOptions, events: @escaping @Sendable (ProviderEvent) -> Void
     ) async throws(FetchError) -> LinkMetadata {

@@ -92,6 +92,11 @@ public protocol MetadataService: Sendable {
     /// queue) before the process ends; blocks briefly.
     func flush()
 
+    /// Ends the service before the process exits: its transfers stop and
+    /// their threads end (`LinkPeekEngine.shutdown`), then `flush`. Blocks
+    /// briefly (two seconds at most for the transfers).
+    func shutdown()
+
     /// Where the service says what it decided (`LinkPeekEngine`'s logger);
     /// the shared parts (`prefetch`) log here too.
     var logger: Logger { get }
@@ -99,6 +104,8 @@ public protocol MetadataService: Sendable {
 
 extension MetadataService {
     public func flush() {}
+
+    public func shutdown() { flush() }
 
     nonisolated(nonsending) public func cachedOutcome(url: String, acceptLanguage: String?) async -> CachedOutcome? {
         await cachedJSON(url: url).map(CachedOutcome.preview)
