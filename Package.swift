@@ -457,6 +457,7 @@ let package = Package(
                 "JSONRPC",
                 "LinkPeek",
                 "LinkPeekServer",
+                "Options",
                 "PureTestSupport",
                 "Threading",
                 .product(name: "Logging", package: "swift-log"),

@@ -1,5 +1,5 @@
 import Foundation
-import LogCapture
+import LinkPeekTestSupport
 import Testing
 
 @testable import LinkPeek
@@ -9,26 +9,15 @@ import Testing
 /// into the load path (`fetch(_:)`), which reads no level again. Counted by
 /// the engine's `CacheCounters`, per level asked.
 final class CacheLookupsPerRequestTests {
-    let directory: String
-    let log = LogCapture()
+    let levels: ThreeLevelCache
+    var directory: String { levels.directory }
 
     init() throws {
-        directory = NSTemporaryDirectory() + "linkpeek-lookups-\(UInt64.random(in: 0...UInt64.max))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        levels = try ThreeLevelCache(name: "lookups")
     }
 
-    deinit {
-        try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    /// An engine with all three levels: memory, SQLite in `directory`, and
-    /// a fleet whose Redis does not answer (nothing listens on port 1), so
-    /// that asking it is counted and answers nothing.
     func engine() -> LinkPeekEngine {
-        var settings = Settings()
-        settings.cacheDir = directory
-        settings.fleet = "redis://127.0.0.1:1"
-        return LinkPeekEngine(settings: settings, logger: log.logger(label: "linkpeek", level: .critical))
+        levels.engine()
     }
 
     /// A private address: the address policy refuses it, so a miss ends

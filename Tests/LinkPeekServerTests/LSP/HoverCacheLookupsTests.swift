@@ -1,7 +1,6 @@
 import Foundation
 import JSONRPC
 import LinkPeekTestSupport
-import LogCapture
 import Options
 import Testing
 
@@ -13,27 +12,15 @@ import Testing
 /// fetch, and a stale preview is served without asking any level again.
 /// Counted by the engine's `CacheCounters`, per level asked.
 final class HoverCacheLookupsTests {
-    let directory: String
-    let log = LogCapture()
+    let levels: ThreeLevelCache
+    var directory: String { levels.directory }
 
     init() throws {
-        directory = NSTemporaryDirectory() + "linkpeek-hover-lookups-\(UInt64.random(in: 0...UInt64.max))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        levels = try ThreeLevelCache(name: "hover-lookups")
     }
 
-    deinit {
-        try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    /// An engine with all three levels: memory, SQLite in `directory`, and
-    /// a fleet whose Redis does not answer (nothing listens on port 1), so
-    /// that asking it is counted and answers nothing.
     func engine(rules: [SiteRule] = []) -> LinkPeekEngine {
-        var settings = Settings()
-        settings.cacheDir = directory
-        settings.fleet = "redis://127.0.0.1:1"
-        settings.siteRules = rules
-        return LinkPeekEngine(settings: settings, logger: log.logger(label: "linkpeek", level: .critical))
+        levels.engine(rules: rules)
     }
 
     /// A private address: the address policy refuses it, so a miss ends
