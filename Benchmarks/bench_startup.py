@@ -43,6 +43,8 @@ import sys
 import tempfile
 import time
 
+from valgrind_ready import runnable_copy, shim_environment
+
 
 def rules_text(count: int) -> str:
     """`count` `[[site]]` rules, each with 9 keys of the kinds users write."""
@@ -62,35 +64,18 @@ fetch = "{("always", "cacheOnly", "never")[n % 3]}"
     return "\n".join(rules)
 
 
-SIGSUSPEND_SHIM = r"""
-#define _GNU_SOURCE
-#include <signal.h>
-#include <unistd.h>
-#include <sys/syscall.h>
-int sigsuspend(const sigset_t *mask) {
-    sigset_t copy = *mask;
-    return (int)syscall(SYS_rt_sigsuspend, &copy, sizeof(long));
-}
-"""
-
-
 def callgrind(binaries: list[str], configs: list[str], directory: str) -> int:
     """Instructions executed by `config show --config FILE`, per binary and file, under callgrind."""
-    shim_source = os.path.join(directory, "sigsuspend.c")
-    shim = os.path.join(directory, "sigsuspend.so")
-    with open(shim_source, "w") as out:
-        out.write(SIGSUSPEND_SHIM)
-    subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-o", shim, shim_source], check=True, timeout=120)
+    environment = shim_environment(directory)
     print(f"{'binary and file':<60} {'instructions':>14} {'over the first file':>20}")
     for number, binary in enumerate(binaries):
-        copy = os.path.join(directory, f"linkpeek-{number}")
-        subprocess.run(["strip", "--strip-debug", "-o", copy, binary], check=True, timeout=120)
+        copy = runnable_copy(binary, os.path.join(directory, f"linkpeek-{number}"))
         counts = []
         for config in configs:
             out = os.path.join(directory, "callgrind.out")
             done = subprocess.run(
                 ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", copy, "config", "show", "--config", config],
-                capture_output=True, text=True, timeout=600, env={**os.environ, "LD_PRELOAD": shim})
+                capture_output=True, text=True, timeout=600, env=environment)
             collected = [line for line in done.stderr.splitlines() if "Collected :" in line]
             if done.returncode != 0 or not collected:
                 print(done.stderr[-2000:], file=sys.stderr)

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import shutil
 import socket
@@ -38,17 +37,7 @@ sys.path.insert(0, str(REPO / "Tests" / "integration"))
 
 from fixture_server import FixtureServer  # noqa: E402
 from redis_fixture import free_port  # noqa: E402
-
-SHIM = r"""
-#define _GNU_SOURCE
-#include <signal.h>
-#include <unistd.h>
-#include <sys/syscall.h>
-int sigsuspend(const sigset_t *mask) {
-    sigset_t copy = *mask;
-    return (int)syscall(SYS_rt_sigsuspend, &copy, 8);
-}
-"""
+from valgrind_ready import TOOLS, runnable_copy, shim_environment  # noqa: E402
 
 WARM = 200
 
@@ -100,9 +89,8 @@ def stop(proc: subprocess.Popen):
         proc.wait(timeout=60)
 
 
-def linkpeek(binary: str, tmp: Path, shim: Path, requests: int) -> dict:
-    stripped = tmp / "linkpeek"
-    subprocess.run(["strip", "--strip-debug", "-o", str(stripped), binary], check=True)
+def linkpeek(binary: str, tmp: Path, environment: dict[str, str], requests: int) -> dict:
+    stripped = runnable_copy(binary, str(tmp / "linkpeek"))
     (tmp / "cache").mkdir()
     out = tmp / "callgrind.out"
     origin = FixtureServer().start()
@@ -111,7 +99,7 @@ def linkpeek(binary: str, tmp: Path, shim: Path, requests: int) -> dict:
          "127.0.0.1:0", "--allow-private-network", "--cache-dir", str(tmp / "cache"), "--http-client-rate", "100000",
          "--log-file", str(tmp / "access.log")],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        env={**os.environ, "LD_PRELOAD": str(shim)})
+        env=environment)
     try:
         port = None
         deadline = time.monotonic() + 300
@@ -180,18 +168,16 @@ def main():
     parser.add_argument("--nginx", action="store_true", help="also count nginx serving a file of the same size")
     parser.add_argument("--body-bytes", type=int, default=952, help="the size of nginx's file")
     args = parser.parse_args()
-    for tool in ["valgrind", "callgrind_control", "cc", "strip"]:
+    for tool in TOOLS + ["callgrind_control"]:
         if not shutil.which(tool):
             sys.exit(f"cannot run this benchmark here: needs {tool}")
     with tempfile.TemporaryDirectory(prefix="callgrind-http-") as name:
         tmp = Path(name)
-        shim = tmp / "sigsuspend.so"
-        (tmp / "sigsuspend.c").write_text(SHIM)
-        subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-o", str(shim), str(tmp / "sigsuspend.c")], check=True)
+        environment = shim_environment(name)
         for index, binary in enumerate(args.bin):
             work = tmp / f"bin{index}"
             work.mkdir()
-            print(json.dumps(linkpeek(binary, work, shim, args.requests)), flush=True)
+            print(json.dumps(linkpeek(binary, work, environment, args.requests)), flush=True)
         if args.nginx:
             print(json.dumps(nginx(tmp, args.body_bytes, args.requests)), flush=True)
 
