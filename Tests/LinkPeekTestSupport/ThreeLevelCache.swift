@@ -8,6 +8,10 @@ import Options
 /// and a fleet whose Redis does not answer (nothing listens on port 1), so
 /// that asking it is counted and answers nothing.
 public final class ThreeLevelCache {
+    /// A private address: the address policy refuses it, so a miss ends
+    /// without any network, after the cache has been asked.
+    public static let refusedURL = "http://127.0.0.1:1/page"
+
     /// The disk level's directory.
     public let directory: String
 

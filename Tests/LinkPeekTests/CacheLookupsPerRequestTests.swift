@@ -10,22 +10,16 @@ import Testing
 /// the engine's `CacheCounters`, per level asked.
 final class CacheLookupsPerRequestTests {
     let levels: ThreeLevelCache
-    var directory: String { levels.directory }
 
     init() throws {
         levels = try ThreeLevelCache(name: "lookups")
     }
 
-    func engine() -> LinkPeekEngine {
-        levels.engine()
-    }
-
-    /// A private address: the address policy refuses it, so a miss ends
-    /// without any network, after the cache has been asked.
-    let url = "http://127.0.0.1:1/page"
+    /// Refused by the address policy: a miss ends without any network.
+    let url = ThreeLevelCache.refusedURL
 
     @Test func aMissAsksMemoryThenDiskThenFleetOnceEach() async {
-        let engine = engine()
+        let engine = levels.engine()
         guard case .miss(let request) = await engine.lookUp(url: url, options: FetchOptions()) else {
             Issue.record("nothing is cached yet")
             return
@@ -36,7 +30,7 @@ final class CacheLookupsPerRequestTests {
 
     @Test func aFetchThatSkipsTheCacheStageAsksEachLevelOnce() async {
         // Bytes are not in the stored JSON: the cache stage asks nothing, the load path once.
-        let engine = engine()
+        let engine = levels.engine()
         var options = FetchOptions()
         options.includeData = true
         options.cachePolicy = .cacheOnly
@@ -51,7 +45,7 @@ final class CacheLookupsPerRequestTests {
 
     @Test func saveAsksEachLevelOnceAndCarriesWhatItFoundIntoTheFetch() async throws {
         // Nothing cached: save's own lookup goes with its fetch, which reads no level again.
-        let engine = engine()
+        let engine = levels.engine()
         let saved = try await engine.save(url: url, tags: nil)
         #expect(saved.failure != nil)
         #expect(engine.cache.counters.snapshot.lookups == [.memory: 1, .disk: 1, .fleet: 1])
@@ -62,11 +56,11 @@ final class CacheLookupsPerRequestTests {
         var metadata = LinkMetadata(originalURL: url)
         metadata.title = "Stored"
         let entry = CacheEntry(value: .metadata(metadata), expiresAt: Date().addingTimeInterval(3600))
-        let stored = CacheStore(directory: directory)
+        let stored = CacheStore(directory: levels.directory)
         #expect(await stored.put(entry, key: key.description, originalURL: url, now: Date()))
         stored.flush()
 
-        let engine = engine()
+        let engine = levels.engine()
         guard case .fresh(let json) = await engine.lookUp(url: url, options: FetchOptions()) else {
             Issue.record("a fresh stored preview answers at once")
             return

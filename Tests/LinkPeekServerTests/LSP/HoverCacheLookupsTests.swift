@@ -13,19 +13,13 @@ import Testing
 /// Counted by the engine's `CacheCounters`, per level asked.
 final class HoverCacheLookupsTests {
     let levels: ThreeLevelCache
-    var directory: String { levels.directory }
 
     init() throws {
         levels = try ThreeLevelCache(name: "hover-lookups")
     }
 
-    func engine(rules: [SiteRule] = []) -> LinkPeekEngine {
-        levels.engine(rules: rules)
-    }
-
-    /// A private address: the address policy refuses it, so a miss ends
-    /// without any network, after the cache has been asked.
-    let url = "http://127.0.0.1:1/page"
+    /// Refused by the address policy: a miss ends without any network.
+    let url = ThreeLevelCache.refusedURL
 
     /// The card a hover over `url` shows, in a session over `engine`.
     func hover(_ engine: LinkPeekEngine) async throws -> String {
@@ -42,7 +36,7 @@ final class HoverCacheLookupsTests {
     }
 
     @Test func aHoverThatMissesAsksEachLevelOnceAndItsFetchNone() async throws {
-        let engine = engine()
+        let engine = levels.engine()
         let card = try await hover(engine)
         // The fetch ended (refused) within the hover's budget: its lookups are all counted.
         #expect(!card.contains("loading"), "\(card)")
@@ -54,7 +48,7 @@ final class HoverCacheLookupsTests {
         var metadata = LinkMetadata(originalURL: url)
         metadata.title = "Stored"
         let entry = CacheEntry(value: .metadata(metadata), expiresAt: Date().addingTimeInterval(-60))
-        let stored = CacheStore(directory: directory)
+        let stored = CacheStore(directory: levels.directory)
         #expect(await stored.put(entry, key: key.description, originalURL: url, now: Date()))
         stored.flush()
 
@@ -62,7 +56,7 @@ final class HoverCacheLookupsTests {
         var rule = SiteRule()
         rule.match = [try #require(SitePattern("127.0.0.1"))]
         rule.fetch = .cacheOnly
-        let engine = engine(rules: [rule])
+        let engine = levels.engine(rules: [rule])
         let card = try await hover(engine)
         #expect(card.contains("Stored"), "\(card)")
         #expect(engine.cache.counters.snapshot.lookups == [.memory: 1, .disk: 1, .fleet: 1])
@@ -73,11 +67,11 @@ final class HoverCacheLookupsTests {
         var metadata = LinkMetadata(originalURL: url)
         metadata.title = "Stored"
         let entry = CacheEntry(value: .metadata(metadata), expiresAt: Date().addingTimeInterval(3600))
-        let stored = CacheStore(directory: directory)
+        let stored = CacheStore(directory: levels.directory)
         #expect(await stored.put(entry, key: key.description, originalURL: url, now: Date()))
         stored.flush()
 
-        let engine = engine()
+        let engine = levels.engine()
         let card = try await hover(engine)
         #expect(card.contains("Stored"), "\(card)")
         #expect(engine.cache.counters.snapshot.lookups == [.memory: 1, .disk: 1, .fleet: 0])
