@@ -3,7 +3,7 @@
 /// level and reads C strings, so a file is refused unless it is at most
 /// `maxBytes`, valid UTF-8 without control characters (TOML allows none
 /// but tab, LF and CR), and nests brackets and braces
-/// at most `maxDepth` deep. Two shapes on which toml++ asserts (its
+/// at most `maxDepth` deep. Three shapes on which toml++ asserts (its
 /// assertions are on in every build, and stop the process) are refused
 /// with a sentence: a date with no hour after its `T`, a table header
 /// with no key after its `[`, and a `}` where an array's value should be.
