@@ -74,7 +74,7 @@ public enum HTTPService {
                 ])
             }
         }
-        front.front.engine.shutdown()
+        front.shutdown()
         return code
     }
 }
