@@ -7,15 +7,18 @@ import Logging
 /// its endpoint's handler (`Front+Preview`, `+OEmbed`, `+Image`, `+Probes`),
 /// counted in `/metrics` and written to the access log in one line.
 ///
-/// A `Front` is a value: `SIGHUP` makes a new one (`FrontSwitch`) that the
-/// next requests use, while a running request keeps the one it began with.
+/// A `Front` never changes: `SIGHUP` makes a new one (`FrontSwitch`) that
+/// the next requests use, while a running request keeps the one it began
+/// with. It is a class so that a request takes one reference, not one to
+/// each of its parts (shared by every event loop, those counts are written
+/// from both cores on each request).
 ///
 /// Where code runs: `respond` runs on a task of Hummingbird's per connection,
 /// on the global executor, which `serve --http` makes NIO's event loops
 /// (`HTTPService.runTasksOnEventLoops`): the task runs on its connection's
 /// loop thread. A fresh cached preview is answered there from memory;
 /// fetches and image transforms run inside the admission gate.
-struct Front: HTTPResponder {
+final class Front: HTTPResponder, Sendable {
     typealias Context = FrontContext
 
     let engine: LinkPeekEngine
