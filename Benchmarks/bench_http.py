@@ -8,7 +8,9 @@ Every part is bounded in count and time; nothing is left running.
 
   cached    wrk -t2 -c64 on one cached /v1/preview, against nginx (2 workers)
             serving the same JSON body from a file, alternated for --rounds:
-            requests/s and p99 of each, and the ratio (target: linkpeek >= 0.5x nginx).
+            requests/s and p99 of each, and the ratio (target: linkpeek >= 0.5x nginx);
+            also each server's CPU per request (its /proc stat, nginx's workers
+            included) and nginx's over linkpeek's (cpu_ratio).
             Both write their access log to a file. --pool adds the service with
             its tasks on Swift's cooperative pool instead of NIO's event loops.
   uncached  --pages generated pages (gen_pages.py, nginx with gzip): the CPU
@@ -127,6 +129,28 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU of a process and its children (nginx's master and workers)."""
+    total = cpu_seconds(pid)
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    if children.exists():
+        for child in children.read_text().split():
+            try:
+                total += cpu_seconds(int(child))
+            except (FileNotFoundError, ProcessLookupError):
+                pass
+    return total
+
+
+def timed_wrk(url: str, seconds: float, pid: int) -> dict:
+    """wrk, with the server's CPU per request (microseconds): a figure the machine's load moves far less
+    than requests per second, since both servers share the cores with wrk and whatever else runs."""
+    before = tree_cpu_seconds(pid)
+    run = wrk(url, seconds)
+    run["cpu_us"] = round((tree_cpu_seconds(pid) - before) * 1e6 / max(1, run["requests"]), 1)
+    return run
+
+
 def serve(binary: str, tmp: Path, name: str, *flags) -> HTTPService:
     """The access log goes to a file, as nginx's does (not through this script's pipe)."""
     cache = tmp / f"cache-{name}"
@@ -151,18 +175,22 @@ def part_cached(binary: str, tmp: Path, args) -> dict:
         (nginx.root / "www" / "preview.json").write_bytes(warm.body)
         target = f"{service.base}/v1/preview?{urllib.parse.urlencode({'url': url})}"
         addresses = {"nginx": f"http://127.0.0.1:{nginx.port}/preview.json", "linkpeek": target}
+        pids = {"nginx": nginx.proc.pid, "linkpeek": service.proc.pid}
         if pool:
             assert pool.preview(url).status == 200 and pool.preview(url).header("x-cache") == "hit"
             addresses["linkpeek-pool"] = target.replace(service.base, pool.base)
+            pids["linkpeek-pool"] = pool.proc.pid
         runs = {who: [] for who in addresses}
         for round_ in range(args.rounds):
             order = list(addresses) if round_ % 2 == 0 else list(reversed(addresses))
             for who in order:
-                runs[who].append(wrk(addresses[who], args.seconds))
+                runs[who].append(timed_wrk(addresses[who], args.seconds, pids[who]))
         best = {who: max(r["rps"] for r in rs) for who, rs in runs.items()}
         p99 = {who: sorted(r["p99_ms"] for r in rs)[len(rs) // 2] for who, rs in runs.items()}
-        return {"body_bytes": len(body), "runs": runs, "rps": best, "p99_ms": p99,
-                "ratio": round(best["linkpeek"] / best["nginx"], 3)}
+        cpu = {who: sorted(r["cpu_us"] for r in rs)[len(rs) // 2] for who, rs in runs.items()}
+        return {"body_bytes": len(body), "runs": runs, "rps": best, "p99_ms": p99, "cpu_us_per_request": cpu,
+                "ratio": round(best["linkpeek"] / best["nginx"], 3),
+                "cpu_ratio": round(cpu["nginx"] / max(0.1, cpu["linkpeek"]), 3)}
     finally:
         service.kill()
         if pool:

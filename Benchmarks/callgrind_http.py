@@ -1,13 +1,16 @@
 """Instructions per cached `/v1/preview` request, counted by callgrind: a
 figure that does not move with the machine's load (wrk's do).
 
-    .venv/bin/python Benchmarks/callgrind_http.py --bin BASE --bin TRIAL [--requests 2000] [--nginx]
+    .venv/bin/python Benchmarks/callgrind_http.py --bin BASE --bin TRIAL [--requests 2000] [--connections 1] [--nginx]
 
 Each binary runs `serve --http` under `valgrind --tool=callgrind`; one
 client on one kept-alive connection (as wrk's are) warms the cache, sends
 200 requests, zeroes the counters, sends `--requests` requests one after
 another and dumps them: the instructions of the whole process (every
-thread) divided by the requests. `--nginx` counts nginx (one worker, no
+thread) divided by the requests. `--connections N` shares the requests
+out over N kept-alive connections sending at once (valgrind runs the
+server's threads one at a time, so this shows work per request that
+depends on concurrency, not contention). `--nginx` counts nginx (one worker, no
 master) serving a JSON file of the same size the same way. Needs valgrind,
 cc (and nginx for `--nginx`).
 
@@ -68,12 +71,19 @@ class Client:
             self.buffer += chunk
 
 
-def counted(proc: subprocess.Popen, out: Path, client: Client, requests: int) -> int:
+def counted(proc: subprocess.Popen, out: Path, clients: list[Client], requests: int) -> int:
+    """The instructions of `requests` requests, shared out over `clients` sending at once."""
     for _ in range(WARM):
+        clients[0].one()
+    for client in clients[1:]:
         client.one()
     subprocess.run(["callgrind_control", "-z", str(proc.pid)], check=True, capture_output=True, timeout=120)
-    for _ in range(requests):
-        client.one()
+    shares = [requests // len(clients) + (1 if i < requests % len(clients) else 0) for i in range(len(clients))]
+    threads = [threading.Thread(target=lambda c=c, n=n: [c.one() for _ in range(n)]) for c, n in zip(clients, shares)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
     subprocess.run(["callgrind_control", "-d", str(proc.pid)], check=True, capture_output=True, timeout=120)
     dumps = sorted(out.parent.glob(out.name + ".*"))
     summary = re.search(r"^summary: (\d+)", dumps[-1].read_text(errors="replace"), re.M)
@@ -89,7 +99,7 @@ def stop(proc: subprocess.Popen):
         proc.wait(timeout=60)
 
 
-def linkpeek(binary: str, tmp: Path, environment: dict[str, str], requests: int) -> dict:
+def linkpeek(binary: str, tmp: Path, environment: dict[str, str], requests: int, connections: int = 1) -> dict:
     stripped = runnable_copy(binary, str(tmp / "linkpeek"))
     (tmp / "cache").mkdir()
     out = tmp / "callgrind.out"
@@ -116,13 +126,14 @@ def linkpeek(binary: str, tmp: Path, environment: dict[str, str], requests: int)
         # valgrind keeps writing to stderr: drain it so that the process never blocks on the pipe.
         drain = proc.stderr
         threading.Thread(target=lambda: [None for _ in drain], daemon=True).start()
-        client = Client(port, "/v1/preview?" + urllib.parse.urlencode({"url": origin.url("/page")}))
-        head = client.one()
-        head = client.one()
+        target = "/v1/preview?" + urllib.parse.urlencode({"url": origin.url("/page")})
+        clients = [Client(port, target) for _ in range(connections)]
+        head = clients[0].one()
+        head = clients[0].one()
         if "x-cache: hit" not in head.lower():
             raise RuntimeError(f"the second request was not a hit: {head}")
-        instructions = counted(proc, out, client, requests)
-        return {"binary": binary, "requests": requests, "instructions": instructions,
+        instructions = counted(proc, out, clients, requests)
+        return {"binary": binary, "requests": requests, "connections": connections, "instructions": instructions,
                 "per_request": round(instructions / requests)}
     finally:
         stop(proc)
@@ -154,7 +165,7 @@ def nginx(tmp: Path, body_bytes: int, requests: int) -> dict:
                 if time.monotonic() > deadline or proc.poll() is not None:
                     raise RuntimeError("nginx did not start under valgrind")
                 time.sleep(0.1)
-        instructions = counted(proc, out, client, requests)
+        instructions = counted(proc, out, [client], requests)
         return {"binary": "nginx", "requests": requests, "instructions": instructions,
                 "per_request": round(instructions / requests)}
     finally:
@@ -167,6 +178,8 @@ def main():
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--nginx", action="store_true", help="also count nginx serving a file of the same size")
     parser.add_argument("--body-bytes", type=int, default=952, help="the size of nginx's file")
+    parser.add_argument("--connections", type=int, default=1,
+                        help="kept-alive connections sending at once (linkpeek only; 1: one after another)")
     args = parser.parse_args()
     for tool in TOOLS + ["callgrind_control"]:
         if not shutil.which(tool):
@@ -177,7 +190,7 @@ def main():
         for index, binary in enumerate(args.bin):
             work = tmp / f"bin{index}"
             work.mkdir()
-            print(json.dumps(linkpeek(binary, work, environment, args.requests)), flush=True)
+            print(json.dumps(linkpeek(binary, work, environment, args.requests, max(1, args.connections))), flush=True)
         if args.nginx:
             print(json.dumps(nginx(tmp, args.body_bytes, args.requests)), flush=True)
 

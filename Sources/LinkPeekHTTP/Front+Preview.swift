@@ -51,11 +51,15 @@ extension Front {
     /// its `expiresAt` and `X-Cache`; 304 when `If-None-Match` names the ETag.
     /// The body, its `ETag` and its expiry are worked out once per body (`ReadyBodies`).
     func previewResponse(_ json: [UInt8], label: XCache, request: Request) -> Response {
-        let ready = bodies.ready(json)
+        previewResponse(bodies.ready(json), label: label, requestHeaders: request.headers)
+    }
+
+    /// The same for a body made ready, and the request's header fields.
+    func previewResponse(_ ready: ReadyBodies.Ready, label: XCache, requestHeaders: HTTPFields) -> Response {
         var headers: HTTPFields = [
             .eTag: ready.etag, .cacheControl: ready.cacheControl(), Reply.xCache: label.rawValue,
         ]
-        if let match = request.headers[.ifNoneMatch], ETag.matches(match, ready.etag) {
+        if let match = requestHeaders[.ifNoneMatch], ETag.matches(match, ready.etag) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = "application/json"

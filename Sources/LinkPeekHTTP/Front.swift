@@ -7,15 +7,18 @@ import Logging
 /// its endpoint's handler (`Front+Preview`, `+OEmbed`, `+Image`, `+Probes`),
 /// counted in `/metrics` and written to the access log in one line.
 ///
-/// A `Front` is a value: `SIGHUP` makes a new one (`FrontSwitch`) that the
-/// next requests use, while a running request keeps the one it began with.
+/// A `Front` never changes: `SIGHUP` makes a new one (`FrontSwitch`) that
+/// the next requests use, while a running request keeps the one it began
+/// with. It is a class so that a request takes one reference, not one to
+/// each of its parts (shared by every event loop, those counts are written
+/// from both cores on each request).
 ///
 /// Where code runs: `respond` runs on a task of Hummingbird's per connection,
 /// on the global executor, which `serve --http` makes NIO's event loops
 /// (`HTTPService.runTasksOnEventLoops`): the task runs on its connection's
 /// loop thread. A fresh cached preview is answered there from memory;
 /// fetches and image transforms run inside the admission gate.
-struct Front: HTTPResponder {
+final class Front: HTTPResponder, Sendable {
     typealias Context = FrontContext
 
     let engine: LinkPeekEngine
@@ -48,15 +51,24 @@ struct Front: HTTPResponder {
         let endpoint = Endpoint(path: request.uri.path)
         metrics.began()
         let (response, url) = await answer(request, endpoint: endpoint, context: context)
+        ended(endpoint, request.method, path: request.uri.path, code: Int(response.status.code), url: url,
+            since: start, client: context.clientAddress)
+        return response
+    }
+
+    /// A request answered (here, or in the pipeline by `MemoryAnswers`):
+    /// counted in `/metrics` and written to the access log.
+    func ended(
+        _ endpoint: Endpoint, _ method: HTTPRequest.Method, path: String, code: Int, url: String?,
+        since start: ContinuousClock.Instant, client: @autoclosure () -> String
+    ) {
         let elapsed = ContinuousClock.now - start
         // Safe: a request's time is far below 2^63 ns (292 years).
         let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
-        let code = Int(response.status.code)
         metrics.ended(endpoint, code: code, nanoseconds: nanoseconds)
         if accessLog.logLevel <= .info {
-            logAccess(request, code: code, url: url, nanoseconds: nanoseconds, client: context.clientAddress)
+            logAccess(method, path: path, code: code, url: url, nanoseconds: nanoseconds, client: client())
         }
-        return response
     }
 
     /// The response, and the `url` parameter when there was one (for the log).
@@ -75,7 +87,7 @@ struct Front: HTTPResponder {
         if endpoint.isProbe { return (await probe(endpoint), nil) }
         var client = context.client
         if let tokens = settings.tokens {
-            guard let token = Self.bearer(request), tokens.accepts(token.utf8) else {
+            guard let token = Self.bearer(request.headers), tokens.accepts(token.utf8) else {
                 var response = Reply.problem(
                     .unauthorized, reason: "unauthorized", "A valid bearer token is required (Authorization: Bearer …).")
                 response.headers[.wwwAuthenticate] = "Bearer"
@@ -100,8 +112,8 @@ struct Front: HTTPResponder {
     }
 
     /// The token of `Authorization: Bearer <token>`.
-    static func bearer(_ request: Request) -> String? {
-        guard let value = request.headers[.authorization] else { return nil }
+    static func bearer(_ headers: HTTPFields) -> String? {
+        guard let value = headers[.authorization] else { return nil }
         let prefix = "Bearer "
         guard value.count > prefix.count, value.prefix(prefix.count).lowercased() == "bearer " else { return nil }
         return String(value.dropFirst(prefix.count))
@@ -109,8 +121,10 @@ struct Front: HTTPResponder {
 
     /// `GET /v1/preview 200 host=example.com 1.2ms client=127.0.0.1`; the
     /// URL's query only with `--http-log-query`.
-    private func logAccess(_ request: Request, code: Int, url: String?, nanoseconds: Int64, client: String) {
-        var line = "\(request.method) \(request.uri.path) \(code)"
+    private func logAccess(
+        _ method: HTTPRequest.Method, path: String, code: Int, url: String?, nanoseconds: Int64, client: String
+    ) {
+        var line = "\(method) \(path) \(code)"
         if let url, let parts = URLParts(url) {
             line += " host=\(parts.host)"
             if settings.logsQuery, let query = parts.query { line += " query=\(query)" }

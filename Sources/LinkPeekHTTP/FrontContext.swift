@@ -15,20 +15,12 @@ struct FrontContext: RequestContext {
     /// The address without its port, as text: for the log only (it formats
     /// the address, so the hot path keys the limit by `client` instead).
     var clientAddress: String {
-        remoteAddress?.ipAddress ?? "unknown"
+        ClientID.text(remoteAddress)
     }
 
     /// The client by its address's bytes, for the per-client limit.
     var client: ClientID {
-        switch remoteAddress {
-        case .v4(let address)?: return .v4(address.address.sin_addr.s_addr)
-        case .v6(let address)?:
-            let words = withUnsafeBytes(of: address.address.sin6_addr) { raw in
-                (raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-            }
-            return .v6(words.0, words.1)
-        default: return .unknown
-        }
+        ClientID(remoteAddress)
     }
 }
 
@@ -38,4 +30,22 @@ enum ClientID: Hashable, Sendable {
     case v4(UInt32)
     case v6(UInt64, UInt64)
     case unknown
+
+    /// The client by its address's bytes.
+    init(_ remoteAddress: SocketAddress?) {
+        switch remoteAddress {
+        case .v4(let address)?: self = .v4(address.address.sin_addr.s_addr)
+        case .v6(let address)?:
+            let words = withUnsafeBytes(of: address.address.sin6_addr) { raw in
+                (raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            }
+            self = .v6(words.0, words.1)
+        default: self = .unknown
+        }
+    }
+
+    /// The address without its port, as the access log writes it.
+    static func text(_ remoteAddress: SocketAddress?) -> String {
+        remoteAddress?.ipAddress ?? "unknown"
+    }
 }

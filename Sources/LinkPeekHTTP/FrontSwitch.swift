@@ -11,15 +11,53 @@ import Synchronization
 /// `LinkPeekEngine(settings:succeeding:)`). The address and the drain
 /// limit stay as they were bound: a change of either is logged as needing
 /// a restart.
+///
+/// A replaced engine goes on serving the requests that began with it; it
+/// is shut down (its transfer threads joined, `LinkPeekEngine.shutdown`)
+/// at a later reload once nothing uses it, or with the current one when
+/// the service stops (`shutdown`), so that the process never exits while a
+/// replaced engine's curl threads still end (and free TLS state).
 final class FrontSwitch: HTTPResponder, Sendable {
     typealias Context = FrontContext
 
     private let current: Mutex<Front>
+    /// Engines replaced by `reload` and not shut down yet.
+    private let replaced = Mutex<[LinkPeekEngine]>([])
+    /// How an engine is shut down (`LinkPeekEngine.shutdown`; a test counts them).
+    private let shutDown: @Sendable (LinkPeekEngine) -> Void
     /// The port bound (the one the system chose for 0), for the log.
     let boundPort = Atomic<Int>(0)
 
-    init(_ front: Front) {
+    init(_ front: Front, shutDown: @escaping @Sendable (LinkPeekEngine) -> Void = { $0.shutdown() }) {
         current = Mutex(front)
+        self.shutDown = shutDown
+    }
+
+    /// The service has stopped: the current engine and every replaced one
+    /// shut down, each once.
+    func shutdown() {
+        let engines = replaced.withLock { replaced in
+            defer { replaced = [] }
+            return replaced
+        }
+        let engine = front.engine
+        for old in engines where old !== engine { shutDown(old) }
+        shutDown(engine)
+    }
+
+    /// Shuts down the replaced engines that no request holds any more
+    /// (only this list does: nothing can take them again).
+    private func shutDownUnused() {
+        let unused: [LinkPeekEngine] = replaced.withLock { replaced in
+            var unused: [LinkPeekEngine] = []
+            var kept: [LinkPeekEngine] = []
+            while var engine = replaced.popLast() {
+                if isKnownUniquelyReferenced(&engine) { unused.append(engine) } else { kept.append(engine) }
+            }
+            replaced = kept
+            return unused
+        }
+        for engine in unused { shutDown(engine) }
     }
 
     var front: Front { current.withLock { $0 } }
@@ -32,6 +70,12 @@ final class FrontSwitch: HTTPResponder, Sendable {
     /// successor of an engine whose settings changed. The lines logged say
     /// what took effect and what did not.
     func reload(_ next: HTTPReload, makeEngine: (Settings, LinkPeekEngine) -> LinkPeekEngine, logger: Logger) {
+        apply(next, makeEngine: makeEngine, logger: logger)
+        // Once `apply`'s own references are gone.
+        shutDownUnused()
+    }
+
+    private func apply(_ next: HTTPReload, makeEngine: (Settings, LinkPeekEngine) -> LinkPeekEngine, logger: Logger) {
         for notice in next.notices { logger.warning("\(notice)") }
         let old = front
         var settings = old.settings
@@ -70,6 +114,7 @@ final class FrontSwitch: HTTPResponder, Sendable {
             engine: engine, settings: settings, metrics: old.metrics, limiter: old.limiter, gate: old.gate,
             lifecycle: old.lifecycle, accessLog: accessLog, bodies: old.bodies)
         current.withLock { $0 = replacement }
+        if engine !== old.engine { replaced.withLock { $0.append(old.engine) } }
         logger.info("SIGHUP: configuration read again", metadata: [
             "engine": "\(engine === old.engine ? "kept" : "new")",
             "tokens": "\(settings.tokens == nil ? "none" : "read")",

@@ -23,7 +23,7 @@ final class HTTPMetrics: Sendable {
     private let hits: [CacheCounters.Level: CoreMetrics.Counter]
     private let origin: CoreMetrics.Counter, bytes: CoreMetrics.Counter, holds: CoreMetrics.Counter, joins: CoreMetrics.Counter
     private let inFlight: CoreMetrics.Gauge, queue: CoreMetrics.Gauge, redis: CoreMetrics.Gauge
-    private let clientLimited: CoreMetrics.Counter
+    private let clientLimited: CoreMetrics.Counter, memoryAnswers: CoreMetrics.Counter
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -53,12 +53,16 @@ final class HTTPMetrics: Sendable {
         queue = CoreMetrics.Gauge(label: "linkpeek_http_queue_depth", factory: factory)
         redis = CoreMetrics.Gauge(label: "linkpeek_redis_up", factory: factory)
         clientLimited = CoreMetrics.Counter(label: "linkpeek_http_client_limited_total", factory: factory)
+        memoryAnswers = CoreMetrics.Counter(label: "linkpeek_http_memory_answers_total", factory: factory)
     }
 
     func began() { inFlightCount.add(1, ordering: .relaxed) }
 
     /// A request refused by the per-client limit.
     func limitedClient() { clientLimited.increment() }
+
+    /// A preview answered from memory in the connection's pipeline (`MemoryAnswers`).
+    func answeredFromMemory() { memoryAnswers.increment() }
 
     /// One request answered: its count by endpoint and code, and its time.
     func ended(_ endpoint: Endpoint, code: Int, nanoseconds: Int64) {

@@ -38,8 +38,10 @@ public enum HTTPService {
             lifecycle: lifecycle, accessLog: accessLog))
         let app = Application(
             responder: front,
-            // Made for each connection: the timeouts in effect when it opens.
-            server: .http1(configuration: .init(additionalChannelHandlers: [front.front.settings.deadlines])),
+            // Made for each connection: the timeouts in effect when it opens, then the answers from memory.
+            server: .http1(configuration: .init(additionalChannelHandlers: [
+                front.front.settings.deadlines, MemoryAnswers(fronts: front),
+            ])),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: nil),
             onServerRunning: { channel in
                 // The one line a supervisor or a test waits for (the port, when 0 was asked).
@@ -72,7 +74,7 @@ public enum HTTPService {
                 ])
             }
         }
-        front.front.engine.shutdown()
+        front.shutdown()
         return code
     }
 }

@@ -69,4 +69,24 @@ final class CacheLookupsPerRequestTests {
         #expect(engine.cache.counters.snapshot.lookups == [.memory: 1, .disk: 1, .fleet: 0])
         #expect(engine.cache.counters.snapshot.hits[.disk] == 1)
     }
+    @Test func memoryAloneAnswersWithoutSuspendingAndCountsOnlyWhatItAnswers() throws {
+        let key = try #require(CacheKey(rawURL: url))
+        var metadata = LinkMetadata(originalURL: url)
+        metadata.title = "In memory"
+        let entry = CacheEntry(value: .metadata(metadata), expiresAt: Date().addingTimeInterval(3600))
+        let engine = levels.engine()
+        // Nothing in memory: nil, nothing counted, and the caller is not asked to admit it.
+        #expect(engine.freshInMemory(url: url, options: FetchOptions(), admit: { Issue.record("asked"); return true }) == nil)
+        engine.cache.memory.store(entry, for: key.description)
+        // Refused by the caller: nil and nothing counted (its `lookUp` counts its own look).
+        #expect(engine.freshInMemory(url: url, options: FetchOptions(), admit: { false }) == nil)
+        var reload = FetchOptions()
+        reload.cachePolicy = .reload
+        #expect(engine.freshInMemory(url: url, options: reload, admit: { true }) == nil)
+        #expect(engine.cache.counters.snapshot.lookups == [.memory: 0, .disk: 0, .fleet: 0])
+        let json = try #require(entry.servedJSON)
+        #expect(engine.freshInMemory(url: url, options: FetchOptions(), admit: { true }) == json)
+        #expect(engine.cache.counters.snapshot.lookups == [.memory: 1, .disk: 0, .fleet: 0])
+        #expect(engine.cache.counters.snapshot.hits[.memory] == 1)
+    }
 }

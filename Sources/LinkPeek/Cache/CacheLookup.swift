@@ -43,8 +43,9 @@ struct CacheLookup: Sendable {
 
 extension PreviewCache {
     /// The memory level's entry for `key`: the first step of a request's lookup.
-    func lookInMemory(_ key: CacheKey, url: String) -> CacheLookup {
-        counters.looked(.memory)
+    /// Not `counted`: a look that is counted by the caller once it uses what it found.
+    func lookInMemory(_ key: CacheKey, url: String, counted: Bool = true) -> CacheLookup {
+        if counted { counters.looked(.memory) }
         return CacheLookup(key: key, url: url, entry: memory.entry(for: key.description))
     }
 

@@ -126,14 +126,37 @@ extension LinkPeekEngine {
     /// lookup); the disk and the fleet are read off it (`@concurrent`), so
     /// that the daemon's dispatcher never waits on SQLite or Redis.
     nonisolated(nonsending) public func lookUp(url: String, options: FetchOptions) async -> CacheAnswer {
-        // Bytes (`includeData`) and thumbnails are not in the stored JSON: those take the full path.
-        guard options.cachePolicy != .reload, !options.includeData, options.thumbnail == nil,
-            siteFetchRule(url)?.mode != .never,
-            let key = CacheKey(rawURL: url, language: language(options.acceptLanguage))
-        else { return .miss(PreviewRequest(url: url, options: options)) }
+        guard let key = storedJSONKey(url: url, options: options) else {
+            return .miss(PreviewRequest(url: url, options: options))
+        }
         let found = cache.lookInMemory(key, url: url.trimmedWhitespace)
         if let json = answer(found, now: now()) { return .fresh(json) }
         return await lookBehindMemory(found, url: url, options: options)
+    }
+
+    /// `lookUp`'s memory step alone, without suspending (the HTTP service
+    /// answers with it inside its connection's pipeline): a fresh preview
+    /// in memory, when `admit` then lets the caller answer with it, counted
+    /// as `lookUp` counts a hit in memory. Otherwise nil and nothing
+    /// counted: the caller takes the `lookUp` path, which looks again.
+    public func freshInMemory(url: String, options: FetchOptions, admit: () -> Bool) -> [UInt8]? {
+        guard let key = storedJSONKey(url: url, options: options) else { return nil }
+        let found = cache.lookInMemory(key, url: url.trimmedWhitespace, counted: false)
+        guard let json = found.freshJSON(at: now()), admit() else { return nil }
+        cache.counters.looked(.memory)
+        countHit(found)
+        return json
+    }
+
+    /// The key of a request that the stored JSON can answer; nil for one
+    /// that takes the full path: bytes (`includeData`) and thumbnails are
+    /// not in the stored JSON, `reload` skips the cache, and a `[[site]]`
+    /// rule may keep the URL from being fetched.
+    private func storedJSONKey(url: String, options: FetchOptions) -> CacheKey? {
+        guard options.cachePolicy != .reload, !options.includeData, options.thumbnail == nil,
+            siteFetchRule(url)?.mode != .never
+        else { return nil }
+        return CacheKey(rawURL: url, language: language(options.acceptLanguage))
     }
 
     @concurrent
@@ -148,9 +171,13 @@ extension LinkPeekEngine {
     /// `found`'s fresh preview as JSON, counted as a hit of its level.
     private func answer(_ found: CacheLookup, now: Date) -> [UInt8]? {
         guard let json = found.freshJSON(at: now) else { return nil }
+        countHit(found)
+        return json
+    }
+
+    private func countHit(_ found: CacheLookup) {
         cache.counters.hit(found.level)
         countUsage(hit: true)
-        return json
     }
 
     /// The stages of a request the cache stage did not answer, in order.

@@ -1,0 +1,186 @@
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import LinkPeek
+import NIOCore
+import NIOHTTPTypes
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Answers `GET /v1/preview` inside the connection's channel pipeline when
+/// memory holds a fresh preview for it, before the request becomes a task
+/// of Hummingbird's (that path costs more than the answer itself). It
+/// checks what `Front` checks, in the same order — method, token, the
+/// per-client limit — and answers with `Front`'s own response (headers,
+/// `If-None-Match`), with `Date` as Hummingbird adds it, counted in
+/// `/metrics` and written to the access log the same way. Anything it
+/// cannot answer from memory goes on to `Front` untouched: a wrong or
+/// missing token, a client over its limit (`Front` refuses both), a bad
+/// parameter, a miss, a stale entry, a request with a body, `Connection`
+/// other than `keep-alive`, and every request while the service drains
+/// (Hummingbird then closes each connection after its response).
+///
+/// Pipelined requests are answered in order: while a request passed on has
+/// not had its response, the ones after it are passed on too. An answer is
+/// written when its request ends, so the slow-client deadlines time the
+/// connection as they time `Front`'s answers, and flushed when the read
+/// that brought it is done. A `HEAD` answer is written as a `GET` one:
+/// NIO's response encoder, which knows each request's method, leaves the
+/// body out.
+///
+/// - Important: runs on the connection's event loop only (NIO's rule for handlers).
+final class MemoryAnswers: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    /// An answer made when its request's head came, written when it ends.
+    private struct Answer {
+        let head: HTTPResponse
+        let body: ByteBuffer?
+        let front: Front
+        let method: HTTPRequest.Method
+        let url: String
+        let start: ContinuousClock.Instant
+    }
+
+    private enum Current {
+        /// Between requests.
+        case idle
+        /// A request passed on, until its end.
+        case passing
+        /// A request answered here, until its end.
+        case answering(Answer)
+    }
+
+    private let fronts: FrontSwitch
+    private var current = Current.idle
+    /// Requests passed on whose responses have not ended.
+    private var passedOn = 0
+    /// Answers written since the last flush.
+    private var unflushed = false
+    /// The client's address, read once per connection.
+    private var peer: (id: ClientID, text: String)?
+    private var date = DateField()
+
+    init(fronts: FrontSwitch) {
+        self.fronts = fronts
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            if passedOn == 0, let answer = answer(head, context: context) {
+                current = .answering(answer)
+                return
+            }
+            passedOn += 1
+            current = .passing
+        case .body:
+            if case .answering = current { return }
+        case .end:
+            if case .answering(let answer) = current {
+                current = .idle
+                send(answer, context: context)
+                return
+            }
+            current = .idle
+        }
+        context.fireChannelRead(data)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if unflushed {
+            unflushed = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data), passedOn > 0 { passedOn -= 1 }
+        context.write(data, promise: promise)
+    }
+
+    /// The answer to a request `Front` would answer from memory; nil to pass it on.
+    private func answer(_ head: HTTPRequest, context: ChannelHandlerContext) -> Answer? {
+        guard head.method == .get || head.method == .head, let target = head.path,
+            target.utf8.starts(with: Self.previewPrefix)
+        else { return nil }
+        if let connection = head.headerFields[.connection], connection != "keep-alive" { return nil }
+        // A request with a body could end in a later read than its head: `Front` answers it.
+        if let length = head.headerFields[.contentLength], length != "0" { return nil }
+        if head.headerFields[.transferEncoding] != nil { return nil }
+        let front = fronts.front
+        guard !front.lifecycle.isDraining else { return nil }
+        let start = ContinuousClock.now
+        let peer = self.peer ?? {
+            let address = context.channel.remoteAddress
+            let read = (ClientID(address), ClientID.text(address))
+            self.peer = read
+            return read
+        }()
+        var client = peer.id
+        if let tokens = front.settings.tokens {
+            guard let token = Front.bearer(head.headerFields), tokens.accepts(token.utf8) else { return nil }
+            client = .token(token)
+        }
+        let uri = URI(target)
+        guard uri.path == Endpoint.preview.rawValue,
+            case .success(let (url, options)) = PreviewParams.parse(uri.queryParameters, maxURLBytes: front.settings.maxURLBytes),
+            let json = front.engine.freshInMemory(url: url, options: options, admit: { front.limiter.admit(client) == nil })
+        else { return nil }
+        front.metrics.began()
+        front.metrics.answeredFromMemory()
+        let ready = front.bodies.ready(json)
+        var response = front.previewResponse(ready, label: .hit, requestHeaders: head.headerFields).head
+        response.headerFields[.date] = date.now()
+        return Answer(
+            head: response, body: response.status == .ok ? ready.buffer : nil, front: front, method: head.method,
+            url: url, start: start)
+    }
+
+    private func send(_ answer: Answer, context: ChannelHandlerContext) {
+        let peer = self.peer
+        answer.front.ended(
+            .preview, answer.method, path: Endpoint.preview.rawValue, code: answer.head.status.code, url: answer.url,
+            since: answer.start, client: peer?.text ?? "unknown")
+        context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
+        if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+        context.write(wrapOutboundOut(.end(nil)), promise: nil)
+        unflushed = true
+    }
+
+    private static let previewPrefix = Array("/v1/preview?".utf8)
+}
+
+/// `Date` as a response carries it (RFC 9110's IMF-fixdate,
+/// `Sun, 06 Nov 1994 08:49:37 GMT`), made once a second.
+struct DateField {
+    private var second: time_t = -1
+    private var text = ""
+
+    mutating func now() -> String {
+        let current = time(nil)
+        if current != second {
+            second = current
+            text = Self.format(current)
+        }
+        return text
+    }
+
+    static func format(_ seconds: time_t) -> String {
+        var clock = seconds
+        var parts = tm()
+        guard gmtime_r(&clock, &parts) != nil else { return "" }
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let day = days[Int(parts.tm_wday) % 7]
+        let month = months[Int(parts.tm_mon) % 12]
+        return "\(day), \(two(parts.tm_mday)) \(month) \(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+    }
+}
