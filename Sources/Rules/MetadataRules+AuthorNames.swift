@@ -67,8 +67,13 @@ extension MetadataRules {
                   !names.contains(name) else { continue }
             names.append(name)
         }
-        // A job title beside a name goes ("Ann Lee, Senior Editor"); a
-        // credit that is only a title ("Staff") stays, for the caller to weigh.
+        return withoutTitlesBesidePeople(names)
+    }
+
+    /// A job title beside a name goes ("Ann Lee" and "Senior Editor", from
+    /// one credit line or from a byline box's separate elements); a credit
+    /// that is only a title ("Staff") stays, for the caller to weigh.
+    static func withoutTitlesBesidePeople(_ names: [String]) -> [String] {
         let people = names.filter { !isJobTitle($0) }
         return people.isEmpty ? names : people
     }
@@ -139,6 +144,7 @@ extension MetadataRules {
                 !part.isEmpty && !mayHold(part, separator) ? [part] : part.split(separator: separator).map(String.init)
             }
         }
+        parts = parts.map(withoutPlaceAfterName)
         let byComma = parts.flatMap { $0.split(separator: ",").map(String.init) }
             .map(\.trimmedSpaces).filter { !$0.isEmpty }
         if byComma.count > parts.count, byComma.allSatisfy({ $0.contains(" ") || isJobTitle($0) || $0.unicodeScalars.contains { $0.value >= 0x3000 } }) {
@@ -151,6 +157,21 @@ extension MetadataRules {
             }
         }
         return parts.map(\.trimmedSpaces).filter { !$0.isEmpty }
+    }
+
+    /// A full name followed by one-word parts after commas: those are the
+    /// place or the agency the person writes from ("Ann Lee, Washington",
+    /// "Ann Lee, Reuters"), not people, whose names have two words. A
+    /// catalogue's "Lee, Ann" (one word first) stays whole.
+    private static func withoutPlaceAfterName(_ part: String) -> String {
+        guard part.contains(",") else { return part }
+        let pieces = part.split(separator: ",").map { String($0).trimmedSpaces }
+        guard pieces.count >= 2, isWrittenAsName(pieces[0]), !pieces[0].unicodeScalars.contains(where: { $0.value >= 0x3000 })
+        else { return part }
+        let isPlace = { (piece: String) in
+            !piece.contains(" ") && piece.first?.isUppercase == true && piece.allSatisfy(\.isLetter) && !isJobTitle(piece)
+        }
+        return ([pieces[0]] + pieces.dropFirst().filter { !isPlace($0) }).joined(separator: ", ")
     }
 
     /// A name without what templates glue after it: an @handle, a reading

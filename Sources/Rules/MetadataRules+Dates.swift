@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HTMLHead
 
 /// `publishedTime` as ISO 8601, keeping the page's own offset: pages write
 /// "2016-05-03 14:58:00 -0700", "Tue, 03 May 2016 14:58:00 GMT" or "May 3,
@@ -16,6 +17,32 @@ extension MetadataRules {
                   let date = dateInText(text) else { return nil }
             return Picked(value: date, source: "dateline")
         }
+    }
+
+    /// The date a recorded element shows when its `class` or `id` says it
+    /// is the page's date (`<p class="published-date">March 9, 2021</p>`,
+    /// `entry-date`, `pubdate`, `timestamp`): templates that write it
+    /// without `<time>`. Only a short text that holds a whole date with a
+    /// year; never an element named for the update ("updated-date").
+    static func namedDateElementDate(in page: PageIndex) -> (place: BodyPlace, value: Picked<String>)? {
+        bestPlaced(in: page) { _, element in
+            guard element.name != "time", namesPageDate(element), let text = TextCleaner.clean(element.text),
+                  text.count <= maximumNamedDateLength, hasYear(text), let date = dateInText(text) else { return nil }
+            return Picked(value: date, source: "dated element")
+        }
+    }
+
+    /// A named date element's text is the date and a word or two around it.
+    static let maximumNamedDateLength = 60
+
+    /// True when a token of `class` or `id` is a date word ("date",
+    /// "pubdate", "published", "timestamp", "dateline") and none names an
+    /// update.
+    static func namesPageDate(_ element: HTMLElement) -> Bool {
+        let tokens = ["class", "id"].compactMap { element[$0]?.lowercased() }
+            .flatMap { $0.split { !$0.isLetter } }
+        return tokens.contains { ["date", "pubdate", "published", "publishdate", "timestamp", "dateline", "posted"].contains($0) }
+            && !tokens.contains { $0.hasPrefix("update") || $0.hasPrefix("modif") }
     }
 
     /// The ISO 8601 form of the longest run of `text`'s words that is a

@@ -78,14 +78,14 @@ extension MetadataRules {
         let usable = splits.map { FoldedSplit($0) }.filter { !$0.site.isEmpty && !$0.rest.isEmpty }
         let declared = siteNameCandidates(in: page).map(foldedName).filter { !$0.isEmpty }
         let names = Set(declared + registrableNames(page.resolver.base?.host))
-        if let named = usable.first(where: { names.contains($0.site) }) { return named.split }
+        if let named = usable.first(where: { names.contains($0.site) }) { return withoutSection(named.split, in: page) }
         // A suffix that is a longer or shorter form of a declared name
         // ("Acme News" beside "Acme", "Acme" beside "Acme - the daily
         // paper"), cut where the words of the original end.
         if let named = usable.first(where: { split in
             split.split.isSuffix && originalSiteNames(in: page).contains { isLongerOrShorterForm(split.split.site, of: $0) }
         }) {
-            return named.split
+            return withoutSection(named.split, in: page)
         }
         let others = otherTitles(than: title, in: page).flatMap(titleSplits).map { FoldedSplit($0) }
         // A page that names its site otherwise has shown that a differing first part is not it.
@@ -102,6 +102,19 @@ extension MetadataRules {
             }
         }
         return trailingAddition(of: title, headlines: headlines)
+    }
+
+    /// "Headline | World | Acme" with the site cut: a section left at the
+    /// same end after the same separator goes too, when what remains is
+    /// the page's headline (`<h1>`, JSON-LD `headline`); otherwise the
+    /// rest stays as it is ("Rust 1.80 | Release notes" with no such
+    /// headline).
+    private static func withoutSection(_ split: TitleAffix, in page: PageIndex) -> TitleAffix {
+        guard let section = titleSplits(split.rest).first(where: { $0.isSuffix == split.isSuffix && $0.separator == split.separator }),
+              pageHeadlines(in: page).contains(where: { $0.lowercased() == section.rest.lowercased() }) else { return split }
+        var cut = split
+        cut.rest = section.rest
+        return cut
     }
 
     /// "Headline (Published 2021)" beside a headline "Headline": the
