@@ -30,10 +30,11 @@ extension MetadataRules {
         }
     }
 
-    /// The image's web URL: `src`, or where lazy loaders keep the real one
-    /// while `src` is empty or an inline placeholder.
+    /// The image's web URL: where lazy loaders keep the real one (they
+    /// swap it into `src`, which holds a placeholder until then: inline, or
+    /// a file such as `placeholder.gif`), else `src`.
     static func bodyImageURL(_ image: HTMLElement, resolver: URLResolver) -> String? {
-        for attribute in ["src", "data-src", "data-lazy-src", "data-original"] {
+        for attribute in ["data-src", "data-lazy-src", "data-original", "src"] {
             if let url = resolver.resolveWeb(image[attribute]) { return url }
         }
         return nil

@@ -82,4 +82,11 @@ import Metadata
         let metadata = extractHTML(page(head: head, "<p class=\"post-date\">March 9, 2021</p>"))
         #expect(metadata.publishedTime == "2021-03-09T08:15:00Z")
     }
+
+    @Test func aLazyImageIsReadFromWhereTheLoaderKeepsItNotFromItsPlaceholder() {
+        let html = page("""
+            <figure><img src="/img/placeholder.gif" data-src="/img/lead.jpg" alt="Waves on the shore"></figure>
+            """)
+        #expect(extractHTML(html).image?.url == "https://example.com/img/lead.jpg")
+    }
 }
