@@ -91,7 +91,7 @@ extension MetadataRules {
             if token.first?.isASCIIDigit == true, let split = gluedMeridiem(token) { (token, glued) = split }
             if let parts = numericDateParts(token) {
                 (year, month, day) = (parts.year, parts.month, parts.day)
-            } else if let time = clockTime(token) {
+            } else if let time = clockTime(token) ?? (day != nil || month != nil ? otherClock(token) : nil) {
                 clock = time
                 let following = glued ?? (index < tokens.count ? meridiem(tokens[index]) : nil)
                 if let isPM = following, var adjusted = clock, (1...12).contains(adjusted.hour) {
@@ -131,7 +131,7 @@ extension MetadataRules {
     private static func dateTokens(_ text: String) -> [String] {
         var tokens: [String] = []
         for raw in text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\u{A0}" }) {
-            for piece in splitGlued(String(raw)) {
+            for piece in splitDashedMonth(String(raw)) ?? splitGlued(String(raw)) {
                 var token = piece
                 if token.hasSuffix(":") { token.removeLast() }
                 if token.hasSuffix("."), token.count >= 2,
@@ -152,7 +152,8 @@ extension MetadataRules {
     /// Words around a date that say nothing of it: "Published on", "at",
     /// "le", "de", "um … Uhr".
     static let dateLabels: Set<String> = [
-        "at", "on", "published", "updated", "posted", "modified", "reviewed", "last", "the", "of", "-", "|",
+        "at", "on", "published", "updated", "posted", "modified", "reviewed", "last", "the", "of", "-", "|", "/", "–", "—", "·", "•",
+        "klo", "kl",
         "de", "del", "le", "um", "uhr", "à", "às", "den", "h",
         "publié", "publiée", "publicado", "publicada", "actualizado", "atualizado", "veröffentlicht",
         "aktualisiert", "pubblicato", "aggiornato", "gepubliceerd", "bijgewerkt",
@@ -206,7 +207,7 @@ extension MetadataRules {
 
     /// "Z", "UTC", "GMT", "+07:00", "-0700", "-500", "GMT-0500" as an
     /// ISO 8601 offset.
-    private static func zoneOffset(_ token: String) -> String? {
+    static func zoneOffset(_ token: String) -> String? {
         let upper = token.uppercased()
         if ["Z", "UTC", "GMT"].contains(upper) { return "Z" }
         var signed = Substring(token)
@@ -237,7 +238,9 @@ extension MetadataRules {
     }
 
     private static func isWeekday(_ token: String) -> Bool {
-        ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].contains { token.lowercased().hasPrefix($0) } && token.count <= 9
+        let lower = token.lowercased()
+        return ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].contains { lower.hasPrefix($0) } && token.count <= 9
+            || MonthNames.otherWeekdays.contains(lower.hasSuffix(".") ? String(lower.dropLast()) : lower)
     }
 
     static func pad(_ value: Int, _ width: Int) -> String {
