@@ -16,7 +16,7 @@ extension MetadataRules {
     static let nonContentImageWords = [
         "pixel", "spacer", "blank.gif", "transparent.gif", "clear.gif", "1x1", "beacon", "tracking",
         "doubleclick", "/ads/", "logo", "avatar", "gravatar", "icon", "emoji", "sprite", "badge", "loader",
-        "spinner", "placeholder",
+        "spinner", "placeholder", "/author", "byline", "headshot",
     ]
 
     /// Body `<img>` candidates that pass the filters, in page order.

@@ -33,19 +33,20 @@ extension MetadataRules {
         return page.microdataText(["headline", "name"]) ?? headingTitle(in: page)
     }
 
-    /// A plain `meta description` longer than this (characters) is an
-    /// article pasted whole, not a summary: a shorter JSON-LD one wins, else
-    /// it ends at a sentence within `maximumSummaryLength`. An `og:` or
-    /// `twitter:description` is written for cards and stays as written.
+    /// A declared description longer than this (characters) is an
+    /// article pasted whole, not a summary: a shorter JSON-LD one wins; else
+    /// a plain `meta description` ends at a sentence within
+    /// `maximumSummaryLength`, and an `og:` or `twitter:description`,
+    /// written for cards, stays as written.
     static let longDescriptionLength = 500
 
     static func summary(in page: PageIndex) -> Picked<String>? {
         if let picked = page.metaText(["og:description", "twitter:description", "description", "dc.description"]) {
-            guard picked.value.count > longDescriptionLength, ["description", "dc.description"].contains(picked.source)
-            else { return picked }
+            guard picked.value.count > longDescriptionLength else { return picked }
             if let text = JSONLDGraph.text("description", in: page.jsonLD.contentNodes), text.count <= longDescriptionLength {
                 return Picked(value: text, source: "json-ld:description")
             }
+            guard ["description", "dc.description"].contains(picked.source) else { return picked }
             return Picked(value: summaryPrefix(picked.value), source: picked.source)
         }
         if let text = JSONLDGraph.text("description", in: page.jsonLD.contentNodes) {

@@ -89,4 +89,26 @@ import Metadata
             """)
         #expect(extractHTML(html).image?.url == "https://example.com/img/lead.jpg")
     }
+
+    @Test func anAuthorsPhotoInTheBylineIsNoLeadImage() {
+        let html = page("""
+            <div class="byline"><img src="/img/authors/jane-doe.jpg" alt="Jane Doe"> By Jane Doe</div>
+            <figure><img src="/img/lead.jpg" alt="Waves on the shore"></figure>
+            """)
+        #expect(extractHTML(html).image?.url == "https://example.com/img/lead.jpg")
+    }
+
+    @Test func anOpenGraphDescriptionThatIsTheWholeArticleLosesToJSONLDs() {
+        let article = String(repeating: "The storm reached the coast late on Monday, bringing heavy rain to the towns. ", count: 12)
+        let head = """
+            <meta property="og:description" content="\(article)">\
+            <script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle",\
+            "description":"A storm hit the coast overnight."}</script>
+            """
+        let metadata = extractHTML(page(head: head, ""))
+        #expect(metadata.summary == "A storm hit the coast overnight.")
+        // A short card description stays.
+        let card = "<meta property=\"og:description\" content=\"Heavy rain on the coast.\">" + head.dropFirst(head.firstIndex(of: ">").map { head.distance(from: head.startIndex, to: $0) + 1 } ?? 0)
+        #expect(extractHTML(page(head: card, "")).summary == "Heavy rain on the coast.")
+    }
 }
