@@ -41,18 +41,30 @@ extension MetadataRules {
     static let longDescriptionLength = 500
 
     static func summary(in page: PageIndex) -> Picked<String>? {
+        if let shorter = shorterThanLongCard(in: page) { return shorter }
         if let picked = page.metaText(["og:description", "twitter:description", "description", "dc.description"]) {
-            guard picked.value.count > longDescriptionLength else { return picked }
+            guard picked.value.count > longDescriptionLength, ["description", "dc.description"].contains(picked.source)
+            else { return picked }
             if let text = JSONLDGraph.text("description", in: page.jsonLD.contentNodes), text.count <= longDescriptionLength {
                 return Picked(value: text, source: "json-ld:description")
             }
-            guard ["description", "dc.description"].contains(picked.source) else { return picked }
             return Picked(value: summaryPrefix(picked.value), source: picked.source)
         }
         if let text = JSONLDGraph.text("description", in: page.jsonLD.contentNodes) {
             return Picked(value: text, source: "json-ld:description")
         }
         return page.microdataText(["description"]) ?? firstParagraph(in: page)
+    }
+
+    /// JSON-LD's `description` when the card description that would win
+    /// (`og:`, `twitter:`) is longer than `longDescriptionLength` and it
+    /// is not: the whole article pasted into the card's tag.
+    static func shorterThanLongCard(in page: PageIndex) -> Picked<String>? {
+        guard let card = page.metaText(["og:description", "twitter:description"]),
+              card.value.utf8.count > longDescriptionLength, card.value.count > longDescriptionLength,
+              let text = JSONLDGraph.text("description", in: page.jsonLD.contentNodes), text.count <= longDescriptionLength
+        else { return nil }
+        return Picked(value: text, source: "json-ld:description")
     }
 
     /// The site's own name. Never invented from the host: a label the page

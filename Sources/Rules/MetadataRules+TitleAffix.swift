@@ -68,8 +68,14 @@ extension MetadataRules {
         var source: String { isSuffix ? "title suffix" : "title prefix" }
     }
 
-    /// The site-name affix of `title`, or nil when none can be shown to be one.
+    /// The site-name affix of `title`, or nil when none can be shown to be
+    /// one; with a named site goes the section beside it (`withoutSection`).
     static func titleAffix(of title: String, in page: PageIndex) -> TitleAffix? {
+        guard let affix = shownAffix(of: title, in: page) else { return nil }
+        return affix.evidence == .siteName ? withoutSection(affix, in: page) : affix
+    }
+
+    private static func shownAffix(of title: String, in page: PageIndex) -> TitleAffix? {
         let splits = titleSplits(title)
         guard !splits.isEmpty else {
             return title.hasSuffix(")") ? trailingAddition(of: title, headlines: pageHeadlines(in: page).map { $0.lowercased() }) : nil
@@ -78,14 +84,14 @@ extension MetadataRules {
         let usable = splits.map { FoldedSplit($0) }.filter { !$0.site.isEmpty && !$0.rest.isEmpty }
         let declared = siteNameCandidates(in: page).map(foldedName).filter { !$0.isEmpty }
         let names = Set(declared + registrableNames(page.resolver.base?.host))
-        if let named = usable.first(where: { names.contains($0.site) }) { return withoutSection(named.split, in: page) }
+        if let named = usable.first(where: { names.contains($0.site) }) { return named.split }
         // A suffix that is a longer or shorter form of a declared name
         // ("Acme News" beside "Acme", "Acme" beside "Acme - the daily
         // paper"), cut where the words of the original end.
         if let named = usable.first(where: { split in
             split.split.isSuffix && originalSiteNames(in: page).contains { isLongerOrShorterForm(split.split.site, of: $0) }
         }) {
-            return withoutSection(named.split, in: page)
+            return named.split
         }
         let others = otherTitles(than: title, in: page).flatMap(titleSplits).map { FoldedSplit($0) }
         // A page that names its site otherwise has shown that a differing first part is not it.
