@@ -111,4 +111,12 @@ import Metadata
         let card = "<meta property=\"og:description\" content=\"Heavy rain on the coast.\">" + head.dropFirst(head.firstIndex(of: ">").map { head.distance(from: head.startIndex, to: $0) + 1 } ?? 0)
         #expect(extractHTML(page(head: card, "")).summary == "Heavy rain on the coast.")
     }
+
+    @Test func aLazyImageSetGivesItsWidestCandidate() {
+        let html = page("""
+            <figure><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" data-srcset="/img/lead-400.jpg 400w, /img/lead-800.jpg 800w, /img/lead-600.jpg 600w" alt="Waves on the shore"></figure>
+            """)
+        #expect(extractHTML(html).image?.url == "https://example.com/img/lead-800.jpg")
+        #expect(MetadataRules.widestCandidate("/c/w_400,h_300/a.jpg 1x, /c/w_800,h_600/a.jpg 2x") == "/c/w_800,h_600/a.jpg")
+    }
 }
