@@ -34,6 +34,9 @@ extension MetadataRules {
         "vice", "president", "vp", "svp", "evp", "officer", "general", "partner", "engineer", "scientist",
     ]
 
+    /// Degrees written after a name ("Ann Lee, Ph.D."), letters only.
+    static let degreeWords: Set<String> = ["phd", "md", "mba", "dphil", "msc", "rn"]
+
     /// Interface words that sit in or beside bylines and are no names.
     static let interfaceWords: Set<String> = [
         "write", "see all", "follow", "following", "read more", "more", "view profile", "profile", "subscribe",
@@ -58,6 +61,7 @@ extension MetadataRules {
     static func authorNames(_ raw: String?) -> [String] {
         guard var text = TextCleaner.clean(raw), !looksLikeURL(text) else { return [] }
         text = withoutOtherRoles(text)
+        text = withoutDatedLead(text)
         text = withoutBylinePrefix(text)
         text = firstBylineSegment(text)
         var names: [String] = []
@@ -67,8 +71,13 @@ extension MetadataRules {
                   !names.contains(name) else { continue }
             names.append(name)
         }
-        // A job title beside a name goes ("Ann Lee, Senior Editor"); a
-        // credit that is only a title ("Staff") stays, for the caller to weigh.
+        return withoutTitlesBesidePeople(names)
+    }
+
+    /// A job title beside a name goes ("Ann Lee" and "Senior Editor", from
+    /// one credit line or from a byline box's separate elements); a credit
+    /// that is only a title ("Staff") stays, for the caller to weigh.
+    static func withoutTitlesBesidePeople(_ names: [String]) -> [String] {
         let people = names.filter { !isJobTitle($0) }
         return people.isEmpty ? names : people
     }
@@ -88,6 +97,17 @@ extension MetadataRules {
             if prefix == "by", text.hasPrefix("By"), next.isUppercase { return String(rest) }
         }
         return text
+    }
+
+    /// The credit after a date that leads it ("Posted on March 9, 2021 by
+    /// Ann Lee" → "Ann Lee"): what comes before the last " by " when it
+    /// holds a whole date.
+    private static func withoutDatedLead(_ text: String) -> String {
+        guard hasYear(text), let by = text.lowercased().ranges(of: " by ").last else { return text }
+        let offset = text.lowercased().distance(from: text.lowercased().startIndex, to: by.lowerBound)
+        let lead = String(text.prefix(offset))
+        guard hasYear(lead), dateInText(lead) != nil else { return text }
+        return String(text.dropFirst(offset + " by ".count))
     }
 
     /// The credit up to the first other role ("Ann Lee. Illustrations by Bo
@@ -134,11 +154,12 @@ extension MetadataRules {
     /// ("Lee, Ann" in a catalogue) would cut a name: such a credit stays whole.
     private static func splitAuthors(_ text: String) -> [String] {
         var parts = [text]
-        for separator in [" and ", " & ", " y ", " et ", " und ", " e ", " en ", " og ", " och ", "、", ";", " và "] {
+        for separator in [" and ", " AND ", " & ", " y ", " et ", " und ", " e ", " en ", " og ", " och ", "、", ";", " và "] {
             parts = parts.flatMap { part in
                 !part.isEmpty && !mayHold(part, separator) ? [part] : part.split(separator: separator).map(String.init)
             }
         }
+        parts = parts.map(withoutPlaceAfterName)
         let byComma = parts.flatMap { $0.split(separator: ",").map(String.init) }
             .map(\.trimmedSpaces).filter { !$0.isEmpty }
         if byComma.count > parts.count, byComma.allSatisfy({ $0.contains(" ") || isJobTitle($0) || $0.unicodeScalars.contains { $0.value >= 0x3000 } }) {
@@ -153,16 +174,46 @@ extension MetadataRules {
         return parts.map(\.trimmedSpaces).filter { !$0.isEmpty }
     }
 
-    /// A name without what templates glue after it: an @handle, a reading
-    /// time, a date, "Follow".
+    /// A full name followed by one-word parts after commas: those are the
+    /// place or the agency the person writes from ("Ann Lee, Washington",
+    /// "Ann Lee, Reuters"), not people, whose names have two words; so is
+    /// a part that says whom the person writes for ("Ann Lee, Special to
+    /// Acme", "Ann Lee, for Acme"). A catalogue's "Lee, Ann" (one word
+    /// first) stays whole.
+    private static func withoutPlaceAfterName(_ part: String) -> String {
+        guard part.contains(",") else { return part }
+        let pieces = part.split(separator: ",").map { String($0).trimmedSpaces }
+        guard pieces.count >= 2, isWrittenAsName(pieces[0]), !pieces[0].unicodeScalars.contains(where: { $0.value >= 0x3000 })
+        else { return part }
+        let isPlace = { (piece: String) in
+            !piece.contains(" ") && piece.first?.isUppercase == true && piece.allSatisfy(\.isLetter) && !isJobTitle(piece)
+        }
+        let isAffiliation = { (piece: String) in ["special to ", "for "].contains { piece.lowercased().hasPrefix($0) } }
+        return ([pieces[0]] + pieces.dropFirst().filter { !isPlace($0) && !isAffiliation($0) }).joined(separator: ", ")
+    }
+
+    /// Units of a reading time or a relative time after a count ("5 min
+    /// read", "2 days ago").
+    static let timeUnitWords: Set<String> = [
+        "sec", "secs", "second", "seconds", "min", "mins", "minute", "minutes", "hr", "hrs", "hour", "hours",
+        "day", "days", "week", "weeks", "month", "months", "year", "years",
+    ]
+
+    /// A name without what templates glue after it: an @handle (also in
+    /// parentheses), a reading time or a relative time ("2 days ago"), a
+    /// date, "Follow", the place written from ("Ann Lee in London").
     private static func withoutTrailingNoise(_ name: String) -> String {
         var words = name.split(separator: " ").map(String.init)
-        if let handle = words.firstIndex(where: { $0.hasPrefix("@") && $0.count > 1 }), handle > 0 {
+        if let handle = words.firstIndex(where: { ($0.hasPrefix("@") || $0.hasPrefix("(@")) && $0.count > 2 }), handle > 0 {
             words = Array(words[..<handle])
         }
-        if let minutes = words.firstIndex(where: { ["min", "mins", "minute", "minutes"].contains($0.lowercased()) }),
-           minutes > 0, words[minutes - 1].allSatisfy(\.isASCIIDigit) {
-            words = Array(words[..<(minutes - 1)])
+        if let unit = words.indices.first(where: { $0 > 0 && timeUnitWords.contains(words[$0].lowercased()) && words[$0 - 1].allSatisfy(\.isASCIIDigit) }) {
+            words = Array(words[..<(unit - 1)])
+        }
+        if let place = words.firstIndex(of: "in"), place >= 2, (1...3).contains(words.count - place - 1),
+           isWrittenAsName(words[..<place].joined(separator: " ")),
+           words[(place + 1)...].allSatisfy({ $0.first?.isUppercase == true }) {
+            words = Array(words[..<place])
         }
         while let last = words.last, ["follow", "following", "updated", "published", "on", "at", "-", "–", "—"].contains(last.lowercased()) {
             words.removeLast()
@@ -182,6 +233,8 @@ extension MetadataRules {
 
     /// True when every word is a job-title word ("Senior Editor", "Staff").
     static func isJobTitle(_ text: String) -> Bool {
+        // A degree written with dots ("Ph.D.") is one word.
+        if degreeWords.contains(text.lowercased().filter(\.isLetter)) { return true }
         let words = text.lowercased().split { !$0.isLetter }
         return !words.isEmpty && words.allSatisfy { jobTitleWords.contains(String($0)) || ["of", "the", "for", "and", "at"].contains(String($0)) }
     }

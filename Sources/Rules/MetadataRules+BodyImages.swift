@@ -16,7 +16,7 @@ extension MetadataRules {
     static let nonContentImageWords = [
         "pixel", "spacer", "blank.gif", "transparent.gif", "clear.gif", "1x1", "beacon", "tracking",
         "doubleclick", "/ads/", "logo", "avatar", "gravatar", "icon", "emoji", "sprite", "badge", "loader",
-        "spinner", "placeholder",
+        "spinner", "placeholder", "/author", "byline", "headshot",
     ]
 
     /// Body `<img>` candidates that pass the filters, in page order.
@@ -30,13 +30,34 @@ extension MetadataRules {
         }
     }
 
-    /// The image's web URL: `src`, or where lazy loaders keep the real one
-    /// while `src` is empty or an inline placeholder.
+    /// The image's web URL: where lazy loaders keep the real one (they
+    /// swap it into `src`, which holds a placeholder until then: inline, or
+    /// a file such as `placeholder.gif`), else `src`.
+    /// A lazy loader's `data-srcset` counts as such a place; a `srcset`
+    /// only when `src` gives nothing. Of a set, the widest candidate.
     static func bodyImageURL(_ image: HTMLElement, resolver: URLResolver) -> String? {
-        for attribute in ["src", "data-src", "data-lazy-src", "data-original"] {
+        for attribute in ["data-src", "data-lazy-src", "data-original"] {
             if let url = resolver.resolveWeb(image[attribute]) { return url }
         }
-        return nil
+        if let url = widestCandidate(image["data-srcset"]).flatMap(resolver.resolveWeb) { return url }
+        if let url = resolver.resolveWeb(image["src"]) { return url }
+        return widestCandidate(image["srcset"]).flatMap(resolver.resolveWeb)
+    }
+
+    /// The URL of a `srcset`'s widest candidate ("a.jpg 400w, b.jpg
+    /// 800w" → "b.jpg"; by density, "2x", the densest), else its last.
+    /// Candidates are parted by a comma and white space: a comma inside a
+    /// URL ("w_400,h_300") has none after it.
+    static func widestCandidate(_ srcset: String?) -> String? {
+        guard let srcset, !srcset.isEmpty else { return nil }
+        var best: (url: String, size: Double)?
+        for candidate in srcset.split(separator: ", ") {
+            let words = candidate.split(whereSeparator: \.isWhitespace)
+            guard let url = words.first else { continue }
+            let size = words.dropFirst().first.flatMap { Double($0.dropLast()) } ?? 0
+            if best == nil || size >= (best?.size ?? 0) { best = (String(url), size) }
+        }
+        return best?.url
     }
 
     /// False for images that are too small by their declared size, hidden,

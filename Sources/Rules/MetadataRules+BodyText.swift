@@ -37,7 +37,7 @@ extension MetadataRules {
                 for name in inner ?? (names + sameKindLinks(after: position, page: page, isTier)) where !unique.contains(name) {
                     unique.append(name)
                 }
-                return Picked(value: unique, source: source)
+                return Picked(value: withoutTitlesBesidePeople(unique), source: source)
             }
             if let found, best.map({ found.place < $0.place }) ?? true { best = found }
             if best?.place == .leadHeader { break }
@@ -200,7 +200,7 @@ extension MetadataRules {
     static func shownDate(in page: PageIndex) -> Picked<String>? {
         let time = timeElementDate(in: page)
         if let time, time.place == .leadHeader { return time.value }
-        let found = [time, datelineDate(in: page), labelledDate(in: page)].compactMap { $0 }
+        let found = [time, datelineDate(in: page), labelledDate(in: page), namedDateElementDate(in: page)].compactMap { $0 }
         // The best place wins; at the same place, the order above.
         return found.min { $0.place < $1.place }?.value
     }

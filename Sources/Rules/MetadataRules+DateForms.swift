@@ -63,6 +63,13 @@ extension MetadataRules {
             return result
         }
         result += "T\(pad(clock.hour, 2)):\(pad(clock.minute, 2)):\(pad(clock.second, 2))"
+        // A zone written after the date ("17時05分 JST", "08:15 +09:00").
+        for word in text.split(separator: " ").dropFirst() {
+            let token = String(word)
+            if let zone = zoneOffset(token) ?? ZoneAbbreviations.offset(token, year: year, month: month, day: day) {
+                return result + zone
+            }
+        }
         return result
     }
 
@@ -93,6 +100,31 @@ extension MetadataRules {
             if depth == 0 { output.append(character) }
         }
         return output
+    }
+
+    /// A clock written with a dot or an "h" between hours and minutes, as
+    /// British, Nordic and French pages do ("08.15 GMT", "8.15", "08h15"),
+    /// read only after a day or month (before them "9.3" could be a date).
+    static func otherClock(_ token: String) -> (hour: Int, minute: Int, second: Int, fraction: String)? {
+        for separator: Character in [".", "h", "H"] {
+            let parts = token.split(separator: separator, omittingEmptySubsequences: false)
+            guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
+                  parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
+                  let hour = Int(parts[0]), let minute = Int(parts[1]) else { continue }
+            return (hour, minute, 0, "")
+        }
+        return nil
+    }
+
+    /// "9-Mar-2021" → ["9", "Mar", "2021"]: a day, a month name and a year
+    /// joined by hyphens; nil for other tokens.
+    static func splitDashedMonth(_ token: String) -> [String]? {
+        guard token.contains("-"), token.contains(where: \.isLetter) else { return nil }
+        let parts = token.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3, MonthNames.number[parts[1].lowercased()] != nil,
+              parts[0].allSatisfy(\.isASCIIDigit), parts[2].allSatisfy(\.isASCIIDigit), !parts[0].isEmpty, !parts[2].isEmpty
+        else { return nil }
+        return parts
     }
 
     /// "9:05PM" → ("9:05", true); "8:15am" → ("8:15", false); nil when no

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HTMLHead
 
 /// `publishedTime` as ISO 8601, keeping the page's own offset: pages write
 /// "2016-05-03 14:58:00 -0700", "Tue, 03 May 2016 14:58:00 GMT" or "May 3,
@@ -16,6 +17,32 @@ extension MetadataRules {
                   let date = dateInText(text) else { return nil }
             return Picked(value: date, source: "dateline")
         }
+    }
+
+    /// The date a recorded element shows when its `class` or `id` says it
+    /// is the page's date (`<p class="published-date">March 9, 2021</p>`,
+    /// `entry-date`, `pubdate`, `timestamp`): templates that write it
+    /// without `<time>`. Only a short text that holds a whole date with a
+    /// year; never an element named for the update ("updated-date").
+    static func namedDateElementDate(in page: PageIndex) -> (place: BodyPlace, value: Picked<String>)? {
+        bestPlaced(in: page) { _, element in
+            guard element.name != "time", namesPageDate(element), let text = TextCleaner.clean(element.text),
+                  text.count <= maximumNamedDateLength, hasYear(text), let date = dateInText(text) else { return nil }
+            return Picked(value: date, source: "dated element")
+        }
+    }
+
+    /// A named date element's text is the date and a word or two around it.
+    static let maximumNamedDateLength = 60
+
+    /// True when a token of `class` or `id` is a date word ("date",
+    /// "pubdate", "published", "timestamp", "dateline") and none names an
+    /// update.
+    static func namesPageDate(_ element: HTMLElement) -> Bool {
+        let tokens = ["class", "id"].compactMap { element[$0]?.lowercased() }
+            .flatMap { $0.split { !$0.isLetter } }
+        return tokens.contains { ["date", "pubdate", "published", "publishdate", "timestamp", "dateline", "posted"].contains($0) }
+            && !tokens.contains { $0.hasPrefix("update") || $0.hasPrefix("modif") }
     }
 
     /// The ISO 8601 form of the longest run of `text`'s words that is a
@@ -64,7 +91,7 @@ extension MetadataRules {
             if token.first?.isASCIIDigit == true, let split = gluedMeridiem(token) { (token, glued) = split }
             if let parts = numericDateParts(token) {
                 (year, month, day) = (parts.year, parts.month, parts.day)
-            } else if let time = clockTime(token) {
+            } else if let time = clockTime(token) ?? (day != nil || month != nil ? otherClock(token) : nil) {
                 clock = time
                 let following = glued ?? (index < tokens.count ? meridiem(tokens[index]) : nil)
                 if let isPM = following, var adjusted = clock, (1...12).contains(adjusted.hour) {
@@ -104,7 +131,7 @@ extension MetadataRules {
     private static func dateTokens(_ text: String) -> [String] {
         var tokens: [String] = []
         for raw in text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\u{A0}" }) {
-            for piece in splitGlued(String(raw)) {
+            for piece in splitDashedMonth(String(raw)) ?? splitGlued(String(raw)) {
                 var token = piece
                 if token.hasSuffix(":") { token.removeLast() }
                 if token.hasSuffix("."), token.count >= 2,
@@ -125,7 +152,8 @@ extension MetadataRules {
     /// Words around a date that say nothing of it: "Published on", "at",
     /// "le", "de", "um … Uhr".
     static let dateLabels: Set<String> = [
-        "at", "on", "published", "updated", "posted", "modified", "reviewed", "last", "the", "of", "-", "|",
+        "at", "on", "published", "updated", "posted", "modified", "reviewed", "last", "the", "of", "-", "|", "/", "–", "—", "·", "•",
+        "klo", "kl",
         "de", "del", "le", "um", "uhr", "à", "às", "den", "h",
         "publié", "publiée", "publicado", "publicada", "actualizado", "atualizado", "veröffentlicht",
         "aktualisiert", "pubblicato", "aggiornato", "gepubliceerd", "bijgewerkt",
@@ -179,7 +207,7 @@ extension MetadataRules {
 
     /// "Z", "UTC", "GMT", "+07:00", "-0700", "-500", "GMT-0500" as an
     /// ISO 8601 offset.
-    private static func zoneOffset(_ token: String) -> String? {
+    static func zoneOffset(_ token: String) -> String? {
         let upper = token.uppercased()
         if ["Z", "UTC", "GMT"].contains(upper) { return "Z" }
         var signed = Substring(token)
@@ -210,7 +238,9 @@ extension MetadataRules {
     }
 
     private static func isWeekday(_ token: String) -> Bool {
-        ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].contains { token.lowercased().hasPrefix($0) } && token.count <= 9
+        let lower = token.lowercased()
+        return ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].contains { lower.hasPrefix($0) } && token.count <= 9
+            || MonthNames.otherWeekdays.contains(lower.hasSuffix(".") ? String(lower.dropLast()) : lower)
     }
 
     static func pad(_ value: Int, _ width: Int) -> String {

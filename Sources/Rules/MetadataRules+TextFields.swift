@@ -33,13 +33,15 @@ extension MetadataRules {
         return page.microdataText(["headline", "name"]) ?? headingTitle(in: page)
     }
 
-    /// A plain `meta description` longer than this (characters) is an
-    /// article pasted whole, not a summary: a shorter JSON-LD one wins, else
-    /// it ends at a sentence within `maximumSummaryLength`. An `og:` or
-    /// `twitter:description` is written for cards and stays as written.
+    /// A declared description longer than this (characters) is an
+    /// article pasted whole, not a summary: a shorter JSON-LD one wins; else
+    /// a plain `meta description` ends at a sentence within
+    /// `maximumSummaryLength`, and an `og:` or `twitter:description`,
+    /// written for cards, stays as written.
     static let longDescriptionLength = 500
 
     static func summary(in page: PageIndex) -> Picked<String>? {
+        if let shorter = shorterThanLongCard(in: page) { return shorter }
         if let picked = page.metaText(["og:description", "twitter:description", "description", "dc.description"]) {
             guard picked.value.count > longDescriptionLength, ["description", "dc.description"].contains(picked.source)
             else { return picked }
@@ -52,6 +54,17 @@ extension MetadataRules {
             return Picked(value: text, source: "json-ld:description")
         }
         return page.microdataText(["description"]) ?? firstParagraph(in: page)
+    }
+
+    /// JSON-LD's `description` when the card description that would win
+    /// (`og:`, `twitter:`) is longer than `longDescriptionLength` and it
+    /// is not: the whole article pasted into the card's tag.
+    static func shorterThanLongCard(in page: PageIndex) -> Picked<String>? {
+        guard let card = page.metaText(["og:description", "twitter:description"]),
+              card.value.utf8.count > longDescriptionLength, card.value.count > longDescriptionLength,
+              let text = JSONLDGraph.text("description", in: page.jsonLD.contentNodes), text.count <= longDescriptionLength
+        else { return nil }
+        return Picked(value: text, source: "json-ld:description")
     }
 
     /// The site's own name. Never invented from the host: a label the page

@@ -68,8 +68,14 @@ extension MetadataRules {
         var source: String { isSuffix ? "title suffix" : "title prefix" }
     }
 
-    /// The site-name affix of `title`, or nil when none can be shown to be one.
+    /// The site-name affix of `title`, or nil when none can be shown to be
+    /// one; with a named site goes the section beside it (`withoutSection`).
     static func titleAffix(of title: String, in page: PageIndex) -> TitleAffix? {
+        guard let affix = shownAffix(of: title, in: page) else { return nil }
+        return affix.evidence == .siteName ? withoutSection(affix, in: page) : affix
+    }
+
+    private static func shownAffix(of title: String, in page: PageIndex) -> TitleAffix? {
         let splits = titleSplits(title)
         guard !splits.isEmpty else {
             return title.hasSuffix(")") ? trailingAddition(of: title, headlines: pageHeadlines(in: page).map { $0.lowercased() }) : nil
@@ -102,6 +108,19 @@ extension MetadataRules {
             }
         }
         return trailingAddition(of: title, headlines: headlines)
+    }
+
+    /// "Headline | World | Acme" with the site cut: a section left at the
+    /// same end after the same separator goes too, when what remains is
+    /// the page's headline (`<h1>`, JSON-LD `headline`); otherwise the
+    /// rest stays as it is ("Rust 1.80 | Release notes" with no such
+    /// headline).
+    private static func withoutSection(_ split: TitleAffix, in page: PageIndex) -> TitleAffix {
+        guard let section = titleSplits(split.rest).first(where: { $0.isSuffix == split.isSuffix && $0.separator == split.separator }),
+              pageHeadlines(in: page).contains(where: { $0.lowercased() == section.rest.lowercased() }) else { return split }
+        var cut = split
+        cut.rest = section.rest
+        return cut
     }
 
     /// "Headline (Published 2021)" beside a headline "Headline": the

@@ -29,6 +29,19 @@ package enum MonthNames {
         ["décembre", "decembre", "déc", "diciembre", "dic", "dezember", "dez", "dicembre", "dezembro", "december"],
     ]
 
+    /// Weekday names and abbreviations in the other languages (lowercase,
+    /// without a final dot), which pages write before a date ("Di
+    /// 09.03.2021", "mardi 9 mars 2021"); English ones are matched by
+    /// their first three letters.
+    static let otherWeekdays: Set<String> = [
+        "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
+        "lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo",
+        "montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonntag", "mo", "di", "mi", "do", "fr", "sa", "so",
+        "lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato", "domenica",
+        "segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira",
+        "maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag", "zondag",
+    ]
+
     /// A lowercase full name or common abbreviation ("sep", "sept") → 1…12.
     static let number: [String: Int] = {
         var numbers: [String: Int] = [:]

@@ -39,6 +39,13 @@ import Metadata
         ("By Ann Lee. Illustrations by Bo Kim", ["Ann Lee"]),
         ("Written by Ann Lee, translated by Bo Kim", ["Ann Lee"]),
         ("Text: Ann Lee; Photos: Bo Kim", ["Ann Lee"]),
+        ("Posted on March 9, 2021 by Ann Lee", ["Ann Lee"]),
+        ("Ann Lee 2 days ago", ["Ann Lee"]),
+        ("Ann Lee (@annlee)", ["Ann Lee"]),
+        ("Ann Lee, Ph.D.", ["Ann Lee"]),
+        ("BY ANN LEE AND BO KIM", ["ANN LEE", "BO KIM"]),
+        ("Ann Lee, Special to Acme News", ["Ann Lee"]),
+        ("Ann Lee in London", ["Ann Lee"]),
     ])
     func aCreditLineGivesItsPeopleOnly(credit: String, names: [String]) {
         #expect(MetadataRules.authorNames(credit) == names)

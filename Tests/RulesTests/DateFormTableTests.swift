@@ -100,6 +100,18 @@ import Testing
         ("9 de março de 2021", "2021-03-09"),
         ("9 maart 2021", "2021-03-09"),
         ("23 décembre 2021", "2021-12-23"),
+        // Clocks written with a dot or an "h", weekdays in other languages,
+        // hyphenated month names, separators between date and time.
+        ("Tuesday 9 March 2021 08.15 GMT", "2021-03-09T08:15:00Z"),
+        ("9.3.2021 klo 8.15", "2021-03-09T08:15:00"),
+        ("mardi 9 mars 2021 à 08h15", "2021-03-09T08:15:00"),
+        ("9 mars 2021 à 8h15", "2021-03-09T08:15:00"),
+        ("Di 09.03.2021 08:15 Uhr", "2021-03-09T08:15:00"),
+        ("9-Mar-2021", "2021-03-09"),
+        ("Mar 9, 2021 / 8:15 AM EST", "2021-03-09T08:15:00-05:00"),
+        ("March 9, 2021 — 8:15 AM", "2021-03-09T08:15:00"),
+        ("2021年3月9日 17時05分 JST", "2021-03-09T17:05:00+09:00"),
+        ("9:05 PM EDT, Tue March 9, 2021", "2021-03-09T21:05:00-04:00"),
     ]
 
     @Test func theTableHasEnoughForms() {

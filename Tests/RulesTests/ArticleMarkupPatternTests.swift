@@ -1,0 +1,122 @@
+import Testing
+import Metadata
+@testable import Rules
+
+/// Whole article pages, hand-written to mimic the markup news and blog
+/// templates use (no page copied), read as the engine reads them: the
+/// byte scanner's records, then the rules.
+@Suite struct ArticleMarkupPatternTests {
+    private func page(head: String = "", _ lead: String) -> String {
+        """
+        <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page</title>\(head)</head><body>
+        <header class="site-header"><nav><a href="/">Home</a> <a href="/world">World</a></nav></header>
+        <main><article><h1>Storm hits the coast overnight</h1>\(lead)
+        <p>The storm reached the coast late on Monday, bringing heavy rain and strong winds to several towns along the shore, officials said.</p>
+        </article></main><footer><p>Acme News</p></footer></body></html>
+        """
+    }
+
+    @Test func aJobTitleInItsOwnElementOfTheBylineBoxIsNoAuthor() {
+        let html = page("""
+            <div class="author-info"><a class="author-name" href="/people/jane">Jane Doe</a>\
+            <span class="author-title">Senior Correspondent</span></div>
+            """)
+        let metadata = extractHTML(html)
+        #expect(metadata.authors == ["Jane Doe"])
+        #expect(metadata.author == "Jane Doe")
+    }
+
+    @Test(arguments: [
+        ("By Jane Doe, Washington", ["Jane Doe"]),
+        ("By Jane Doe, Reuters", ["Jane Doe"]),
+        ("By Jane Doe, John Roe, London", ["Jane Doe", "John Roe"]),
+    ])
+    func aPlaceOrAgencyAfterTheNameIsNoAuthor(credit: String, names: [String]) {
+        #expect(MetadataRules.authorNames(credit) == names)
+        #expect(extractHTML(page("<div class=\"byline\">\(credit)</div>")).authors == names)
+    }
+
+    @Test func aCatalogueNameAndProseAfterACommaStay() {
+        #expect(MetadataRules.authorNames("Lee, Ann") == ["Lee, Ann"])
+        #expect(MetadataRules.authorNames("Ann Lee, Bo Kim") == ["Ann Lee", "Bo Kim"])
+        // Not a name first: nothing is taken for a place.
+        #expect(MetadataRules.authorNames("the author of Books, Papers") == ["the author of Books, Papers"])
+    }
+
+    @Test func aSectionBetweenHeadlineAndSiteGoesWhenTheRestIsTheHeadline() {
+        let html = page(head: """
+            <meta property="og:title" content="Storm hits the coast overnight | World | Acme News">\
+            <meta property="og:site_name" content="Acme News">
+            """, "")
+        let metadata = extractHTML(html)
+        #expect(metadata.title == "Storm hits the coast overnight")
+        #expect(metadata.rawTitle == "Storm hits the coast overnight | World | Acme News")
+    }
+
+    @Test func aSectionStaysWhenTheRestIsNotTheHeadline() {
+        let html = page(head: """
+            <meta property="og:title" content="Rust 1.80 | Release notes | Acme News">\
+            <meta property="og:site_name" content="Acme News">
+            """, "")
+        #expect(extractHTML(html).title == "Rust 1.80 | Release notes")
+    }
+
+    @Test func aParagraphNamedForThePublishedDateGivesIt() {
+        let metadata = extractHTML(page("<p class=\"published-date\">March 9, 2021</p><span class=\"ago\">4 months ago</span>"))
+        #expect(metadata.publishedTime == "2021-03-09")
+        #expect(metadata.sources?["publishedTime"] == "dated element")
+    }
+
+    @Test func anElementNamedForTheUpdateOrHoldingProseGivesNoDate() {
+        #expect(extractHTML(page("<p class=\"updated-date\">June 1, 2021</p>")).publishedTime == nil)
+        let prose = "<p class=\"date-note\">The storm of March 9, 2021 was the worst in living memory for the towns along the shore.</p>"
+        #expect(extractHTML(page(prose)).publishedTime == nil)
+    }
+
+    @Test func theVisibleDateOutvotesALaterMetaDateWithJSONLD() {
+        let head = """
+            <meta property="article:published_time" content="2021-06-01T10:00:00Z">\
+            <script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle",\
+            "datePublished":"2021-03-09T08:15:00Z","dateModified":"2021-06-01T10:00:00Z"}</script>
+            """
+        let metadata = extractHTML(page(head: head, "<p class=\"post-date\">March 9, 2021</p>"))
+        #expect(metadata.publishedTime == "2021-03-09T08:15:00Z")
+    }
+
+    @Test func aLazyImageIsReadFromWhereTheLoaderKeepsItNotFromItsPlaceholder() {
+        let html = page("""
+            <figure><img src="/img/placeholder.gif" data-src="/img/lead.jpg" alt="Waves on the shore"></figure>
+            """)
+        #expect(extractHTML(html).image?.url == "https://example.com/img/lead.jpg")
+    }
+
+    @Test func anAuthorsPhotoInTheBylineIsNoLeadImage() {
+        let html = page("""
+            <div class="byline"><img src="/img/authors/jane-doe.jpg" alt="Jane Doe"> By Jane Doe</div>
+            <figure><img src="/img/lead.jpg" alt="Waves on the shore"></figure>
+            """)
+        #expect(extractHTML(html).image?.url == "https://example.com/img/lead.jpg")
+    }
+
+    @Test func anOpenGraphDescriptionThatIsTheWholeArticleLosesToJSONLDs() {
+        let article = String(repeating: "The storm reached the coast late on Monday, bringing heavy rain to the towns. ", count: 12)
+        let head = """
+            <meta property="og:description" content="\(article)">\
+            <script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle",\
+            "description":"A storm hit the coast overnight."}</script>
+            """
+        let metadata = extractHTML(page(head: head, ""))
+        #expect(metadata.summary == "A storm hit the coast overnight.")
+        // A short card description stays.
+        let card = "<meta property=\"og:description\" content=\"Heavy rain on the coast.\">" + head.dropFirst(head.firstIndex(of: ">").map { head.distance(from: head.startIndex, to: $0) + 1 } ?? 0)
+        #expect(extractHTML(page(head: card, "")).summary == "Heavy rain on the coast.")
+    }
+
+    @Test func aLazyImageSetGivesItsWidestCandidate() {
+        let html = page("""
+            <figure><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" data-srcset="/img/lead-400.jpg 400w, /img/lead-800.jpg 800w, /img/lead-600.jpg 600w" alt="Waves on the shore"></figure>
+            """)
+        #expect(extractHTML(html).image?.url == "https://example.com/img/lead-800.jpg")
+        #expect(MetadataRules.widestCandidate("/c/w_400,h_300/a.jpg 1x, /c/w_800,h_600/a.jpg 2x") == "/c/w_800,h_600/a.jpg")
+    }
+}
