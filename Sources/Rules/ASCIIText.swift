@@ -91,7 +91,22 @@ enum ASCIIText {
 
     /// Whether `text`'s UTF-8 starts with `prefix`'s, byte for byte.
     static func startsWithBytes(_ text: String, _ prefix: String) -> Bool {
-        text.utf8.starts(with: prefix.utf8)
+        var prefix = prefix
+        return prefix.withUTF8 { pattern in
+            var text = text
+            return text.withUTF8 { bytes in
+                guard bytes.count >= pattern.count else { return false }
+                for offset in 0..<pattern.count where bytes[offset] != pattern[offset] { return false }
+                return true
+            }
+        }
+    }
+
+    /// Whether `text`'s UTF-8 holds `byte` (on the buffer: the generic
+    /// search of `String.UTF8View` cost some ten instructions a byte).
+    static func holds(_ text: String, byte: UInt8) -> Bool {
+        var text = text
+        return text.withUTF8 { $0.contains(byte) }
     }
 
     /// Whether `text` has at least `count` characters: `text.count >=

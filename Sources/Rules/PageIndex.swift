@@ -216,8 +216,8 @@ extension PageIndex {
         }
         // The usual meta: one key, one name in it.
         if equiv == nil, let value = property == nil ? name : (name == nil ? property : nil) {
-            let key = normalizedKey(value)
-            if !key.utf8.contains(where: WhiteSpaceByte.isWhitespace) { return key.isEmpty ? [] : [key] }
+            var key = normalizedKey(value)
+            if !key.withUTF8({ $0.contains(where: WhiteSpaceByte.isWhitespace) }) { return key.isEmpty ? [] : [key] }
         }
         var keys: [String] = []
         for value in [property, name] {
@@ -243,10 +243,12 @@ extension PageIndex {
     /// `value` without leading and trailing white space, lowercased; the
     /// same string (no copy) when it is already that.
     static func normalizedKey(_ value: String) -> String {
-        let bytes = value.utf8
-        guard let first = bytes.first, let last = bytes.last else { return value }
-        let plain = !WhiteSpaceByte.isWhitespace(first) && !WhiteSpaceByte.isWhitespace(last)
-            && !bytes.contains { $0 >= 0x80 || ASCIIByte.isUppercase($0) }
+        var value = value
+        let plain = value.withUTF8 { bytes in
+            guard let first = bytes.first, let last = bytes.last else { return true }
+            return !WhiteSpaceByte.isWhitespace(first) && !WhiteSpaceByte.isWhitespace(last)
+                && !bytes.contains { $0 >= 0x80 || ASCIIByte.isUppercase($0) }
+        }
         return plain ? value : value.trimmedWhitespace.lowercased()
     }
 
