@@ -5,8 +5,19 @@ extension JSONParser {
     /// copied whole (the input is already valid UTF-8).
     mutating func string() -> String? {
         index += 1
+        let start = index
+        // Most strings hold no escape: found whole, they are made in one copy.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)]), as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            index += 1
+        }
         var result = ""
-        var runStart = index
+        var runStart = start
         while let byte = current {
             switch byte {
             case UInt8(ascii: "\""):
@@ -86,10 +97,17 @@ extension JSONParser {
     /// range admits, so the range check names the field.
     mutating func number(keepingText: Bool = false) -> JSONValue? {
         let start = index
-        if current == UInt8(ascii: "-") { index += 1 }
+        let negative = current == UInt8(ascii: "-")
+        if negative { index += 1 }
         guard let first = current, isDigit(first) else { return nil }
         index += 1
         if first != UInt8(ascii: "0") { skipDigits() }
+        if current != UInt8(ascii: "."), current != UInt8(ascii: "e"), current != UInt8(ascii: "E"),
+           let value = integer(bytes[(negative ? start + 1 : start)..<index], negative: negative)
+        {
+            // What `Int(text)` reads, without making the text.
+            return .int(value)
+        }
         var integral = true
         if current == UInt8(ascii: ".") {
             integral = false
@@ -111,6 +129,23 @@ extension JSONParser {
         // An integral double that fits is an integer (`1e2`, `1.0`), as `JSONValue` has always read it.
         if let value = Int(exactly: double) { return .int(value) }
         return .double(double)
+    }
+
+    /// The value of `digits` (ASCII digits), negated when `negative`; nil
+    /// when it does not fit `Int`.
+    private func integer(_ digits: Slice<UnsafeBufferPointer<UInt8>>, negative: Bool) -> Int? {
+        var value = 0
+        for byte in digits {
+            let digit = Int(byte &- UInt8(ascii: "0"))
+            let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
+            guard !overflowed else { return nil }
+            // Built on the negative side when negative, so that `Int.min` fits.
+            let (next, overflowedAgain) = negative ? shifted.subtractingReportingOverflow(digit)
+                : shifted.addingReportingOverflow(digit)
+            guard !overflowedAgain else { return nil }
+            value = next
+        }
+        return value
     }
 
     /// Skips digits; false when there were none.

@@ -28,6 +28,11 @@ public struct JSONParser {
 
     private var tooDeep = false
 
+    /// The members of the objects being read, innermost last: an object's
+    /// dictionary is made once its members are all known, at its size
+    /// (grown one member at a time it was rehashed several times).
+    private var pendingMembers: [(key: String, value: JSONValue)] = []
+
     /// The value `body` holds, or why it holds none.
     public static func parse(_ body: [UInt8]) -> Result<JSONValue, Failure> {
         body.withUnsafeBufferPointer(parse)
@@ -84,12 +89,13 @@ public struct JSONParser {
             return nil
         }
         index += 1
-        var members: [String: JSONValue] = [:]
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1
-            return .object(members)
+            return .object([:])
         }
+        let base = pendingMembers.count
+        defer { pendingMembers.removeSubrange(base...) }
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\""), let key = string() else { return nil }
@@ -98,12 +104,15 @@ public struct JSONParser {
             index += 1
             // Ids are echoed as written (see the type's summary).
             guard let member = value(keepingNumberText: key == "id") else { return nil }
-            members[key] = member
+            pendingMembers.append((key, member))
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "}"):
                 index += 1
+                var members = [String: JSONValue](minimumCapacity: pendingMembers.count - base)
+                // A repeated key keeps its last value.
+                for (key, value) in pendingMembers[base...] { members[key] = value }
                 return .object(members)
             default: return nil
             }

@@ -70,8 +70,12 @@ extension MetadataRules {
         if image["hidden"] != nil || image["aria-hidden"] == "true" || isHiddenByStyle(image) { return false }
         let path = (URL(string: url)?.path ?? url).lowercased()
         if path.hasSuffix(".svg") || path.hasSuffix(".ico") { return false }
-        let described = [url, image["class"], image["id"], image["alt"]].compactMap { $0?.lowercased() }
-        return !nonContentImageWords.contains { word in described.contains { $0.contains(word) } }
+        let described = [url, image["class"], image["id"], image["alt"]].compactMap { $0 }
+        if described.allSatisfy(ASCIIText.isASCII) {
+            return !nonContentImageWords.contains { word in described.contains { ASCIIText.contains($0, word) } }
+        }
+        let lowered = described.map { $0.lowercased() }
+        return !nonContentImageWords.contains { word in lowered.contains { $0.contains(word) } }
     }
 
     /// Hidden by its class (`hidden`, `visually-hidden`, `a11y-hidden`) or

@@ -110,10 +110,11 @@ extension MetadataRules {
     /// ("Ann Lee - Editor") but a date or count goes ("Ann Lee - 31.05.2022").
     static func firstBylineSegment(_ text: String) -> String {
         var result = text
-        for hard in [" • ", " | ", " · "] {
+        // "·" has a canonical twin (U+0387), so its search always runs.
+        for hard in [" • ", " | ", " · "] where hard == " · " || ASCIIText.holdsBytes(result, hard) {
             if let range = result.firstRange(of: hard) { result = String(result[..<range.lowerBound]) }
         }
-        for soft in [" - ", " – ", " — "] {
+        for soft in [" - ", " – ", " — "] where ASCIIText.holdsBytes(result, soft) {
             if let range = result.firstRange(of: soft), result[range.upperBound...].contains(where: \.isNumber) {
                 result = String(result[..<range.lowerBound])
             }
@@ -132,7 +133,8 @@ extension MetadataRules {
     static func isLabelledByline(_ element: HTMLElement) -> Bool {
         guard element.name != "a", element.name != "time", !element.context.isInside(chromeLandmarks),
               let text = TextCleaner.clean(element.text),
-              text.count <= labelledBylineLength, withoutBylinePrefix(text) != text else { return false }
+              !ASCIIText.hasCharacters(text, atLeast: labelledBylineLength + 1), withoutBylinePrefix(text) != text
+        else { return false }
         let names = bylineNames(text)
         return !names.isEmpty && names.allSatisfy(isWrittenAsName)
     }
@@ -160,7 +162,15 @@ extension MetadataRules {
     /// True when `class`, `id`, `rel` or `data-testid` says author or byline, and not a
     /// comment's (`class="comment-author"` names a commenter, not the author).
     static func isMarkedByline(_ element: HTMLElement) -> Bool {
-        let values = ["class", "id", "rel", "data-testid"].compactMap { element[$0]?.lowercased() }
+        let raw = ["class", "id", "rel", "data-testid"].compactMap { element[$0] }
+        if raw.allSatisfy(ASCIIText.isASCII) {
+            guard !raw.contains(where: { ASCIIText.contains($0, "comment") }) else { return false }
+            return raw.contains { value in
+                bylineMarkers.contains { ASCIIText.contains(value, $0) }
+                    || bylineTokenMarkers.contains { ASCIIText.hasToken(value, $0) }
+            }
+        }
+        let values = raw.map { $0.lowercased() }
         guard !values.contains(where: { $0.contains("comment") }) else { return false }
         return values.contains { value in
             bylineMarkers.contains { value.contains($0) }
@@ -222,9 +232,14 @@ extension MetadataRules {
             let found = bestPlaced(in: page) { _, element -> Picked<String>? in
                 guard element.name != "time", let text = TextCleaner.clean(element.text) else { return nil }
                 if element.name == "tr" || element.name == "dl" { return rowDate(text, labels: labels) }
-                guard text.count <= 120 else { return nil }
-                let lower = text.lowercased()
-                guard labels.contains(where: { lower.hasPrefix($0) }) else { return nil }
+                if ASCIIText.isASCII(text) {
+                    // Cleaned text holds no CR LF: each character is one byte.
+                    guard text.utf8.count <= 120, labels.contains(where: { ASCIIText.hasPrefix(text, $0) }) else { return nil }
+                } else {
+                    guard text.count <= 120 else { return nil }
+                    let lower = text.lowercased()
+                    guard labels.contains(where: { lower.hasPrefix($0) }) else { return nil }
+                }
                 guard let date = cjkDate(text) ?? (hasYear(text) ? dateInText(text) : nil) else { return nil }
                 return Picked(value: date, source: "labelled date")
             }

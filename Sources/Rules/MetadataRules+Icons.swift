@@ -119,7 +119,17 @@ extension MetadataRules {
     static func declaredSize(_ sizes: String?) -> Int? {
         guard let sizes else { return nil }
         var best: Int?
-        for token in sizes.lowercased().split(whereSeparator: \.isWhitespace) {
+        let lower = sizes.lowercased()
+        if ASCIIText.isASCII(lower) {
+            // The same tokens and sides, cut on the bytes ("×" is not ASCII).
+            for token in lower.utf8.split(whereSeparator: WhiteSpaceByte.isWhitespace) {
+                if token.elementsEqual("any".utf8) { return Int.max }
+                let sides = token.split(separator: UInt8(ascii: "x")).compactMap { Int(Substring($0)) }
+                if let side = sides.max(), side > 0 { best = max(best ?? 0, side) }
+            }
+            return best
+        }
+        for token in lower.split(whereSeparator: \.isWhitespace) {
             if token == "any" { return Int.max }
             // Pages write "144×144" (a multiplication sign) where the spec says
             // "x"; the intent is plain, so accept it.

@@ -32,7 +32,12 @@ extension MetadataRules {
         var groups: [StructuredGroup] = []
         let propertyPrefix = prefix + ":"  // once, not per meta and key
         for meta in page.metas {
-            guard let key = meta.keys.first(where: { $0 == prefix || $0.hasPrefix(propertyPrefix) }) else { continue }
+            // Keys whose bytes do not start with the prefix's are neither it
+            // nor its properties (its letters have no canonical twins): most
+            // metas go without a `Character` comparison.
+            guard let key = meta.keys.first(where: {
+                ASCIIText.startsWithBytes($0, prefix) && ($0 == prefix || $0.hasPrefix(propertyPrefix))
+            }) else { continue }
             let value = meta.content.trimmedWhitespace
             guard !value.isEmpty else { continue }
             let property = key == prefix ? "" : String(key.dropFirst(prefix.count + 1))

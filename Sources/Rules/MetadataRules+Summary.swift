@@ -29,7 +29,8 @@ extension MetadataRules {
     static func firstParagraph(in page: PageIndex) -> Picked<String>? {
         let found = bestPlaced(in: page, within: .lead) { _, element -> String? in
             guard element.name == "p", !isMarkedByline(element), !element.context.isInside(nonSummaryLandmarks),
-                  let text = TextCleaner.clean(element.text), text.count >= minimumSummaryLength, !isNotice(text)
+                  let text = TextCleaner.clean(element.text), ASCIIText.hasCharacters(text, atLeast: minimumSummaryLength),
+                  !isNotice(text)
             else { return nil }
             return text
         }

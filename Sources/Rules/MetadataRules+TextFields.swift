@@ -43,7 +43,8 @@ extension MetadataRules {
     static func summary(in page: PageIndex) -> Picked<String>? {
         if let shorter = shorterThanLongCard(in: page) { return shorter }
         if let picked = page.metaText(["og:description", "twitter:description", "description", "dc.description"]) {
-            guard picked.value.count > longDescriptionLength, ["description", "dc.description"].contains(picked.source)
+            guard ASCIIText.hasCharacters(picked.value, atLeast: longDescriptionLength + 1),
+                  ["description", "dc.description"].contains(picked.source)
             else { return picked }
             if let text = JSONLDGraph.text("description", in: page.jsonLD.contentNodes), text.count <= longDescriptionLength {
                 return Picked(value: text, source: "json-ld:description")

@@ -82,14 +82,20 @@ extension MetadataRules {
         }
         // Each part folded once (`foldedName` walks Unicode scalars).
         let usable = splits.map { FoldedSplit($0) }.filter { !$0.site.isEmpty && !$0.rest.isEmpty }
-        let declared = siteNameCandidates(in: page).map(foldedName).filter { !$0.isEmpty }
+        let candidates = siteNameCandidates(in: page)
+        let declared = candidates.map(foldedName).filter { !$0.isEmpty }
         let names = Set(declared + registrableNames(page.resolver.base?.host))
         if let named = usable.first(where: { names.contains($0.site) }) { return named.split }
         // A suffix that is a longer or shorter form of a declared name
         // ("Acme News" beside "Acme", "Acme" beside "Acme - the daily
-        // paper"), cut where the words of the original end.
+        // paper"), cut where the words of the original end. The names'
+        // words are read once, for every suffix.
+        let originalWords = usable.contains(where: \.split.isSuffix)
+            ? candidates.compactMap { TextCleaner.clean($0) }.map(formWords) : []
         if let named = usable.first(where: { split in
-            split.split.isSuffix && originalSiteNames(in: page).contains { isLongerOrShorterForm(split.split.site, of: $0) }
+            guard split.split.isSuffix else { return false }
+            let partWords = formWords(split.split.site)
+            return originalWords.contains { isLongerOrShorterForm(partWords, of: $0) }
         }) {
             return named.split
         }
@@ -181,19 +187,22 @@ extension MetadataRules {
         return nil
     }
 
-    private static func originalSiteNames(in page: PageIndex) -> [String] {
-        siteNameCandidates(in: page).compactMap { TextCleaner.clean($0) }
-    }
-
     /// True when `part` and `name` agree word for word on all the words of
     /// the shorter, which has at least four letters: "Acme News" and
     /// "Acme", "Acme" and "Acme - the daily paper"; not "Acmes" and "Acme".
-    static func isLongerOrShorterForm(_ part: String, of name: String) -> Bool {
-        let partWords = part.lowercased().split { !$0.isLetter && !$0.isNumber }
-        let nameWords = name.lowercased().split { !$0.isLetter && !$0.isNumber }
+    /// Given as their words (`formWords`).
+    static func isLongerOrShorterForm(_ partWords: [Substring], of nameWords: [Substring]) -> Bool {
         let (short, long) = partWords.count <= nameWords.count ? (partWords, nameWords) : (nameWords, partWords)
         guard !short.isEmpty, short.count < long.count, short.joined().count >= 4 else { return false }
         return Array(long.prefix(short.count)) == short
+    }
+
+    /// The lowercased runs of letters and digits of `text`; on ASCII text,
+    /// cut on the bytes (the same runs, without grapheme breaking).
+    static func formWords(_ text: String) -> [Substring] {
+        let lower = text.lowercased()
+        guard ASCIIText.isASCII(lower) else { return lower.split { !$0.isLetter && !$0.isNumber } }
+        return lower.utf8.split(whereSeparator: { !ASCIIText.isAlphanumeric($0) }).map { Substring($0) }
     }
 
     /// Site names are short; a longer part is a headline, not a name.

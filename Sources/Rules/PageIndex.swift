@@ -203,9 +203,25 @@ extension PageIndex {
     /// not empty), each of their white-space separated names, and
     /// `http-equiv:` with its value; sorted, without repeats.
     static func metaKeys(of element: HTMLElement) -> [String] {
+        // One pass over the attributes, the first of each name (as the
+        // element's subscript reads them).
+        var property: String?, name: String?, equiv: String?
+        for pair in element.attributeList {
+            switch pair.name {
+            case "property": if property == nil { property = pair.value }
+            case "name": if name == nil { name = pair.value }
+            case "http-equiv": if equiv == nil { equiv = pair.value }
+            default: break
+            }
+        }
+        // The usual meta: one key, one name in it.
+        if equiv == nil, let value = property == nil ? name : (name == nil ? property : nil) {
+            var key = normalizedKey(value)
+            if !key.withUTF8({ $0.contains(where: WhiteSpaceByte.isWhitespace) }) { return key.isEmpty ? [] : [key] }
+        }
         var keys: [String] = []
-        for attribute in ["property", "name"] {
-            guard let value = element[attribute] else { continue }
+        for value in [property, name] {
+            guard let value else { continue }
             let key = normalizedKey(value)
             // RDFa allows several names in one attribute ("og:title twitter:title"): each counts.
             if key.utf8.contains(where: WhiteSpaceByte.isWhitespace) {
@@ -216,7 +232,7 @@ extension PageIndex {
                 keys.append(key)
             }
         }
-        if let equiv = element["http-equiv"] {
+        if let equiv {
             let key = "http-equiv:" + normalizedKey(equiv)
             if !keys.contains(key) { keys.append(key) }
         }
@@ -227,15 +243,21 @@ extension PageIndex {
     /// `value` without leading and trailing white space, lowercased; the
     /// same string (no copy) when it is already that.
     static func normalizedKey(_ value: String) -> String {
-        let bytes = value.utf8
-        guard let first = bytes.first, let last = bytes.last else { return value }
-        let plain = !WhiteSpaceByte.isWhitespace(first) && !WhiteSpaceByte.isWhitespace(last)
-            && !bytes.contains { $0 >= 0x80 || ASCIIByte.isUppercase($0) }
+        var value = value
+        let plain = value.withUTF8 { bytes in
+            guard let first = bytes.first, let last = bytes.last else { return true }
+            return !WhiteSpaceByte.isWhitespace(first) && !WhiteSpaceByte.isWhitespace(last)
+                && !bytes.contains { $0 >= 0x80 || ASCIIByte.isUppercase($0) }
+        }
         return plain ? value : value.trimmedWhitespace.lowercased()
     }
 
     /// The white-space separated tokens of `value`, lowercased (`rel`), in order.
     static func tokens(_ value: String) -> [String] {
+        // Most rels are one lowercase token: the value itself, no copy.
+        if !value.isEmpty, !value.utf8.contains(where: { $0 >= 0x80 || WhiteSpaceByte.isWhitespace($0) || ASCIIByte.isUppercase($0) }) {
+            return [value]
+        }
         guard value.utf8.allSatisfy({ $0 < 0x80 }) else {
             return value.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
         }

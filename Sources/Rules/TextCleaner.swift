@@ -14,7 +14,7 @@ package enum TextCleaner {
         // The scanner already decoded entities once. Pages that escape twice
         // (`&amp;amp;`, `&amp;#39;`) leave a second layer that no reader wants
         // to see, so decode known entities once more.
-        if text.utf8.contains(UInt8(ascii: "&")) { text = decodeEntities(text) }
+        if ASCIIText.holds(text, byte: UInt8(ascii: "&")) { text = decodeEntities(text) }
         return collapsingWhitespace(text)
     }
 

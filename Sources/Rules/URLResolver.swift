@@ -37,8 +37,10 @@ package struct URLResolver: Sendable {
         guard let href else { return nil }
         let trimmed = href.trimmedWhitespace
         guard !trimmed.isEmpty else { return nil }
-        let lower = trimmed.lowercased()
-        if lower.hasPrefix("data:") {
+        // Only an ASCII "data:" in any case starts so once lowercased
+        // (no other character lowers to those letters); the full test then
+        // settles a combining mark after the colon.
+        if ASCIIText.hasPrefix(trimmed, bytes: "data:"), trimmed.lowercased().hasPrefix("data:") {
             // Data URLs are self-contained; re-encoding them would only risk damage.
             return (trimmed, .data)
         }
@@ -78,9 +80,15 @@ package struct URLResolver: Sendable {
 
     /// Characters allowed to stay as they are in a URL (RFC 3986 reserved and
     /// unreserved); everything else is percent-encoded as UTF-8.
-    private static let allowed: Set<UInt8> = Set(
-        Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=".utf8)
-    )
+    /// A table by byte value: hashing each byte into a `Set` cost more than
+    /// the rest of the encoding.
+    private static let allowed: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=".utf8 {
+            table[Int(byte)] = true
+        }
+        return table
+    }()
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
@@ -101,7 +109,7 @@ package struct URLResolver: Sendable {
                 bytes.append(UInt8(ascii: "/"))
             case UInt8(ascii: "%") where isHex(utf8, index + 1) && isHex(utf8, index + 2):
                 bytes.append(byte)  // Already an escape: keep it, do not double-encode.
-            case _ where allowed.contains(byte):
+            case _ where allowed[Int(byte)]:
                 bytes.append(byte)
             default:
                 bytes.append(UInt8(ascii: "%"))

@@ -95,4 +95,28 @@ import Testing
             #expect(value(#"{"x":\#(text)}"#) != .object(["x": .number(text)]), "\(text)")
         }
     }
+
+    /// Integers are read from their digits as `Int(text)` reads them; one
+    /// past `Int`'s range goes the `Double` way.
+    @Test func integersReadAsIntReadsThem() {
+        for text in ["0", "-0", "7", "-7", "10", "9223372036854775807", "-9223372036854775808",
+                     "9223372036854775808", "-9223372036854775809", "92233720368547758070"] {
+            let double = Double(text) ?? 0
+            let expected: JSONValue = Int(text).map(JSONValue.int) ?? Int(exactly: double).map(JSONValue.int) ?? .double(double)
+            #expect(value(text) == expected, "\(text)")
+            #expect(value("[\(text)]") == .array([expected]), "\(text)")
+        }
+    }
+
+    /// Objects inside objects and arrays keep their own members, with or
+    /// without escapes in their strings.
+    @Test func nestedObjectsKeepTheirMembers() {
+        let text = #"{"a":{"b":1,"c":{"d":[{"e":"x\"y"},{"f":2,"f":3}],"g":"h"}},"i":[{}],"j":"k\u00e9l","l":"plain"}"#
+        // A repeated key keeps its last value ("f"), where `JSONDecoder` keeps its first.
+        #expect(value(text) == .object([
+            "a": .object(["b": .int(1), "c": .object(["d": .array([.object(["e": .string("x\"y")]), .object(["f": .int(3)])]),
+                                                      "g": .string("h")])]),
+            "i": .array([.object([:])]), "j": .string("kél"), "l": .string("plain"),
+        ]))
+    }
 }

@@ -1,0 +1,146 @@
+import TextTrimming
+
+/// Quick tests on UTF-8 bytes that give what the rules' `Character`
+/// searches give, or rule them out, without grapheme breaking and without
+/// the regex library's generic search (a table per call): the rules ask
+/// them of classes, ids, URLs and keys on every recorded element.
+///
+/// On text that is all ASCII, `lowercased()` folds only A–Z and every
+/// `Character` is one byte except CR LF, which no needle here starts or
+/// ends inside (none starts with LF or ends with CR): there the byte
+/// answer is the `Character` answer. Other text goes the `Character` way,
+/// at each call site.
+enum ASCIIText {
+    /// Whether `text` is all ASCII.
+    static func isASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 < 0x80 }
+    }
+
+    /// Whether ASCII `text` holds `needle` (lowercase ASCII) with `text`'s
+    /// letters in any case: `text.lowercased().contains(needle)`.
+    static func contains(_ text: String, _ needle: StaticString) -> Bool {
+        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        var text = text
+        return text.withUTF8 { bytes in
+            ASCIIByte.firstIndex(of: pattern, in: bytes, from: 0) != nil
+        }
+    }
+
+    /// Whether ASCII `text` holds `needle` (lowercase ASCII) with `text`'s
+    /// letters in any case, for needles held in lists of `String`.
+    static func contains(_ text: String, _ needle: String) -> Bool {
+        var needle = needle
+        return needle.withUTF8 { pattern in
+            var text = text
+            return text.withUTF8 { bytes in
+                ASCIIByte.firstIndex(of: pattern, in: bytes, from: 0) != nil
+            }
+        }
+    }
+
+    /// Whether ASCII `text` starts with `prefix` with `text`'s letters in
+    /// any case: `text.lowercased().hasPrefix(prefix)`, false for a prefix
+    /// that is not lowercase ASCII (ASCII text cannot start with it).
+    static func hasPrefix(_ text: String, _ prefix: String) -> Bool {
+        var prefix = prefix
+        return prefix.withUTF8 { pattern in
+            guard pattern.allSatisfy({ $0 < 0x80 && !ASCIIByte.isUppercase($0) }) else { return false }
+            var text = text
+            return text.withUTF8 { bytes in
+                bytes.count >= pattern.count && ASCIIByte.matches(pattern, in: bytes, at: 0)
+            }
+        }
+    }
+
+    /// Whether `text`'s bytes start with `prefix` (lowercase ASCII) with
+    /// ASCII letters in any case, whatever else `text` holds: a quick test
+    /// that rules out `lowercased().hasPrefix(prefix)` when false (for a
+    /// prefix of letters no other character lowers to, and no `K`).
+    static func hasPrefix(_ text: String, bytes prefix: StaticString) -> Bool {
+        let pattern = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        var text = text
+        return text.withUTF8 { bytes in
+            bytes.count >= pattern.count && ASCIIByte.matches(pattern, in: bytes, at: 0)
+        }
+    }
+
+    /// Whether `text`'s UTF-8 holds `piece`'s, byte for byte. When false,
+    /// `text.firstRange(of: piece)` is nil for a piece whose characters no
+    /// other is canonically equivalent to (not `;`, `` ` ``, `K`, `·`, …):
+    /// a quick way to skip that search, which builds a table per call.
+    static func holdsBytes(_ text: String, _ piece: String) -> Bool {
+        var piece = piece
+        return piece.withUTF8 { pattern in
+            guard let first = pattern.first else { return true }
+            var text = text
+            return text.withUTF8 { bytes in
+                guard bytes.count >= pattern.count else { return false }
+                var index = 0
+                while index <= bytes.count - pattern.count {
+                    if bytes[index] == first {
+                        var offset = 1
+                        while offset < pattern.count, bytes[index + offset] == pattern[offset] { offset += 1 }
+                        if offset == pattern.count { return true }
+                    }
+                    index += 1
+                }
+                return false
+            }
+        }
+    }
+
+    /// Whether `text`'s UTF-8 starts with `prefix`'s, byte for byte.
+    static func startsWithBytes(_ text: String, _ prefix: String) -> Bool {
+        var prefix = prefix
+        return prefix.withUTF8 { pattern in
+            var text = text
+            return text.withUTF8 { bytes in
+                guard bytes.count >= pattern.count else { return false }
+                for offset in 0..<pattern.count where bytes[offset] != pattern[offset] { return false }
+                return true
+            }
+        }
+    }
+
+    /// Whether `text`'s UTF-8 holds `byte` (on the buffer: the generic
+    /// search of `String.UTF8View` cost some ten instructions a byte).
+    static func holds(_ text: String, byte: UInt8) -> Bool {
+        var text = text
+        return text.withUTF8 { $0.contains(byte) }
+    }
+
+    /// Whether `text` has at least `count` characters: `text.count >=
+    /// count`, without walking a long text's every grapheme (a character
+    /// is at least one byte).
+    static func hasCharacters(_ text: String, atLeast count: Int) -> Bool {
+        text.utf8.count >= count && text.prefix(count).count == count
+    }
+
+    /// Whether ASCII `text`, cut at every byte that is neither an ASCII
+    /// letter nor a digit, has a piece that is `token` (lowercase ASCII)
+    /// with letters in any case: `text.lowercased().split { !$0.isLetter
+    /// && !$0.isNumber }.contains(token)`.
+    static func hasToken(_ text: String, _ token: String) -> Bool {
+        var token = token
+        return token.withUTF8 { pattern in
+            var text = text
+            return text.withUTF8 { bytes in
+                guard !pattern.isEmpty else { return false }
+                var start = 0
+                while start < bytes.count {
+                    var end = start
+                    while end < bytes.count, isAlphanumeric(bytes[end]) { end += 1 }
+                    if end - start == pattern.count, ASCIIByte.matches(pattern, in: bytes, at: start) { return true }
+                    start = end + 1
+                }
+                return false
+            }
+        }
+    }
+
+    /// An ASCII letter or digit (what `isLetter` or `isNumber` is true for
+    /// among ASCII characters).
+    static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        ASCIIByte.isLetter(byte) || (byte &- UInt8(ascii: "0")) < 10
+    }
+}

@@ -1,0 +1,70 @@
+import Testing
+@testable import Rules
+
+/// The byte tests (`ASCIIText`) give what the `Character` forms they stand
+/// in for give, on the text they are used for, and only rule out what the
+/// `Character` forms cannot find.
+@Suite struct ASCIITextTests {
+    static let texts = [
+        "", "Author", "c-byline__name", "comment-author", "post-AUTHOR", "writer", "Songwriters_Hall",
+        "writer-name", "x writer", "https://cdn.example/1x1.gif", "site-Logo", "a\r\nauthor", "author\r\n",
+        "WRITER2", "by-writer_", "Published: March 9, 2021", "posted by Ann", "Data:image/png", "data:",
+    ]
+    static let needles = ["author", "byline", "comment", "logo", "1x1", "/ads/", "pixel", "writer", "by", "data:"]
+
+    @Test func containsIsLowercasedContains() {
+        for text in Self.texts where ASCIIText.isASCII(text) {
+            for needle in Self.needles {
+                #expect(ASCIIText.contains(text, needle) == text.lowercased().contains(needle), "\(text) \(needle)")
+            }
+        }
+    }
+
+    @Test func hasTokenIsSplitContains() {
+        for text in Self.texts where ASCIIText.isASCII(text) {
+            for token in Self.needles where !token.contains("/") && !token.contains(":") {
+                let tokens = text.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
+                #expect(ASCIIText.hasToken(text, token) == tokens.contains(token), "\(text) \(token)")
+            }
+        }
+    }
+
+    @Test func hasPrefixIsLowercasedHasPrefix() {
+        for text in Self.texts where ASCIIText.isASCII(text) {
+            for prefix in Self.needles + ["Posted", "publié", "公開", ""] {
+                #expect(ASCIIText.hasPrefix(text, prefix) == text.lowercased().hasPrefix(prefix), "\(text) \(prefix)")
+            }
+        }
+    }
+
+    /// A character count as `count` gives it, on text with combining marks and CR LF too.
+    @Test(arguments: ["", "abc", "e\u{301}e\u{301}e\u{301}", "a\r\nb", "日本語のテキスト", "👩‍👩‍👧 ok"])
+    func hasCharactersIsCount(text: String) {
+        for count in 0...12 {
+            #expect(ASCIIText.hasCharacters(text, atLeast: count) == (text.count >= count), "\(text) \(count)")
+        }
+    }
+
+    /// Absent bytes mean no match; bytes present may still be no match
+    /// (a combining mark after the piece), which the full search settles.
+    @Test(arguments: [
+        ("Ann Lee | Staff", " | ", true),
+        ("Ann Lee • 5 min", " • ", true),
+        ("Ann Lee – 2021", " – ", true),
+        ("Ann Lee", " — ", false),
+        ("Ann Lee - x", " – ", false),
+        ("Ann Lee |\u{301} Staff", " | ", false),
+    ])
+    func holdsBytesRulesOutOnlyWhatTheSearchCannotFind(text: String, piece: String, found: Bool) {
+        #expect((text.firstRange(of: piece) != nil) == found)
+        if !ASCIIText.holdsBytes(text, piece) { #expect(!found) }
+    }
+
+    @Test func dataPrefixTest() {
+        #expect(ASCIIText.hasPrefix("DATA:image/png;base64,AA", bytes: "data:"))
+        #expect(!ASCIIText.hasPrefix("/data:x", bytes: "data:"))
+        // The bytes stand but the character after the colon is another: the full test decides.
+        #expect(ASCIIText.hasPrefix("data:\u{301}x", bytes: "data:"))
+        #expect(!"data:\u{301}x".lowercased().hasPrefix("data:"))
+    }
+}
