@@ -92,11 +92,6 @@ public struct JSONWriter {
         bytes.append(contentsOf: json)
     }
 
-    /// Part of bytes that are already JSON, as they are.
-    public mutating func append(json: ArraySlice<UInt8>) {
-        bytes.append(contentsOf: json)
-    }
-
     public mutating func append(byte: UInt8) {
         bytes.append(byte)
     }

@@ -6,28 +6,36 @@ extension WireEncoder {
 
         private func add(_ key: Key) -> WireJSONNode { add(named: key.stringValue) }
 
-        private func add(named name: String) -> WireJSONNode { node.member(named: name) }
+        private func add(named name: String) -> WireJSONNode {
+            let child = WireJSONNode()
+            if case .object(var members) = node.value {
+                node.value = .empty  // keeps `members` uniquely referenced while it grows
+                members.append((key: name, value: child))
+                node.value = .object(members)
+            }
+            return child
+        }
 
-        mutating func encodeNil(forKey key: Key) throws { WireEncoder.writeNull(into: add(key)) }
+        mutating func encodeNil(forKey key: Key) throws { add(key).value = WireEncoder.null }
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
             try WireEncoder.encode(value, into: add(key), codingPath: codingPath)
         }
 
-        mutating func encode(_ value: String, forKey key: Key) throws { WireEncoder.write(value, into: add(key)) }
-        mutating func encode(_ value: Int, forKey key: Key) throws { WireEncoder.write(value, into: add(key)) }
-        mutating func encode(_ value: Bool, forKey key: Key) throws { WireEncoder.write(value, into: add(key)) }
+        mutating func encode(_ value: String, forKey key: Key) throws { add(key).value = WireEncoder.written(value) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { add(key).value = WireEncoder.written(value) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { add(key).value = WireEncoder.written(value) }
 
         mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
-            if let value { WireEncoder.write(value, into: add(key)) }
+            if let value { add(key).value = WireEncoder.written(value) }
         }
 
         mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
-            if let value { WireEncoder.write(value, into: add(key)) }
+            if let value { add(key).value = WireEncoder.written(value) }
         }
 
         mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
-            if let value { WireEncoder.write(value, into: add(key)) }
+            if let value { add(key).value = WireEncoder.written(value) }
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
@@ -52,11 +60,22 @@ extension WireEncoder {
     struct Unkeyed: UnkeyedEncodingContainer {
         let node: WireJSONNode
         let codingPath: [any CodingKey]
-        var count: Int { node.elementCount }
+        var count: Int {
+            if case .array(let elements) = node.value { return elements.count }
+            return 0
+        }
 
-        private func add() -> WireJSONNode { node.element() }
+        private func add() -> WireJSONNode {
+            let child = WireJSONNode()
+            if case .array(var elements) = node.value {
+                node.value = .empty
+                elements.append(child)
+                node.value = .array(elements)
+            }
+            return child
+        }
 
-        mutating func encodeNil() throws { WireEncoder.writeNull(into: add()) }
+        mutating func encodeNil() throws { add().value = WireEncoder.null }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
             try WireEncoder.encode(value, into: add(), codingPath: codingPath)
@@ -81,14 +100,14 @@ extension WireEncoder {
         let node: WireJSONNode
         let codingPath: [any CodingKey]
 
-        mutating func encodeNil() throws { WireEncoder.writeNull(into: node) }
+        mutating func encodeNil() throws { node.value = WireEncoder.null }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
             try WireEncoder.encode(value, into: node, codingPath: codingPath)
         }
 
-        mutating func encode(_ value: String) throws { WireEncoder.write(value, into: node) }
-        mutating func encode(_ value: Int) throws { WireEncoder.write(value, into: node) }
-        mutating func encode(_ value: Bool) throws { WireEncoder.write(value, into: node) }
+        mutating func encode(_ value: String) throws { node.value = WireEncoder.written(value) }
+        mutating func encode(_ value: Int) throws { node.value = WireEncoder.written(value) }
+        mutating func encode(_ value: Bool) throws { node.value = WireEncoder.written(value) }
     }
 }

@@ -10,12 +10,12 @@ struct WireEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        node.makeObject()
+        if case .object = node.value {} else { node.value = .object([]) }
         return KeyedEncodingContainer(Keyed<Key>(node: node, codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        node.makeArray()
+        if case .array = node.value {} else { node.value = .array([]) }
         return Unkeyed(node: node, codingPath: codingPath)
     }
 
@@ -23,44 +23,48 @@ struct WireEncoder: Encoder {
         Single(node: node, codingPath: codingPath)
     }
 
-    static func write(_ string: String, into node: WireJSONNode) { node.set { $0.write(string: string) } }
+    static func written(_ string: String) -> WireJSONNode.Value {
+        var writer = JSONWriter(capacity: string.utf8.count + 2)
+        writer.write(string: string)
+        return .written(writer.bytes)
+    }
 
-    static func write(_ integer: some BinaryInteger, into node: WireJSONNode) { node.set { $0.write(integer: integer) } }
+    static func written(_ integer: some BinaryInteger) -> WireJSONNode.Value {
+        WireJSONNode.written { $0.write(integer: integer) }
+    }
 
-    static func write(_ bool: Bool, into node: WireJSONNode) { node.set { $0.write(bool: bool) } }
+    static func written(_ bool: Bool) -> WireJSONNode.Value { WireJSONNode.written { $0.write(bool: bool) } }
 
-    static func writeNull(into node: WireJSONNode) { node.set { $0.writeNull() } }
+    static var null: WireJSONNode.Value { WireJSONNode.written { $0.writeNull() } }
 
     /// A finite double or float as Swift prints it, without a trailing `.0`
     /// (what `JSONEncoder` writes); NaN and the infinities are refused as
     /// `JSONEncoder` refuses them.
-    static func write<F: BinaryFloatingPoint & LosslessStringConvertible>(
-        _ number: F, into node: WireJSONNode, codingPath: [any CodingKey]
-    ) throws {
+    static func written<F: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ number: F, codingPath: [any CodingKey]
+    ) throws -> WireJSONNode.Value {
         guard number.isFinite else {
             throw EncodingError.invalidValue(number, EncodingError.Context(
                 codingPath: codingPath, debugDescription: "Unable to encode \(F.self).\(number) directly in JSON."))
         }
         var text = number.description
         if text.hasSuffix(".0") { text.removeLast(2) }
-        node.set { writer in
-            for byte in text.utf8 { writer.append(byte: byte) }
-        }
+        return .written(Array(text.utf8))
     }
 
     /// Writes `value` into `node`: the plain scalars directly, anything else through its own `encode(to:)`.
     static func encode(_ value: some Encodable, into node: WireJSONNode, codingPath: [any CodingKey]) throws {
         switch value {
         case let string as String:
-            write(string, into: node)
+            node.value = written(string)
         case let bool as Bool:
-            write(bool, into: node)
+            node.value = written(bool)
         case let integer as any BinaryInteger:
-            write(integer, into: node)
+            node.value = written(integer)
         case let double as Double:
-            try write(double, into: node, codingPath: codingPath)
+            node.value = try written(double, codingPath: codingPath)
         case let float as Float:
-            try write(float, into: node, codingPath: codingPath)
+            node.value = try written(float, codingPath: codingPath)
         case is Data, is URL, is Decimal:
             // Their own `Codable` spells them otherwise than `JSONEncoder` does
             // (an array of bytes, a keyed object); nothing linkpeek writes holds one.
