@@ -33,14 +33,16 @@ struct FetchRunner {
     let options: FetchOptions
     let concurrency: Int
 
-    /// One fetch as a `Result`. (A `do throws(FetchError)` block written
-    /// inside the task-group closure was miscompiled by Swift 6.3.1 in
-    /// release builds and crashed; a plain function is fine.)
+    /// One fetch as a `Result`: the preview with the cache entry stored
+    /// for it, whose JSON the line is printed from (`FetchedPreview.json`).
+    /// (A `do throws(FetchError)` block written inside the task-group
+    /// closure was miscompiled by Swift 6.3.1 in release builds and
+    /// crashed; a plain function is fine.)
     static func fetchOne(_ url: String, engine: LinkPeekEngine, options: FetchOptions) async
-        -> Result<LinkMetadata, FetchError>
+        -> Result<FetchedPreview, FetchError>
     {
         do {
-            return .success(try await engine.fetch(url: url, options: options))
+            return .success(try await engine.fetch(PreviewRequest(url: url, options: options)))
         } catch {
             return .failure(error)
         }
@@ -48,22 +50,22 @@ struct FetchRunner {
 
     /// The card image of a fetched preview, when the printer shows one
     /// (Markdown and HTML cards): the same thumbnail as the hover card's.
-    static func cardImage(for outcome: Result<LinkMetadata, FetchError>, engine: LinkPeekEngine, wanted: Bool) async
+    static func cardImage(for outcome: Result<FetchedPreview, FetchError>, engine: LinkPeekEngine, wanted: Bool) async
         -> CardImage?
     {
-        guard wanted, case .success(let metadata) = outcome else { return nil }
-        return await engine.cardImage(for: metadata, allowNetwork: true)
+        guard wanted, case .success(let fetched) = outcome else { return nil }
+        return await engine.cardImage(for: fetched.metadata, allowNetwork: true)
     }
 
     /// Returns how many fetches failed.
     func run(source: URLSource, printer: ResultPrinter, progress: ProgressLine) async -> Int {
         let urls = source.makeIterator()
         var failures = 0
-        var finished: [Int: (String, Result<LinkMetadata, FetchError>, CardImage?)] = [:]
+        var finished: [Int: (String, Result<FetchedPreview, FetchError>, CardImage?)] = [:]
         var nextToPrint = 0
         var started = 0
         let images = printer.showsImages
-        await withTaskGroup(of: (Int, String, Result<LinkMetadata, FetchError>, CardImage?).self) { group in
+        await withTaskGroup(of: (Int, String, Result<FetchedPreview, FetchError>, CardImage?).self) { group in
             func startNext() -> Bool {
                 guard let url = urls.next() else { return false }
                 let index = started
@@ -80,7 +82,7 @@ struct FetchRunner {
                 while let (url, outcome, image) = finished.removeValue(forKey: nextToPrint) {
                     if case .failure = outcome { failures += 1 }
                     progress.clear()
-                    printer.emit(outcome, url: url, image: image)
+                    printer.emitFetched(outcome, url: url, image: image)
                     nextToPrint += 1
                 }
                 progress.show(done: nextToPrint, failed: failures, started: started)

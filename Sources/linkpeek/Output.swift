@@ -62,6 +62,21 @@ final class ResultPrinter {
         }
     }
 
+    /// A fetched preview's line: the JSON the cache entry stored for it
+    /// (`FetchedPreview.json`, the same bytes encoding it again would
+    /// give), indented with `--pretty`.
+    func fetchedLineBytes(for outcome: Result<FetchedPreview, FetchError>, url: String) -> [UInt8] {
+        guard case .success(let fetched) = outcome else {
+            return lineBytes(for: outcome.map(\.metadata), url: url)
+        }
+        do {
+            let compact = try fetched.json()
+            return pretty ? JSONWriter.indented(compact) : compact
+        } catch {
+            return lineBytes(for: .success(fetched.metadata), url: url)
+        }
+    }
+
     /// Lines as the wire writes them (`WireJSON.bytes`), indented with `--pretty`.
     private func encode(_ value: some Encodable) throws -> [UInt8] {
         try WireJSON.bytes(of: value, pretty: pretty)
@@ -71,13 +86,26 @@ final class ResultPrinter {
     var showsImages: Bool { format == .markdown || format == .html }
 
     func emit(_ outcome: Result<LinkMetadata, FetchError>, url: String, image: CardImage? = nil) {
+        guard format.card != nil else { return emitLine(lineBytes(for: outcome, url: url)) }
+        emitCard(outcome, url: url, image: image)
+    }
+
+    /// A fetch's result: its line from the JSON already encoded for the cache.
+    func emitFetched(_ outcome: Result<FetchedPreview, FetchError>, url: String, image: CardImage? = nil) {
+        guard format.card != nil else { return emitLine(fetchedLineBytes(for: outcome, url: url)) }
+        emitCard(outcome.map(\.metadata), url: url, image: image)
+    }
+
+    private func emitLine(_ line: [UInt8]) {
+        printed += 1
+        var bytes = line
+        bytes.append(UInt8(ascii: "\n"))
+        StandardIO.write(bytes: bytes, to: STDOUT_FILENO)
+    }
+
+    private func emitCard(_ outcome: Result<LinkMetadata, FetchError>, url: String, image: CardImage?) {
         defer { printed += 1 }
-        guard let cardFormat = format.card else {
-            var bytes = lineBytes(for: outcome, url: url)
-            bytes.append(UInt8(ascii: "\n"))
-            StandardIO.write(bytes: bytes, to: STDOUT_FILENO)
-            return
-        }
+        guard let cardFormat = format.card else { return }
         var card: LinkCard
         switch outcome {
         case .success(let metadata): card = LinkCard(metadata: metadata)

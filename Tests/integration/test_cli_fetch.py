@@ -530,6 +530,40 @@ def test_pretty_output(server, run_cli):
     assert obj["title"] == "p"
 
 
+def test_printed_line_is_the_cached_json(server, run_cli, tmp_path):
+    # A fetched preview's line is the JSON its cache entry stores, with
+    # "fromCache" false, byte for byte; --pretty indents the same bytes; a
+    # later fetch served from the cache prints the stored bytes as they are.
+    import sqlite3
+    cache = tmp_path / "cache"
+    urls = [server.url("/page?title=" + urllib.parse.quote('A "quoted" / <title> \u00e9\u2028')),
+            server.url("/html")]
+    args = ["fetch", "--allow-private-network", "--no-subresources", "--cache-dir", str(cache)]
+    res = run_cli(*args, *urls, parse=False)
+    assert res.returncode == 0, res.describe()
+    lines = res.stdout.encode().split(b"\n")
+    assert lines[-1] == b"" and len(lines) == 3, res.describe()
+    db = sqlite3.connect(cache / "cache.sqlite")
+    rows = {url: bytes(body) for url, body in db.execute("SELECT originalURL, body FROM entry WHERE isFailure = 0")}
+    db.close()
+    assert sorted(rows) == sorted(urls)
+    for url, line in zip(urls, lines):
+        assert b'"fromCache":true' in rows[url]
+        assert line == rows[url].replace(b'"fromCache":true', b'"fromCache":false', 1), url
+    pretty = run_cli("fetch", "--pretty", *args[1:], "--cache-policy", "reload", urls[0], parse=False)
+    assert pretty.returncode == 0, pretty.describe()
+    compact = json.loads(lines[0])
+    shown = json.loads(pretty.stdout)
+    assert "\n  " in pretty.stdout.strip() and list(shown) == list(compact)
+    assert {k: v for k, v in shown.items() if k not in ("fetchedAt", "expiresAt")} == \
+        {k: v for k, v in compact.items() if k not in ("fetchedAt", "expiresAt")}
+    hit = run_cli(*args, urls[1], parse=False)
+    db = sqlite3.connect(cache / "cache.sqlite")
+    (stored,) = db.execute("SELECT body FROM entry WHERE originalURL = ?", (urls[1],)).fetchone()
+    db.close()
+    assert hit.stdout.encode() == bytes(stored) + b"\n", hit.describe()
+
+
 @pytest.mark.parametrize("args", [["fetch"], ["fetch", "--timeout", "abc", "http://x/"],
                                   ["fetch", "--no-such-flag", "http://x/"], ["no-such-command"],
                                   ["fetch", "--concurrency", "0", "http://x/"]])

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTMLHead
 
 /// Looks in a page's raw body bytes, without parsing them, for signs that a
@@ -38,23 +41,29 @@ struct BodyEvidence {
 
     private static let longest = markers.map(\.count).max() ?? 1
 
-    /// The search's filter: a bit per hash of four bytes that begin some
-    /// marker. Most body bytes are letters that begin a marker too (`u` of
-    /// "uthor", `i` of "itemprop"); four bytes rarely do, so a position is
-    /// compared with the markers only when its four bytes hash to a set bit.
-    /// A marker shorter than four bytes sets the bits of every four bytes it
-    /// begins (one of three: 256 bits; shorter: all of them).
+    /// The markers that begin with a dot (the media file extensions, four
+    /// or five bytes): found from each `.`, which `memchr` finds, and which
+    /// is rare in a body next to letters.
+    private static let dotMarkers = markers.filter { $0.first == UInt8(ascii: ".") }
+
+    /// Every other marker is at least five bytes long, so its first two
+    /// four-byte windows (at its start and one byte on) are a pair of
+    /// neighbours, one of which begins at an even offset: the search looks
+    /// at every other position only. A shorter marker (none today) makes
+    /// the search compare every position with every marker.
+    private static let strided = markers.allSatisfy { $0.first == UInt8(ascii: ".") || $0.count >= 5 }
+
+    /// The search's filter: a bit per hash of the two first four-byte
+    /// windows of every marker but the dotted ones. Most body bytes are
+    /// letters that begin a marker too (`u` of "uthor", `i` of "itemprop");
+    /// four bytes rarely do, so a position is compared with the markers
+    /// only when its four bytes hash to a set bit.
     private static let filter: [UInt64] = {
         var bits = [UInt64](repeating: 0, count: (1 << hashBits) / 64)
         func set(_ word: UInt32) { let h = hash(word); bits[h >> 6] |= 1 << UInt64(h & 63) }
-        for marker in markers {
-            if marker.count >= 4 {
-                set(word(marker[0], marker[1], marker[2], marker[3]))
-            } else if marker.count == 3 {
-                for next in 0...255 { set(word(marker[0], marker[1], marker[2], UInt8(next))) }
-            } else {
-                return [UInt64](repeating: ~0, count: bits.count)
-            }
+        for marker in markers where marker.first != UInt8(ascii: ".") && marker.count >= 5 {
+            set(word(marker[0], marker[1], marker[2], marker[3]))
+            set(word(marker[1], marker[2], marker[3], marker[4]))
         }
         return bits
     }()
@@ -76,35 +85,55 @@ struct BodyEvidence {
         let start = max(0, searched - (Self.longest - 1))
         searched = bytes.count
         return bytes.withUnsafeBufferPointer { buffer in
-            Self.filter.withUnsafeBufferPointer { filter in
-                guard let base = buffer.baseAddress else { return false }
-                let raw = UnsafeRawPointer(base)
-                func passes(_ word: UInt32) -> Bool {
-                    let h = Self.hash(word)
-                    return filter[h >> 6] & (1 << UInt64(h & 63)) != 0
-                }
-                var index = start
-                // Four positions per eight-byte load while they fit, then one
-                // four-byte window per position, then the last three one by one.
-                while index + 8 <= buffer.count {
-                    let eight = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                    if passes(UInt32(truncatingIfNeeded: eight)) || passes(UInt32(truncatingIfNeeded: eight >> 8))
-                        || passes(UInt32(truncatingIfNeeded: eight >> 16)) || passes(UInt32(truncatingIfNeeded: eight >> 24)) {
-                        for position in index..<(index + 4) where Self.marker(in: buffer, at: position) { return true }
-                    }
-                    index += 4
-                }
-                while index + 4 <= buffer.count {
-                    if passes(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt32.self))),
-                        Self.marker(in: buffer, at: index) { return true }
-                    index += 1
-                }
-                while index < buffer.count {
-                    if Self.marker(in: buffer, at: index) { return true }
-                    index += 1
-                }
-                return false
+            guard Self.strided else {
+                return (start..<buffer.count).contains { Self.marker(in: buffer, at: $0) }
             }
+            return Self.dotted(in: buffer, from: start) || Self.filtered(in: buffer, from: start)
+        }
+    }
+
+    /// A dotted marker starting at or after `start`.
+    private static func dotted(in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+        guard !dotMarkers.isEmpty, let base = buffer.baseAddress else { return false }
+        var index = start
+        while index < buffer.count {
+            guard let found = memchr(base + index, Int32(UInt8(ascii: ".")), buffer.count - index) else { return false }
+            index = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+            if marker(in: buffer, at: index) { return true }
+            index += 1
+        }
+        return false
+    }
+
+    /// A marker of five bytes or more starting at or after `start`: its
+    /// window at an even offset passes the filter, and the marker starts
+    /// there or one byte before.
+    private static func filtered(in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+        filter.withUnsafeBufferPointer { filter in
+            guard let base = buffer.baseAddress else { return false }
+            let raw = UnsafeRawPointer(base)
+            func passes(_ word: UInt32) -> Bool {
+                let h = hash(word)
+                return filter[h >> 6] & (1 << UInt64(h & 63)) != 0
+            }
+            func marked(_ index: Int) -> Bool {
+                marker(in: buffer, at: index) || (index > 0 && marker(in: buffer, at: index - 1))
+            }
+            var index = start + start % 2
+            // Two even windows per eight-byte load while they fit, then one at a time.
+            while index + 8 <= buffer.count {
+                let eight = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                if passes(UInt32(truncatingIfNeeded: eight)), marked(index) { return true }
+                if passes(UInt32(truncatingIfNeeded: eight >> 16)), marked(index + 2) { return true }
+                index += 4
+            }
+            while index + 4 <= buffer.count {
+                if passes(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt32.self))), marked(index) {
+                    return true
+                }
+                index += 2
+            }
+            return false
         }
     }
 
