@@ -163,13 +163,24 @@ public struct ConfigCache: Sendable {
     /// `stamp`'s format and version for exactly `source`.
     static func decode(_ bytes: [UInt8], stamp: [UInt8], source: [UInt8]) -> ConfigTable? {
         var reader = Decoder(bytes: bytes)
-        guard let stampLength = reader.number(4), let stored = reader.slice(stampLength), stored.elementsEqual(stamp),
+        guard let stampLength = reader.number(4), let stored = reader.slice(stampLength), same(stored, stamp),
             let sourceLength = reader.number(4), sourceLength == source.count, let kept = reader.slice(sourceLength),
-            kept.elementsEqual(source), let sum = reader.bits()
+            same(kept, source), let sum = reader.bits()
         else { return nil }
         guard checksum(bytes[reader.index...]) == sum else { return nil }
         guard let table = reader.table(depth: 0), reader.index == bytes.count else { return nil }
         return table
+    }
+
+    /// Whether `slice` holds exactly `bytes` (one `memcmp`).
+    private static func same(_ slice: ArraySlice<UInt8>, _ bytes: [UInt8]) -> Bool {
+        guard slice.count == bytes.count else { return false }
+        return slice.withUnsafeBytes { kept in
+            bytes.withUnsafeBytes { whole in
+                guard let left = kept.baseAddress, let right = whole.baseAddress else { return whole.isEmpty }
+                return memcmp(left, right, whole.count) == 0
+            }
+        }
     }
 
     /// FNV-1a, 64 bits: finds a damaged cache (it is no defence against a forged one, nor need be).

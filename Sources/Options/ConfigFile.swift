@@ -56,23 +56,23 @@ public struct ConfigFile: Sendable, Equatable {
 
     /// The line of each `[[site]]` header, in order: one pass over the bytes.
     static func siteHeaderLines(_ bytes: [UInt8]) -> [Int] {
-        var lines: [Int] = []
-        var line = 1
-        var start = true
-        var index = 0
-        let header = Array("[[site]]".utf8)
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == 0x0A {
-                line += 1
-                start = true
-            } else if start, byte != 0x20, byte != 0x09 {
-                start = false
-                if byte == 0x5B, bytes[index...].starts(with: header) { lines.append(line) }
+        bytes.withUnsafeBufferPointer { bytes in
+            var lines: [Int] = []
+            var line = 1
+            var start = true
+            let header = "[[site]]".utf8
+            for index in bytes.indices {
+                let byte = bytes[index]
+                if byte == 0x0A {
+                    line += 1
+                    start = true
+                } else if start, byte != 0x20, byte != 0x09 {
+                    start = false
+                    if byte == 0x5B, bytes[index...].starts(with: header) { lines.append(line) }
+                }
             }
-            index += 1
+            return lines
         }
-        return lines
     }
 
     struct ReadFailure: Error {
