@@ -162,70 +162,73 @@ public struct ConfigCache: Sendable {
     /// The document of a cache, nil unless `bytes` is a whole cache of
     /// `stamp`'s format and version for exactly `source`.
     static func decode(_ bytes: [UInt8], stamp: [UInt8], source: [UInt8]) -> ConfigTable? {
-        var reader = Decoder(bytes: bytes)
-        guard let stampLength = reader.number(4), let stored = reader.slice(stampLength), same(stored, stamp),
-            let sourceLength = reader.number(4), sourceLength == source.count, let kept = reader.slice(sourceLength),
-            same(kept, source), let sum = reader.bits()
-        else { return nil }
-        guard checksum(bytes[reader.index...]) == sum else { return nil }
-        guard let table = reader.table(depth: 0), reader.index == bytes.count else { return nil }
-        return table
+        bytes.withUnsafeBytes { buffer in
+            var reader = Decoder(bytes: buffer)
+            guard let stampLength = reader.number(4), let stored = reader.slice(stampLength), same(stored, stamp),
+                let sourceLength = reader.number(4), sourceLength == source.count, let kept = reader.slice(sourceLength),
+                same(kept, source), let sum = reader.bits(), checksum(UnsafeRawBufferPointer(rebasing: buffer[reader.index...])) == sum,
+                let table = reader.table(depth: 0), reader.index == buffer.count
+            else { return nil }
+            return table
+        }
     }
 
     /// Whether `slice` holds exactly `bytes` (one `memcmp`).
-    private static func same(_ slice: ArraySlice<UInt8>, _ bytes: [UInt8]) -> Bool {
+    private static func same(_ slice: UnsafeRawBufferPointer, _ bytes: [UInt8]) -> Bool {
         guard slice.count == bytes.count else { return false }
-        return slice.withUnsafeBytes { kept in
-            bytes.withUnsafeBytes { whole in
-                guard let left = kept.baseAddress, let right = whole.baseAddress else { return whole.isEmpty }
-                return memcmp(left, right, whole.count) == 0
-            }
+        return bytes.withUnsafeBytes { whole in
+            guard let left = slice.baseAddress, let right = whole.baseAddress else { return whole.isEmpty }
+            return memcmp(left, right, whole.count) == 0
         }
     }
 
     /// FNV-1a, 64 bits: finds a damaged cache (it is no defence against a forged one, nor need be).
-    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        bytes.withUnsafeBufferPointer { buffer in
-            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-            for byte in buffer {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01B3
-            }
-            return hash
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
         }
+        return hash
+    }
+
+    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.withUnsafeBytes { checksum($0) }
     }
 
     /// Reads a cache front to back; every read checks what is left first.
     struct Decoder {
-        let bytes: [UInt8]
+        let bytes: UnsafeRawBufferPointer
         var index = 0
 
-        /// A little-endian unsigned number of `count` bytes (1 to 4).
+        /// A little-endian unsigned number of 1 or 4 bytes.
         mutating func number(_ count: Int) -> Int? {
             guard count <= bytes.count - index else { return nil }
+            defer { index += count }
+            if count == 4 { return Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt32.self))) }
             var value = 0
             for shift in 0..<count { value |= Int(bytes[index + shift]) << (8 * shift) }
-            index += count
             return value
         }
 
         mutating func bits() -> UInt64? {
             guard 8 <= bytes.count - index else { return nil }
-            var value: UInt64 = 0
-            for shift in 0..<8 { value |= UInt64(bytes[index + shift]) << (8 * UInt64(shift)) }
-            index += 8
-            return value
+            defer { index += 8 }
+            return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
         }
 
-        mutating func slice(_ count: Int) -> ArraySlice<UInt8>? {
+        mutating func slice(_ count: Int) -> UnsafeRawBufferPointer? {
             guard count >= 0, count <= bytes.count - index else { return nil }
             defer { index += count }
-            return bytes[index..<index + count]
+            return UnsafeRawBufferPointer(rebasing: bytes[index..<index + count])
         }
 
+        /// A string, nil unless its bytes are UTF-8 (decoding would repair them: it must give them back).
         mutating func string() -> String? {
             guard let length = number(4), let slice = slice(length) else { return nil }
-            return String(validating: slice, as: UTF8.self)
+            let text = String(decoding: slice, as: UTF8.self)
+            if slice.allSatisfy({ $0 < 0x80 }) { return text }
+            return text.utf8.elementsEqual(slice) ? text : nil
         }
 
         mutating func table(depth: Int) -> ConfigTable? {

@@ -58,18 +58,20 @@ public struct ConfigFile: Sendable, Equatable {
     static func siteHeaderLines(_ bytes: [UInt8]) -> [Int] {
         bytes.withUnsafeBufferPointer { bytes in
             var lines: [Int] = []
-            var line = 1
-            var start = true
+            guard let base = bytes.baseAddress else { return lines }
             let header = "[[site]]".utf8
-            for index in bytes.indices {
-                let byte = bytes[index]
-                if byte == 0x0A {
-                    line += 1
-                    start = true
-                } else if start, byte != 0x20, byte != 0x09 {
-                    start = false
-                    if byte == 0x5B, bytes[index...].starts(with: header) { lines.append(line) }
-                }
+            var line = 1
+            var start = 0
+            while start < bytes.count {
+                // The line's end: the next LF (found by `memchr`), else the end of the file.
+                let end = memchr(base + start, 0x0A, bytes.count - start).map {
+                    UnsafeRawPointer($0) - UnsafeRawPointer(base)
+                } ?? bytes.count
+                var first = start
+                while first < end, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
+                if first < end, bytes[first] == 0x5B, bytes[first..<end].starts(with: header) { lines.append(line) }
+                line += 1
+                start = end + 1
             }
             return lines
         }
