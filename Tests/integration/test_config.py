@@ -8,12 +8,15 @@ daemon's window/showMessage while it serves with the rest applied;
 live changes mid-session: workspace/didChangeConfiguration and SIGHUP
 apply to the next request, and a running request keeps its settings;
 a rule's minTTL/maxTTL and failureTTL as `cache get` sees them at a clock
-offset the test sets.
+offset the test sets; the parsed file kept in the cache directory (same
+answers warm, damaged cache ignored, an edit parsed again); engines a
+change replaced shut down before the daemon exits.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import threading
 
@@ -408,7 +411,9 @@ def test_engines_replaced_by_a_change_are_shut_down_before_the_daemon_exits(make
     assert c.request("shutdown") is None
     c.notify("exit")
     assert c.wait_exit(10) == 0
-    # The first engine, idle, was shut down when the third replaced the
-    # second; the second (held until the end) at exit, after the current one.
+    # The second engine is held until the end and shut down at exit, after
+    # the current one; the first, idle, is shut down when the third replaces
+    # the second, unless background work still held it then (so 1 or 2).
     lines = log.read_text().splitlines()
-    assert [line for line in lines if "replaced engine" in line][-1].endswith("shut down 1 replaced engine"), lines[-5:]
+    joined = [line for line in lines if "replaced engine" in line]
+    assert joined and re.search(r"shut down [12] replaced engines?$", joined[-1]), lines[-5:]
