@@ -208,6 +208,24 @@ import Testing
         }
     }
 
+    @Test func aForgedCacheGivesNoValueTheFileCouldNot() {
+        let directory = Directory()
+        let cache = cache(directory)
+        let bytes = Array("timeout = 5\n".utf8)
+        // Well formed, for exactly these bytes and this version, with values out of range.
+        let forged = ConfigTable(
+            keys: ["maxConcurrency", "site", "timeout"],
+            values: [.int(0), .array([.table(ConfigTable(keys: ["match"], values: [.string("a b")]))]), .double(-1)])
+        _ = ConfigFile.parse(bytes, path: "c.toml", cache: cache)
+        replace(cache.file(for: "c.toml"), with: ConfigCache.encode(stamp: cache.stamp, source: bytes, table: forged))
+        let file = ConfigFile.parse(bytes, path: "c.toml", cache: cache)
+        #expect(file.fromCache)
+        #expect(file.options.timeout == nil && file.options.maxConcurrency == nil)
+        #expect(file.options.siteRules?.isEmpty == true)
+        #expect(file.problems.map(\.message).contains { $0.hasPrefix("timeout must be a number from 0.001") })
+        #expect(file.problems.count == 3)
+    }
+
     @Test func aDocumentDeeperThanTheReaderLooksRoundTrips() throws {
         let source = Array("a.b.c.d.e.f.g.h.i.j.k = [[[[[[[[1]]]]]]]]\n[[site]]\nmatch = \"a.test\"\n".utf8)
         let table = try ConfigTable(toml: String(decoding: source, as: UTF8.self))
