@@ -17,7 +17,15 @@ passes a copy of the mask (built with `cc` and preloaded).
 With `--config` (repeatable), each binary runs `linkpeek config show
 --config FILE` once per file instead of `--version`: what reading a
 configuration file adds to a start (`config show` reads it as `fetch` and
-`serve` do, and stops). `--rules N` writes an empty file and one of N
+`serve` do, and stops). Each file is run twice over, `cold` and `warm`:
+builds that keep the parsed file under the cache directory
+(`$XDG_CACHE_HOME/linkpeek/config-*.cache`) read it from there when the
+file has not changed. `cold` empties that directory before every run (a
+first start, or one after the file changed: it parses the file and writes
+the cache), `warm` keeps it (what every later start costs). Each binary
+gets its own `XDG_CACHE_HOME`s under the temporary directory (the warm
+one filled by a first, untimed run); for a build without the cache the
+two are the same thing. `--rules N` writes an empty file and one of N
 `[[site]]` rules of 9 keys each (`rules_text`) to a temporary directory
 and compares those two. With files it also prints each run's CPU (user +
 system) at p50: on a busy machine the wall time is mostly the wait for a
@@ -64,25 +72,43 @@ fetch = "{("always", "cacheOnly", "never")[n % 3]}"
     return "\n".join(rules)
 
 
+TEMPERATURES = ("cold", "warm")
+
+
+def cache_home(directory: str, number: int, temperature: str) -> str:
+    """The `XDG_CACHE_HOME` of binary `number`'s cold or warm runs."""
+    return os.path.join(directory, f"cache-{number}-{temperature}")
+
+
+def prepare(home: str, temperature: str) -> None:
+    """Before a run: a cold one finds no cache directory at all."""
+    if temperature == "cold":
+        shutil.rmtree(home, ignore_errors=True)
+
+
 def callgrind(binaries: list[str], configs: list[str], directory: str) -> int:
-    """Instructions executed by `config show --config FILE`, per binary and file, under callgrind."""
+    """Instructions executed by `config show --config FILE`, per binary, file and temperature, under callgrind."""
     environment = shim_environment(directory)
-    print(f"{'binary and file':<60} {'instructions':>14} {'over the first file':>20}")
+    print(f"{'binary, file and start':<66} {'instructions':>14} {'over the first file':>20}")
     for number, binary in enumerate(binaries):
         copy = runnable_copy(binary, os.path.join(directory, f"linkpeek-{number}"))
-        counts = []
+        first: dict[str, int] = {}
         for config in configs:
-            out = os.path.join(directory, "callgrind.out")
-            done = subprocess.run(
-                ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", copy, "config", "show", "--config", config],
-                capture_output=True, text=True, timeout=600, env=environment)
-            collected = [line for line in done.stderr.splitlines() if "Collected :" in line]
-            if done.returncode != 0 or not collected:
-                print(done.stderr[-2000:], file=sys.stderr)
-                return 1
-            counts.append(int(collected[-1].split(":")[-1].strip()))
-            label = f"{binary} {config}"
-            print(f"{label[-60:]:<60} {counts[-1]:14,} {counts[-1] - counts[0]:20,}")
+            for temperature in TEMPERATURES:
+                home = cache_home(directory, number, "cold")  # the warm run finds what the cold one wrote
+                prepare(home, temperature)
+                out = os.path.join(directory, "callgrind.out")
+                done = subprocess.run(
+                    ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", copy, "config", "show", "--config", config],
+                    capture_output=True, text=True, timeout=600, env={**environment, "XDG_CACHE_HOME": home})
+                collected = [line for line in done.stderr.splitlines() if "Collected :" in line]
+                if done.returncode != 0 or not collected:
+                    print(done.stderr[-2000:], file=sys.stderr)
+                    return 1
+                count = int(collected[-1].split(":")[-1].strip())
+                first.setdefault(temperature, count)
+                label = f"{binary} {config} {temperature}"
+                print(f"{label[-66:]:<66} {count:14,} {count - first[temperature]:20,}")
     return 0
 
 
@@ -121,26 +147,34 @@ def main() -> int:
         if not args.config:
             ap.error("--callgrind needs --config or --rules")
         return callgrind(args.bin, args.config, directory)
+    # label -> (argv, XDG_CACHE_HOME, temperature)
+    runs: dict[str, tuple[list[str], str, str]] = {}
     if args.config:
-        runs = {f"{b} {c}": [b, "config", "show", "--config", c] for b in args.bin for c in args.config}
+        for number, b in enumerate(args.bin):
+            for c in args.config:
+                for temperature in TEMPERATURES:
+                    runs[f"{b} {c} {temperature}"] = (
+                        [b, "config", "show", "--config", c], cache_home(directory, number, temperature), temperature)
     else:
-        runs = {b: [b, "--version"] for b in args.bin}
+        runs = {b: ([b, "--version"], cache_home(directory, number, "warm"), "warm") for number, b in enumerate(args.bin)}
     times: dict[str, list[float]] = {label: [] for label in runs}
     cpus: dict[str, list[float]] = {label: [] for label in runs}
-    for argv in runs.values():  # warm the page cache
-        subprocess.run(argv, capture_output=True, timeout=60, check=True)
+    for argv, home, _ in runs.values():  # warm the page cache
+        subprocess.run(argv, capture_output=True, timeout=60, check=True, env={**os.environ, "XDG_CACHE_HOME": home})
     for _ in range(args.runs):
-        for label, argv in runs.items():
+        for label, (argv, home, temperature) in runs.items():
+            prepare(home, temperature)
+            environment = {**os.environ, "XDG_CACHE_HOME": home}
             cpu = children_cpu()
             start = time.perf_counter()
-            subprocess.run(argv, capture_output=True, timeout=60, check=True)
+            subprocess.run(argv, capture_output=True, timeout=60, check=True, env=environment)
             times[label].append((time.perf_counter() - start) * 1000)
             cpus[label].append((children_cpu() - cpu) * 1000)
     if args.config:
-        print(f"{'binary and file':<60} {'p50 / p90 ms':>16} {'CPU p50 ms':>11}")
+        print(f"{'binary, file and start':<66} {'p50 / p90 ms':>16} {'CPU p50 ms':>11}")
         for label in runs:
             ordered = sorted(times[label])
-            print(f"{label[-60:]:<60} {statistics.median(ordered):8.2f} / {ordered[int(len(ordered) * 0.9)]:.2f} "
+            print(f"{label[-66:]:<66} {statistics.median(ordered):8.2f} / {ordered[int(len(ordered) * 0.9)]:.2f} "
                   f"{statistics.median(cpus[label]):11.2f}")
         return 0
     print(f"{'binary':<44} {'file MB':>8} {'+ cache lib MB':>15} {'toolchain libs':>15} {'--version p50 / p90 ms':>24}")

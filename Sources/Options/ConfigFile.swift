@@ -15,19 +15,24 @@ public struct ConfigFile: Sendable, Equatable {
     public var warnings: [String] = []
     /// False when there was no file at the default location: not a problem.
     public var exists = true
+    /// Whether the document came from `ConfigCache`, not the TOML parser.
+    public internal(set) var fromCache = false
 
     init(path: String) { self.path = path }
 
     /// The file `--config`, `LINKPEEK_CONFIG` or the XDG rule names. A file
     /// missing at the default location is no file; one named and missing,
     /// or any file that cannot be read, is a problem (never an empty file).
-    public static func load(named: String?, environment: [String: String]) -> ConfigFile {
+    /// With `cache`, a file whose bytes are the cache's is not parsed again
+    /// (`ConfigCache`); what is said about it (problems, the file mode's
+    /// warning) is worked out afresh all the same.
+    public static func load(named: String?, environment: [String: String], cache: ConfigCache? = nil) -> ConfigFile {
         let explicit = named ?? environment["LINKPEEK_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
         let path = explicit ?? XDG.configFile(environment)
         var file = ConfigFile(path: path)
         switch readBytes(path) {
         case .success(let (bytes, mode)):
-            file.parse(bytes)
+            file.parse(bytes, cache: cache)
             if file.options.siteRules?.contains(where: { $0.token != nil }) == true, mode & 0o044 != 0 {
                 file.warnings.append(
                     "\(path) holds a token and is readable by others (mode \(String(mode & 0o777, radix: 8))); chmod 600 it")
@@ -43,31 +48,33 @@ public struct ConfigFile: Sendable, Equatable {
     }
 
     /// Reads text given directly (tests, the fuzz target): as `load` does past the read.
-    public static func parse(_ bytes: [UInt8], path: String) -> ConfigFile {
+    public static func parse(_ bytes: [UInt8], path: String, cache: ConfigCache? = nil) -> ConfigFile {
         var file = ConfigFile(path: path)
-        file.parse(bytes)
+        file.parse(bytes, cache: cache)
         return file
     }
 
     /// The line of each `[[site]]` header, in order: one pass over the bytes.
     static func siteHeaderLines(_ bytes: [UInt8]) -> [Int] {
-        var lines: [Int] = []
-        var line = 1
-        var start = true
-        var index = 0
-        let header = Array("[[site]]".utf8)
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == 0x0A {
+        bytes.withUnsafeBufferPointer { bytes in
+            var lines: [Int] = []
+            guard let base = bytes.baseAddress else { return lines }
+            let header = "[[site]]".utf8
+            var line = 1
+            var start = 0
+            while start < bytes.count {
+                // The line's end: the next LF (found by `memchr`), else the end of the file.
+                let end = memchr(base + start, 0x0A, bytes.count - start).map {
+                    UnsafeRawPointer($0) - UnsafeRawPointer(base)
+                } ?? bytes.count
+                var first = start
+                while first < end, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
+                if first < end, bytes[first] == 0x5B, bytes[first..<end].starts(with: header) { lines.append(line) }
                 line += 1
-                start = true
-            } else if start, byte != 0x20, byte != 0x09 {
-                start = false
-                if byte == 0x5B, bytes[index...].starts(with: header) { lines.append(line) }
+                start = end + 1
             }
-            index += 1
+            return lines
         }
-        return lines
     }
 
     struct ReadFailure: Error {
@@ -95,26 +102,43 @@ public struct ConfigFile: Sendable, Equatable {
         return .success((bytes, info.st_mode))
     }
 
-    private mutating func parse(_ bytes: [UInt8]) {
+    private mutating func parse(_ bytes: [UInt8], cache: ConfigCache?) {
+        // A cache is used only for a file `ConfigText` could pass (its size, UTF-8).
+        if let cache, bytes.count <= ConfigText.maxBytes, let text = String(validating: bytes, as: UTF8.self),
+            let table = cache.document(for: path, source: bytes)
+        {
+            fromCache = true
+            take(table, text: text, bytes: bytes)
+            return
+        }
+        guard let (table, text) = parseTOML(bytes) else { return }
+        cache?.keep(table, for: path, source: bytes)
+        take(table, text: text, bytes: bytes)
+    }
+
+    /// The document toml++ reads from `bytes`, and the text; nil (with the
+    /// problem) when `ConfigText` refuses it or it is not TOML.
+    private mutating func parseTOML(_ bytes: [UInt8]) -> (ConfigTable, String)? {
         let text: String
         switch ConfigText.check(bytes) {
         case .success(let checked): text = checked
         case .failure(let refusal):
             problems.append(ConfigProblem(file: path, line: refusal.line, message: refusal.message + "; none of it is applied"))
-            return
+            return nil
         }
-        let table: TOMLTable
         do {
-            table = try TOMLTable(string: text)
+            return (try ConfigTable(toml: text), text)
         } catch let error as TOMLParseError {
             problems.append(ConfigProblem(
                 file: path, line: error.source.begin.line,
                 message: "is not valid TOML (\(error.description)); none of it is applied"))
-            return
         } catch {
             problems.append(ConfigProblem(file: path, line: 0, message: "is not valid TOML; none of it is applied"))
-            return
         }
+        return nil
+    }
+
+    private mutating func take(_ table: ConfigTable, text: String, bytes: [UInt8]) {
         var reader = TableReader(path: path, text: text)
         options = reader.options(table)
         if var rules = options.siteRules, !rules.isEmpty {

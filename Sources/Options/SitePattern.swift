@@ -20,15 +20,22 @@ public struct SitePattern: Sendable, Equatable, Codable {
         // anyway (host and path characters are ASCII), so bytes and
         // characters split it alike.
         guard text.utf8.count <= 300 else { return nil }
+        var contiguous = text
+        guard let parts = contiguous.withUTF8(Self.parts) else { return nil }
+        (host, subdomains, pathPrefix, httpsOnly) = parts
+    }
+
+    private static func parts(_ utf8: UnsafeBufferPointer<UInt8>) -> (String, Bool, String, Bool)? {
         // ASCII (every pattern that can pass) is lower-cased byte by byte,
         // without the full case mapping's allocations and tables.
         let lower: [UInt8] =
-            text.utf8.allSatisfy { $0 < 0x80 }
-            ? text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } : Array(text.lowercased().utf8)
+            utf8.allSatisfy { $0 < 0x80 }
+            ? utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+            : Array(String(decoding: utf8, as: UTF8.self).lowercased().utf8)
         var rest = lower[...]
-        httpsOnly = rest.starts(with: "https://".utf8)
+        let httpsOnly = rest.starts(with: "https://".utf8)
         if httpsOnly { rest = rest.dropFirst(8) }
-        subdomains = rest.starts(with: "*.".utf8)
+        let subdomains = rest.starts(with: "*.".utf8)
         if subdomains { rest = rest.dropFirst(2) }
         let slash = rest.firstIndex(of: 0x2F) ?? rest.endIndex
         let hostBytes = rest[..<slash]
@@ -43,8 +50,7 @@ public struct SitePattern: Sendable, Equatable, Codable {
             pathCharacters
         else { return nil }
         // Both are ASCII: the checks above allow nothing else.
-        host = String(decoding: hostBytes, as: UTF8.self)
-        pathPrefix = String(decoding: pathBytes, as: UTF8.self)
+        return (String(decoding: hostBytes, as: UTF8.self), subdomains, String(decoding: pathBytes, as: UTF8.self), httpsOnly)
     }
 
     /// Whether a URL with this host (lower case) and path matches.

@@ -1,16 +1,15 @@
 import Curl
 import LinkPeekProtocol
-import TOMLKit
 
 /// The seconds a `minTTL`, `maxTTL` or `failureTTL` may be: up to a year.
 public let siteTTLRange = NumberRange(0...31_536_000, unit: "seconds")
 
 extension TableReader {
     /// The `index`th `[[site]]` rule, or nil (with a problem) when it has no usable `match`.
-    mutating func siteRule(_ table: TOMLTable, index: Int) -> SiteRule? {
+    mutating func siteRule(_ table: ConfigTable, index: Int) -> SiteRule? {
         var rule = SiteRule()
         let key = { (name: String) in "site#\(index).\(name)" }
-        for (name, node) in Self.entries(table) {
+        for (name, node) in table.entries {
             switch name {
             case "match":
                 let value = Self.value(node)
@@ -50,7 +49,7 @@ extension TableReader {
                     report(key(name), "must be a table of header names to values")
                     continue
                 }
-                for (header, node) in Self.entries(headers) {
+                for (header, node) in headers.entries {
                     let value = node.string
                     if !Self.isToken(header) || value.flatMap(OptionKey.headerValue) != nil || value == nil {
                         report(key("headers.\(header)"), "must be a header name with a one-line string value")
@@ -63,7 +62,7 @@ extension TableReader {
                     report(key(name), "must be a table of failure kinds to seconds")
                     continue
                 }
-                let entries = Self.entries(kinds)
+                let entries = kinds.entries
                 rule.failureTTL.reserveCapacity(entries.underestimatedCount)
                 for (kind, node) in entries {
                     guard let failure = FailureKind(rawValue: kind) else {
@@ -101,7 +100,7 @@ extension TableReader {
 
     // `key` is spelled only for a problem: a good rule builds no key names.
     private mutating func text(
-        _ node: TOMLValue, _ key: @autoclosure () -> String, check: (String) -> String? = { _ in nil }
+        _ node: ConfigNode, _ key: @autoclosure () -> String, check: (String) -> String? = { _ in nil }
     ) -> String? {
         guard let text = node.string else {
             report(key(), "must be a string")
@@ -114,7 +113,7 @@ extension TableReader {
         return text
     }
 
-    private mutating func number(_ node: TOMLValue, _ key: @autoclosure () -> String, _ range: NumberRange) -> Double? {
+    private mutating func number(_ node: ConfigNode, _ key: @autoclosure () -> String, _ range: NumberRange) -> Double? {
         guard case .number(let number)? = Self.value(node), range.check(number, field: "") == nil else {
             report(key(), "must be \(OptionKind.number(range).allowed)")
             return nil

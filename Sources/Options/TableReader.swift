@@ -1,5 +1,3 @@
-import TOMLKit
-
 /// Reads a parsed configuration table into `Options`, one problem per key
 /// that is unknown or not allowed, each naming its line.
 struct TableReader {
@@ -21,25 +19,18 @@ struct TableReader {
         return keyLines?.line(of: key) ?? 1
     }
 
-    /// A table's keys and values, in the library's order (by name), from
-    /// one call each: `table[key]` would cost a C string, a search and a
-    /// boxed value per key, and a 200-rule file has thousands of keys.
-    static func entries(_ table: TOMLTable) -> Zip2Sequence<[String], [TOMLValue]> {
-        zip(table.keys, table.values)
-    }
-
-    mutating func options(_ table: TOMLTable) -> Options {
+    mutating func options(_ table: ConfigTable) -> Options {
         var options = Options()
-        for (name, node) in Self.entries(table) {
+        for (name, node) in table.entries {
             switch name {
             case "hover", "http":
                 guard let inner = node.table else {
                     report(name, "must be a table of " + Self.tableKeys(name))
                     continue
                 }
-                for (sub, value) in Self.entries(inner) { set(name + "." + sub, value, in: &options) }
+                for (sub, value) in inner.entries { set(name + "." + sub, value, in: &options) }
             case "site":
-                guard let array = node.array, array.allSatisfy({ $0.type == .table }) else {
+                guard case .array(let array) = node, array.allSatisfy({ $0.table != nil }) else {
                     report("site", "must be [[site]] tables")
                     continue
                 }
@@ -59,7 +50,7 @@ struct TableReader {
         return options
     }
 
-    private mutating func set(_ name: String, _ node: TOMLValue, in options: inout Options) {
+    private mutating func set(_ name: String, _ node: ConfigNode, in options: inout Options) {
         guard let key = OptionKey.named(name) else {
             report(name, "is not a key of linkpeek (`linkpeek config keys` lists them)")
             return
@@ -97,21 +88,21 @@ struct TableReader {
         return dot == key.endIndex ? "[[site]] \(index + 1)" : "[[site]] \(index + 1): \(key[key.index(after: dot)...])"
     }
 
-    static func value(_ node: some TOMLValueConvertible) -> OptionValue? {
-        switch node.type {
-        case .bool: return node.bool.map(OptionValue.bool)
-        case .int: return node.int.map { .number(Double($0)) }
-        case .double: return node.double.map(OptionValue.number)
-        case .string: return node.string.map(OptionValue.string)
-        case .array:
-            guard let array = node.array else { return nil }
+    static func value(_ node: ConfigNode) -> OptionValue? {
+        switch node {
+        case .bool(let flag): return .bool(flag)
+        case .int(let number): return .number(Double(number))
+        case .double(let number): return .number(number)
+        case .string(let text): return .string(text)
+        case .array(let items):
             var strings: [String] = []
-            for item in array {
-                guard let string = item.string else { return nil }
+            strings.reserveCapacity(items.count)
+            for item in items {
+                guard case .string(let string) = item else { return nil }
                 strings.append(string)
             }
             return .strings(strings)
-        default: return nil
+        case .table, .other: return nil
         }
     }
 }

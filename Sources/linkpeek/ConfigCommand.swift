@@ -40,7 +40,8 @@ struct ConfigCommand: ParsableCommand {
         @OptionGroup var config: ConfigOptions
 
         func run() throws {
-            let loaded = ConfigFile.load(named: file ?? config.path, environment: ProcessInfo.processInfo.environment)
+            let environment = ProcessInfo.processInfo.environment
+            let loaded = ConfigFile.load(named: file ?? config.path, environment: environment, cache: ConfigOptions.cache(environment))
             for warning in loaded.warnings { ConfigOptions.say("linkpeek: warning: \(warning)") }
             for problem in loaded.problems { ConfigOptions.say("linkpeek: \(problem)") }
             if !loaded.problems.isEmpty { throw ExitCode(2) }

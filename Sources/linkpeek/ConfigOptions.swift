@@ -25,7 +25,7 @@ struct ConfigOptions: ParsableArguments {
     }
 
     func load(flags: Options, environment: [String: String] = ProcessInfo.processInfo.environment) -> Loaded {
-        let file = ConfigFile.load(named: path, environment: environment)
+        let file = ConfigFile.load(named: path, environment: environment, cache: Self.cache(environment))
         let fromEnvironment = Options.fromEnvironment(environment)
         var loaded = Loaded(file: file, problems: file.problems.map(\.description) + fromEnvironment.problems)
         loaded.layers.set(flags, from: .flag)
@@ -81,6 +81,12 @@ struct ConfigOptions: ParsableArguments {
         let settings = try settings(cache: cache)
         let directory = settings.cacheEnabled ? CacheLocation.directory(configured: settings.cacheDir) : nil
         return CacheStore(directory: directory, sizeLimit: settings.cacheSizeLimit)
+    }
+
+    /// Where the configuration file's parsed document is kept between starts
+    /// (`ConfigCache`), valid for this binary's version only.
+    static func cache(_ environment: [String: String]) -> ConfigCache {
+        .standard(environment, binaryVersion: Linkpeek.versionLine)
     }
 
     static func say(_ line: String) {

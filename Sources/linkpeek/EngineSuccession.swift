@@ -1,4 +1,5 @@
 import LinkPeek
+import Synchronization
 
 extension LinkPeekEngine {
     /// An engine for `settings` that replaces `predecessor` (the daemon's
@@ -24,5 +25,47 @@ extension Settings {
     func keepsTheSameCache(as other: Settings) -> Bool {
         cacheEnabled == other.cacheEnabled && cacheDir == other.cacheDir && cacheSizeLimit == other.cacheSizeLimit
             && cacheWritesBehind == other.cacheWritesBehind && record == other.record && replay == other.replay
+    }
+}
+
+/// The engines a stdio daemon replaced (`SIGHUP`, `workspace/didChangeConfiguration`),
+/// kept until each is shut down: its transfers stopped and its curl
+/// threads joined (`LinkPeekEngine.shutdown`). Left to `deinit`, a replaced
+/// engine's threads would only be told to stop, and a process exiting just
+/// after could tear the TLS library down under one still ending. One that
+/// nothing else holds any more (no request of its own still running) is
+/// shut down at the next replacement; the rest at exit, after the current
+/// engine (`shutdownAll`).
+final class ReplacedEngines: Sendable {
+    private let engines = Mutex<[LinkPeekEngine]>([])
+
+    /// The engine for `settings` after `predecessor` (the daemon's `makeService`).
+    func engine(settings: Settings, succeeding predecessor: (any MetadataService)?) -> any MetadataService {
+        let idle = engines.withLock { held -> [LinkPeekEngine] in
+            var idle: [LinkPeekEngine] = []
+            var index = held.startIndex
+            while index < held.endIndex {
+                if isKnownUniquelyReferenced(&held[index]) {
+                    idle.append(held.remove(at: index))
+                } else {
+                    index += 1
+                }
+            }
+            if let old = predecessor as? LinkPeekEngine { held.append(old) }
+            return idle
+        }
+        for engine in idle { engine.shutdown() }
+        return LinkPeekEngine(settings: settings, succeeding: predecessor)
+    }
+
+    /// Shuts down every replaced engine still held; returns how many.
+    @discardableResult
+    func shutdownAll() -> Int {
+        let held = engines.withLock { held in
+            defer { held.removeAll() }
+            return held
+        }
+        for engine in held { engine.shutdown() }
+        return held.count
     }
 }

@@ -106,9 +106,13 @@ struct Serve: AsyncParsableCommand {
             let code = try await serveHTTP(start: start, flags: flags)
             Glibc.exit(code)
         }
+        let replaced = ReplacedEngines()
         let code = await Server.serve(
             configuration: start, reloadConfiguration: { [flags] in loadConfiguration(flags: flags) },
-            makeService: { LinkPeekEngine(settings: $0, succeeding: $1) }, clientLog: clientLog, outputLimits: outputLimits)
+            makeService: { replaced.engine(settings: $0, succeeding: $1) }, clientLog: clientLog, outputLimits: outputLimits)
+        // The current engine is shut down; the replaced ones still held are too, before `exit`.
+        let joined = replaced.shutdownAll()
+        if joined > 0 { Logger(label: "linkpeek.server").info("shut down \(joined) replaced engine\(joined == 1 ? "" : "s")") }
         Glibc.exit(code)
     }
 

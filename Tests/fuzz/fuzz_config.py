@@ -3,10 +3,16 @@ nesting, NUL bytes, invalid UTF-8, huge strings) checked by `linkpeek config
 check FILE`. Each run must end by itself within the bound with status 0 (a
 good file) or 2 (a bad one, said on stderr in sentences naming the file), never
 a signal: toml++ under TOMLKit must never see bytes that could stop the process.
+
+Each case that the parser read runs a second time with its cache (the parsed
+document kept under `XDG_CACHE_HOME`, here the work directory) damaged at
+random: the answer must be the first one, byte for byte. A damaged cache is
+ignored, and one that still decodes gives values checked as the parser's.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import tempfile
@@ -28,10 +34,15 @@ PIECES = [b"[" * 40, b"{" * 40, b"a = [" * 20, b"\x00", b"\xc3", b"\xff", b'"\\u
           b"a.b.c.d.e.f.g.h = 1\n", b"[a.b.c.d.e.f.g]\n", b"9223372036854775808"]
 
 
-def check(report: fuzzlib.Report, index, path: Path, data: bytes) -> None:
+def config_check(path: Path) -> subprocess.CompletedProcess:
+    environment = {**os.environ, "XDG_CACHE_HOME": str(path.parent / "cache")}
+    return subprocess.run([fuzzlib.binary(), "config", "check", str(path)], capture_output=True,
+                          timeout=TIME_BOUND, env=environment)
+
+
+def check(report: fuzzlib.Report, index, path: Path, data: bytes, rng: random.Random | None = None) -> None:
     try:
-        done = subprocess.run([fuzzlib.binary(), "config", "check", str(path)], capture_output=True,
-                              timeout=TIME_BOUND)
+        done = config_check(path)
     except subprocess.TimeoutExpired:
         report.fail(index, f"still running after {TIME_BOUND} s", data, ".toml")
         return
@@ -39,6 +50,29 @@ def check(report: fuzzlib.Report, index, path: Path, data: bytes) -> None:
         report.fail(index, f"exit status {done.returncode}", data, ".toml")
     elif done.returncode == 2 and str(path).encode() not in done.stderr:
         report.fail(index, "status 2 without a sentence naming the file", data, ".toml")
+    elif rng is not None:
+        damage_cache(report, index, path, data, rng, done)
+
+
+def damage_cache(report: fuzzlib.Report, index, path: Path, data: bytes, rng: random.Random,
+                 first: subprocess.CompletedProcess) -> None:
+    """The same case again with its cache damaged (if the parser read it and wrote one)."""
+    caches = list((path.parent / "cache" / "linkpeek").glob("config-*.cache"))
+    for cache in caches:
+        kept = cache.read_bytes()
+        cache.write_bytes(fuzzlib.mutate_bytes(rng, kept, [kept[: len(kept) // 2]]))
+    if not caches:
+        return
+    try:
+        again = config_check(path)
+    except subprocess.TimeoutExpired:
+        report.fail(index, f"still running after {TIME_BOUND} s with its cache damaged", data, ".toml")
+        return
+    if (again.returncode, again.stdout, again.stderr) != (first.returncode, first.stdout, first.stderr):
+        report.fail(index, f"another answer with its cache damaged: {again.returncode} {again.stderr[-300:]!r}",
+                    data, ".toml")
+    for cache in caches:
+        cache.unlink(missing_ok=True)
 
 
 def run(seconds: float, seed: int, max_cases: int | None = None) -> fuzzlib.Report:
@@ -56,6 +90,6 @@ def run(seconds: float, seed: int, max_cases: int | None = None) -> fuzzlib.Repo
                 data = fuzzlib.insert(rng, data, rng.choice(PIECES)) if rng.random() < 0.4 \
                     else fuzzlib.mutate_bytes(rng, data, SEEDS)
             path.write_bytes(data)
-            check(report, index, path, data)
+            check(report, index, path, data, rng)
             report.cases += 1
     return report

@@ -8,12 +8,15 @@ daemon's window/showMessage while it serves with the rest applied;
 live changes mid-session: workspace/didChangeConfiguration and SIGHUP
 apply to the next request, and a running request keeps its settings;
 a rule's minTTL/maxTTL and failureTTL as `cache get` sees them at a clock
-offset the test sets.
+offset the test sets; the parsed file kept in the cache directory (same
+answers warm, damaged cache ignored, an edit parsed again); engines a
+change replaced shut down before the daemon exits.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import threading
 
@@ -357,3 +360,60 @@ def test_a_redirect_is_sent_as_its_own_hosts_rule_says(run_cli, site, tmp_path, 
         assert hop[0].get("User-Agent") == agent
     else:
         assert hop[0].get("User-Agent", "").startswith("Mozilla/5.0 (compatible; linkpeek/"), hop[0]
+
+
+def test_an_unchanged_file_is_read_from_the_cache_with_the_same_answers(run_cli, tmp_path, private_cache_home):
+    rules = "".join(f'[[site]]\nmatch = ["h{n}.test", "*.h{n}.test/docs"]\nuserAgent = "a{n}"\ntimeout = {n + 1}\n'
+                    f'headers = {{ "X-N" = "{n}" }}\nfailureTTL = {{ notFound = {60 + n} }}\n\n' for n in range(6))
+    good = write(tmp_path, 'timeout = 4\n[hover]\nfetch = "cacheOnly"\n\n' + rules)
+    bad = tmp_path / "bad.toml"
+    bad.write_text('timeout = 4\nbogus = 1\n\n' + rules + '[[site]]\nmatch = "x.test"\nminTTL = -1\n')
+
+    def answers():
+        return [(r.returncode, r.stdout, r.stderr) for r in (
+            run_cli("config", "show", "--config", str(good), parse=False),
+            run_cli("config", "explain", "--config", str(good), "https://a.h4.test/docs/x", parse=False),
+            run_cli("config", "show", "--config", str(bad), parse=False))]
+
+    cold = answers()
+    assert [code for code, _, _ in cold] == [0, 0, 2]
+    assert "[[site]] 5" in cold[1][1] and "userAgent = a4" in cold[1][1]
+    assert f"{bad}:2: bogus" in cold[2][2] and f"{bad}:" in cold[2][2]
+    caches = sorted((private_cache_home / "linkpeek").glob("config-*.cache"))
+    assert len(caches) == 2  # one per file
+    assert all(c.stat().st_mode & 0o777 == 0o600 for c in caches)
+    kept = {c: (c.read_bytes(), c.stat().st_mtime_ns) for c in caches}
+    # Warm: the same answers, and the caches were read, not written again.
+    assert answers() == cold
+    assert {c: (c.read_bytes(), c.stat().st_mtime_ns) for c in caches} == kept
+    # A damaged cache is ignored (and written anew); the answers stay the same.
+    for cache in caches:
+        data = bytearray(cache.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        cache.write_bytes(bytes(data))
+    assert answers() == cold
+    assert {c: c.read_bytes() for c in caches} == {c: kept[c][0] for c in caches}
+    # One byte changed in the file: it is parsed again and its cache rewritten.
+    good.write_text(good.read_text().replace('userAgent = "a4"', 'userAgent = "a5"'))
+    changed = run_cli("config", "explain", "--config", str(good), "https://a.h4.test/docs/x", parse=False)
+    assert "userAgent = a5" in changed.stdout
+    assert {c: c.read_bytes() for c in caches} != {c: kept[c][0] for c in caches}
+
+
+def test_engines_replaced_by_a_change_are_shut_down_before_the_daemon_exits(make_client, site, tmp_path):
+    log = tmp_path / "daemon.log"
+    c = make_client(args=["--log-level", "info", "--log-file", str(log)], init_options={"userAgent": "one/1"})
+    c.fetch(site.url("/cfg-live?engine-1"))
+    for n in (2, 3):
+        c.notify("workspace/didChangeConfiguration", {"settings": {"userAgent": f"agent-{n}/1"}})
+        c.fetch(site.url(f"/cfg-live?engine-{n}"))
+        assert agent(site, f"/cfg-live?engine-{n}") == f"agent-{n}/1"
+    assert c.request("shutdown") is None
+    c.notify("exit")
+    assert c.wait_exit(10) == 0
+    # The second engine is held until the end and shut down at exit, after
+    # the current one; the first, idle, is shut down when the third replaces
+    # the second, unless background work still held it then (so 1 or 2).
+    lines = log.read_text().splitlines()
+    joined = [line for line in lines if "replaced engine" in line]
+    assert joined and re.search(r"shut down [12] replaced engines?$", joined[-1]), lines[-5:]
