@@ -38,6 +38,8 @@ extension Settings {
 /// engine (`shutdownAll`).
 final class ReplacedEngines: Sendable {
     private let engines = Mutex<[LinkPeekEngine]>([])
+    /// How many replaced engines were shut down so far, at replacements and at exit.
+    private let shutDown = Atomic<Int>(0)
 
     /// The engine for `settings` after `predecessor` (the daemon's `makeService`).
     func engine(settings: Settings, succeeding predecessor: (any MetadataService)?) -> any MetadataService {
@@ -55,17 +57,20 @@ final class ReplacedEngines: Sendable {
             return idle
         }
         for engine in idle { engine.shutdown() }
+        shutDown.add(idle.count, ordering: .relaxed)
         return LinkPeekEngine(settings: settings, succeeding: predecessor)
     }
 
-    /// Shuts down every replaced engine still held; returns how many.
+    /// Shuts down every replaced engine still held; returns how many that
+    /// was, and how many replaced engines were shut down in all.
     @discardableResult
-    func shutdownAll() -> Int {
+    func shutdownAll() -> (now: Int, inAll: Int) {
         let held = engines.withLock { held in
             defer { held.removeAll() }
             return held
         }
         for engine in held { engine.shutdown() }
-        return held.count
+        let inAll = shutDown.add(held.count, ordering: .relaxed).newValue
+        return (held.count, inAll)
     }
 }

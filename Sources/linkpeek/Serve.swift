@@ -112,7 +112,10 @@ struct Serve: AsyncParsableCommand {
             makeService: { replaced.engine(settings: $0, succeeding: $1) }, clientLog: clientLog, outputLimits: outputLimits)
         // The current engine is shut down; the replaced ones still held are too, before `exit`.
         let joined = replaced.shutdownAll()
-        if joined > 0 { Logger(label: "linkpeek.server").info("shut down \(joined) replaced engine\(joined == 1 ? "" : "s")") }
+        if joined.inAll > 0 {
+            Logger(label: "linkpeek.server").info(
+                "shut down \(joined.now) replaced engine\(joined.now == 1 ? "" : "s") at exit, \(joined.inAll) in all")
+        }
         Glibc.exit(code)
     }
 
