@@ -88,8 +88,12 @@ final class ElementCollector {
     /// its first text may start with a label (`BodyRecords.labels`).
     var labelCandidate: LabelCandidate?
 
+    /// The run labels as the tag gate matches them (`TagGate+Labels`).
+    let labelWords: TagGate.LabelWords
+
     init(limits: Limits = Limits()) {
         self.limits = limits
+        labelWords = TagGate.LabelWords(limits.fallbacks.records.labelBytes)
         bodyContext.apart = limits.fallbacks.records.apart
         bodyContext.areas = BodyContextTracker.AreaWords(limits.fallbacks.records)
     }
@@ -105,13 +109,21 @@ final class ElementCollector {
 
     /// What the tag gate may drop of the text that follows (`TagGate.BodyText`):
     /// body text while nothing captures it, libxml2 being `insideElement`.
-    func bodyText(insideElement: Bool) -> TagGate.BodyText {
+    /// `previous` is the gate's from the chunk before: what it carries on.
+    func bodyText(insideElement: Bool, after previous: TagGate.BodyText) -> TagGate.BodyText {
         var bodyText = TagGate.BodyText()
-        bodyText.drops = insideElement && document.headComplete && captures.isEmpty
+        // A first text the gate kept for its label, not yet handed over by
+        // libxml2: its element still waits for it (`labelCandidate`).
+        let labelWaiting = previous.keptLabel && labelCandidate != nil
+        bodyText.drops = insideElement && document.headComplete && captures.isEmpty && !labelWaiting
+        bodyText.keptLabel = labelWaiting
+        bodyText.awaitsFirstText = previous.awaitsFirstText
         let recording = elementCount < limits.elements && recordedBytes < limits.totalBytes
         bodyText.paragraphs = recording && fallbackCounts[.paragraph] < limits.fallbacks.cap(.paragraph)
         bodyText.headings = recording && fallbackCounts[.heading] < limits.fallbacks.cap(.heading)
         bodyText.divisions = recording && readsTextBlocks
+        let labelsLeft = fallbackCounts[.label] < limits.fallbacks.labels || apartCounts[.label] < limits.fallbacks.labels
+        if recording, labelsLeft, document.headComplete { bodyText.labels = labelWords }
         return bodyText
     }
 

@@ -126,7 +126,7 @@ final class PushParser {
             if gate.heldCount > PushParser.maxPendingBytes { stalled = true }
             return
         }
-        gate.bodyText = collector.bodyText(insideElement: insideElement)
+        gate.bodyText = collector.bodyText(insideElement: insideElement, after: gate.bodyText)
         gate.feed(bytes) { parseUngated($0) }
         if gate.heldCount > PushParser.maxPendingBytes { stalled = true }
         // Nothing more can be recorded (the caps never go down), so the rest

@@ -13,7 +13,8 @@ extension TagGate {
     /// attribute (a marker, `itemprop`, a JSON-LD type, a link, `datetime`)
     /// or a bare `<title>`, `<p>`, `<h1>` or `<div>` (the last three while the
     /// collector still keeps such elements: a `<div>` may be a text block),
-    /// and at an end tag of `body`, `html` or `head`.
+    /// and at an end tag of `body`, `html` or `head`; and at a first text
+    /// that starts with a label (`TagGate+Labels`).
     /// It is conservative: text kept that no one captures costs only time.
     struct BodyText {
         /// Text runs are dropped (until a tag below says otherwise).
@@ -23,6 +24,16 @@ extension TagGate {
         var headings = true
         /// Whether a bare `<div>` may still be read as a text block.
         var divisions = true
+        /// The collector's run labels, while it may still record a label
+        /// run (`TagGate+Labels`); none otherwise.
+        var labels = LabelWords()
+        /// The gate's own, carried from chunk to chunk: a start tag ended
+        /// and no text other than white space has followed it yet.
+        var awaitsFirstText = false
+        /// The gate kept a first text that starts like a label; until
+        /// libxml2 has handed it to the collector (whose element then waits
+        /// for it), the next chunk keeps text too.
+        var keptLabel = false
 
         private static let structural: [TagName] = [TagName("body"), TagName("html"), TagName("head")]
         private static let title = TagName("title")
@@ -32,6 +43,7 @@ extension TagGate {
 
         /// A tag's `>`: stops dropping if the tag might change what is captured.
         mutating func tagEnded(_ name: TagName, isEndTag: Bool, hasAttributes: Bool) {
+            awaitsFirstText = !isEndTag && !labels.isEmpty
             guard drops else { return }
             if isEndTag {
                 if Self.structural.contains(name) { drops = false }

@@ -72,8 +72,14 @@ extension TagGate {
         case .comment(dashes: 0) where dropping:
             return skip(bytes, from: start, upTo: UInt8(ascii: "-"))
         case .text where dropping || bodyText.drops:
+            if !dropping, bodyText.awaitsFirstText {
+                let text = probeFirstText(bytes, from: start)
+                // A label: kept from its first letter on.
+                if !bodyText.drops { return text }
+            }
             return skip(bytes, from: start, upTo: UInt8(ascii: "<"))
         case .text:
+            if bodyText.awaitsFirstText { _ = probeFirstText(bytes, from: start) }
             stop = UInt8(ascii: "<")
             end = min(end, start + max(0, Self.textLimit - kept))
         case .quotedValue(let quote) where !dropping:

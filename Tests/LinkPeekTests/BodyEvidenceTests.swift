@@ -1,3 +1,4 @@
+import HTMLHead
 import LinkPeekTestSupport
 import Testing
 @testable import LinkPeek
@@ -66,5 +67,34 @@ import Testing
             }
             #expect(found == expected, "round \(round): \(String(decoding: text, as: UTF8.self))")
         }
+    }
+
+    private func document(_ html: String) -> HeadDocument {
+        let scanner = HeadScanner(contentType: "text/html; charset=utf-8", bodyRecords: MetadataRules.bodyRecords)
+        scanner.feed(Array(html.utf8))
+        return scanner.finish()
+    }
+
+    /// Past the budget: twice it for any page; for an article, 1 MiB until
+    /// twice the budget is read, then only when what was read gave no
+    /// author or no date (asked once).
+    @Test func anArticleIsSearchedFurtherOnlyWhileItGaveNoBylineOrDate() {
+        let budget = 64 * 1024
+        var page = BodyEvidence()
+        #expect(page.reach(budget: budget, article: false, read: 300 * 1024) { HeadDocument() } == 128 * 1024)
+        let bare = document("<html><head><title>T</title></head><body><p>Text</p></body></html>")
+        var article = BodyEvidence()
+        #expect(article.reach(budget: budget, article: true, read: 100 * 1024) { bare } == 1024 * 1024)
+        #expect(article.reach(budget: budget, article: true, read: 128 * 1024) { bare } == 1024 * 1024)
+        let signed = document("""
+            <html><head><title>T</title></head><body><article><span class="byline">By Ann Lee</span>
+            <time datetime="2021-03-09">9 March</time><p>Text</p></article></body></html>
+            """)
+        var found = BodyEvidence()
+        #expect(found.reach(budget: budget, article: true, read: 128 * 1024) { signed } == 128 * 1024)
+        // Decided once: a later document does not reopen it.
+        found.restart()
+        #expect(found.reach(budget: budget, article: true, read: 200 * 1024) { bare } == 128 * 1024)
+        #expect(article.reach(budget: budget, article: true, read: 200 * 1024) { signed } == 1024 * 1024)
     }
 }

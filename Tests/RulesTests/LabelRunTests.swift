@@ -49,6 +49,37 @@ import Testing
         #expect(extractHTML(two).authors == ["Ann Lee", "Bo Kim"])
     }
 
+    /// A template's header line with the label in a bare `<span>`: no
+    /// attribute tells the tag gate to stop dropping text there, and no
+    /// paragraph or text block captures it, so only the label itself can.
+    /// Every chunking puts some chunk's start (where the gate may drop
+    /// again) before one of the spans.
+    @Test func aLabelInABareSpanIsReadInEveryChunking() {
+        let html = page("""
+            <header class="c-hdr__4e2"><span>Published: March 9, 2021</span>
+            <span class="c-hdr__sep">·</span><span>By <span>Ann Lee</span></span></header>
+            """)
+        for chunk in [nil] + Array(1...40) {
+            let metadata = extractHTML(html, chunk: chunk)
+            #expect(metadata.publishedTime == "2021-03-09", "chunk \(chunk ?? 0)")
+            #expect(metadata.author == "Ann Lee", "chunk \(chunk ?? 0)")
+        }
+    }
+
+    /// The same in list items, and a label cut by the chunk's end
+    /// ("Upd" | "ated: …") and after white space.
+    @Test func aLabelInABareListItemIsReadInEveryChunking() {
+        let html = page("""
+            <ul class="k7"><li>
+              Updated: 10 March 2021, 14:05 UTC</li><li>By <span>Ann Lee</span></li></ul>
+            """)
+        for chunk in [nil] + Array(1...40) {
+            let metadata = extractHTML(html, chunk: chunk)
+            #expect(metadata.publishedTime == "2021-03-10T14:05:00Z", "chunk \(chunk ?? 0)")
+            #expect(metadata.author == "Ann Lee", "chunk \(chunk ?? 0)")
+        }
+    }
+
     @Test func proseStartingWithByIsNoByline() {
         let html = page("""
             <div class="k1">By 2030, the city plans to double its tram lines.</div>

@@ -58,7 +58,7 @@ extension PageConsumer {
         guard lacksBylineOrDate, read < searchBytes else { return .stop }
         searching = true
         held = []
-        evidence = BodyEvidence()
+        evidence.restart()
         return .settle
     }
 
@@ -66,11 +66,13 @@ extension PageConsumer {
     /// gives most often, and furthest down.
     var lacksBylineOrDate: Bool { !declaredSoFar.isSuperset(of: [.author, .published]) }
 
-    /// How far into the body a byline or date is searched for: twice the
-    /// budget. The open corpus's bylines that lie past 16 KiB of body sit at
-    /// 44 and 83 KiB (the budget is 64 KiB), and two more at 261 and 700
-    /// KiB, which every page without a byline would pay for in bytes read.
-    var searchBytes: Int { 2 * bodyScanBytes }
+    /// How far into the body a byline or date is searched for
+    /// (`BodyEvidence.searchBytes`): further for an article.
+    var searchBytes: Int {
+        guard let scanner else { return 2 * bodyScanBytes }
+        return evidence.reach(budget: bodyScanBytes, article: declaredSoFar.contains(.article),
+                              read: bodyBytesRead(scanner)) { scanner.document }
+    }
 
     /// Parses the chunk just received (the last `bytes.count` of
     /// `bytesSeen`). When the page's head ends in it, the chunk is parsed in
@@ -139,7 +141,7 @@ extension PageConsumer {
         readingOn = true
         let parsed = held
         held = []
-        evidence = BodyEvidence()
+        evidence.restart()
         parsed.withUnsafeBytes { scanner.feed($0) }
         return afterScanning()
     }
