@@ -19,22 +19,19 @@ enum ASCIIText {
     /// Whether ASCII `text` holds `needle` (lowercase ASCII) with `text`'s
     /// letters in any case: `text.lowercased().contains(needle)`.
     static func contains(_ text: String, _ needle: StaticString) -> Bool {
-        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        needle.withUTF8Buffer { contains(text, $0) }
+    }
+
+    /// The same, for needles held in lists of `String`.
+    static func contains(_ text: String, _ needle: String) -> Bool {
+        var needle = needle
+        return needle.withUTF8 { contains(text, $0) }
+    }
+
+    private static func contains(_ text: String, _ pattern: UnsafeBufferPointer<UInt8>) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
             ASCIIByte.firstIndex(of: pattern, in: bytes, from: 0) != nil
-        }
-    }
-
-    /// Whether ASCII `text` holds `needle` (lowercase ASCII) with `text`'s
-    /// letters in any case, for needles held in lists of `String`.
-    static func contains(_ text: String, _ needle: String) -> Bool {
-        var needle = needle
-        return needle.withUTF8 { pattern in
-            var text = text
-            return text.withUTF8 { bytes in
-                ASCIIByte.firstIndex(of: pattern, in: bytes, from: 0) != nil
-            }
         }
     }
 
@@ -57,10 +54,11 @@ enum ASCIIText {
     /// that rules out `lowercased().hasPrefix(prefix)` when false (for a
     /// prefix of letters no other character lowers to, and no `K`).
     static func hasPrefix(_ text: String, bytes prefix: StaticString) -> Bool {
-        let pattern = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-        var text = text
-        return text.withUTF8 { bytes in
-            bytes.count >= pattern.count && ASCIIByte.matches(pattern, in: bytes, at: 0)
+        prefix.withUTF8Buffer { pattern in
+            var text = text
+            return text.withUTF8 { bytes in
+                bytes.count >= pattern.count && ASCIIByte.matches(pattern, in: bytes, at: 0)
+            }
         }
     }
 
