@@ -67,7 +67,7 @@ extension PageConsumer {
     var lacksBylineOrDate: Bool { !declaredSoFar.isSuperset(of: [.author, .published]) }
 
     /// How far into the body a byline or date is searched for
-    /// (`BodyEvidence.searchBytes`): further for an article.
+    /// (`BodyEvidence.reach`): further for an article.
     var searchBytes: Int {
         guard let scanner else { return 2 * bodyScanBytes }
         return evidence.reach(budget: bodyScanBytes, article: declaredSoFar.contains(.article),
