@@ -90,6 +90,9 @@ import Testing
         #"<div><span>Par</span><span>Ann Lee</span><span>·</span><span>9 mars 2021</span></div>"#,
         "<div class=\"k\"><span>Por:</span>\n  <b>Ann Lee</b></div>",
         #"<div class="z"><span>Von</span> Ann Lee</div>"#,
+        // No text block around it: only the carried label keeps the gate from dropping the name.
+        #"<header><span>By</span> <span>Ann Lee</span></header>"#,
+        #"<ul><li><span>By</span><span>Ann Lee</span></li><li>5 min read</li></ul>"#,
     ])
     func aLabelAloneInItsElementTakesTheNextElementsText(byline: String) {
         let html = page(byline)
