@@ -48,6 +48,10 @@ struct BodyContextTracker {
             prefixes = records.areaPrefixBytes
         }
 
+        init(words: [[UInt8]]) {
+            self.words = words
+        }
+
         var isEmpty: Bool { words.isEmpty && prefixes.isEmpty }
     }
 

@@ -4,8 +4,7 @@
 ///
 /// Without words the scanner records, from the body, only elements by their
 /// tag: `<video>`, `<audio>` (and the `<source>`/`<track>` inside a recorded
-/// one), `<img>`, `<h1>`, `<p>`, `<time>` with an attribute (`datetime`, a
-/// class), table rows and description lists, and a few `<div>`s' own text
+/// one), `<img>`, `<h1>`, `<p>`, `<time>`, table rows and description lists, and a few `<div>`s' own text
 /// (`ElementCollector+TextBlock`).
 public struct BodyRecords: Sendable, Equatable {
     /// Lowercase substrings of `class`, `id`, `rel` or `data-testid` that make any body
@@ -35,6 +34,13 @@ public struct BodyRecords: Sendable, Equatable {
     /// its attributes and text, against the `<time datetime>` cap.
     public var dateAttributes: [String]
 
+    /// Lowercase words that, as a whole token of an element's `class` or
+    /// `id` ("date" in `article-date`, "published"), make any body element
+    /// worth recording with its text: templates that write the page's
+    /// date without `<time>` (`<div class="date">March 9, 2021</div>`).
+    /// Tokens are runs of ASCII letters and digits, as for `areaWords`.
+    public var dateWords: [String]
+
     /// Lowercase words that, starting the first text of any body element
     /// ("By", "Published", "公開"), make it worth recording with its text:
     /// a label run. An ASCII label ends at a byte that is no ASCII letter or
@@ -43,8 +49,10 @@ public struct BodyRecords: Sendable, Equatable {
 
     public init(markers: [String] = [], linkHrefs: [String] = [], linkPathEndings: [String] = [],
                 apart: BodyContext.Landmarks = [], areaWords: [String] = [], areaPrefixes: [String] = [],
-                dateAttributes: [String] = [], labels: [String] = []) {
+                dateAttributes: [String] = [], dateWords: [String] = [], labels: [String] = []) {
         self.markers = markers
+        self.dateWords = dateWords
+        dateWordBytes = Self.bytes(dateWords)
         self.labels = labels
         labelBytes = Self.bytes(labels)
         self.dateAttributes = dateAttributes
@@ -74,6 +82,7 @@ public struct BodyRecords: Sendable, Equatable {
     let areaWordBytes: [[UInt8]]
     let areaPrefixBytes: [[UInt8]]
     let dateAttributeBytes: [[UInt8]]
+    let dateWordBytes: [[UInt8]]
     let labelBytes: [[UInt8]]
     /// `markerBytes` and `linkHrefBytes`, looked for in one pass over a value.
     let markerSet: WordSet
@@ -82,6 +91,6 @@ public struct BodyRecords: Sendable, Equatable {
     /// True when there are no words at all: only the plain elements are recorded.
     var isEmpty: Bool {
         markerBytes.isEmpty && linkHrefBytes.isEmpty && linkPathEndingBytes.isEmpty && dateAttributeBytes.isEmpty
-            && labelBytes.isEmpty
+            && labelBytes.isEmpty && dateWordBytes.isEmpty
     }
 }

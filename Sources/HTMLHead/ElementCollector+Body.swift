@@ -32,17 +32,20 @@ extension ElementCollector {
         /// `<time datetime>`, or any element with one of the caller's
         /// `BodyRecords.dateAttributes`, with its text.
         case time
-        /// `<time>` without `datetime` but with another attribute (a class),
-        /// with its text, where its date may be; counted apart from `.time`
-        /// because pages list many such times ("1w", "3 hours ago") that
-        /// must not crowd out a dated one. A bare `<time>` is not kept: the
-        /// tag gate may drop its text (`TagGate.BodyText`), depending on
-        /// where chunks are cut.
+        /// `<time>` without `datetime` (bare, or with a class), with its
+        /// text, where its date may be; counted apart from `.time` because
+        /// pages list many such times ("1w", "3 hours ago") that must not
+        /// crowd out a dated one. The tag gate keeps a bare one's text while
+        /// this kind may still be recorded (`TagGate.BodyText.times`).
         case textTime
         /// A table row (`<tr>`) or a description list (`<dl>`), with its
         /// text: where pages list facts with their labels ("公開日 |
         /// 2021年3月9日"), a date among them.
         case row
+        /// Any other element whose `class` or `id` has one of the caller's
+        /// `BodyRecords.dateWords` as a token (`<div class="date">`), with
+        /// its text.
+        case namedDate
         /// A `<div>` whose own text has a `<br>` (`ElementCollector+TextBlock`):
         /// never a tag's kind, the collector reads such blocks itself.
         case textBlock
@@ -65,6 +68,7 @@ extension ElementCollector {
         var times = 10
         var textTimes = 10
         var rows = 10
+        var namedDates = 10
         var textBlocks = 3
         /// Text blocks given up that had to stay records without text
         /// (`ElementCollector+TextBlock`), before no more are tried.
@@ -72,6 +76,9 @@ extension ElementCollector {
         /// The fewest characters a text block keeps (shorter: no prose).
         var textBlockCharacters = 80
         var labels = 10
+        /// How much text a label run alone in its element ("By", "Published:")
+        /// takes on from the elements after it (`ElementCollector+Labels`).
+        var labelCarryBytes = 256
         var textBytes = 1024
         var records = BodyRecords()
 
@@ -87,6 +94,7 @@ extension ElementCollector {
             case .time: times
             case .textTime: textTimes
             case .row: rows
+            case .namedDate: namedDates
             case .textBlock: textBlocks
             case .label: labels
             }
@@ -114,8 +122,7 @@ extension ElementCollector {
             case .p:
                 return !markedFull && isMarked(attributes) ? .marked : .paragraph
             case .time:
-                if attributes.contains("datetime") { return .time }
-                return attributes.pairs?.pointee != nil ? .textTime : nil
+                return attributes.contains("datetime") ? .time : .textTime
             case .a:
                 if isMarkedLink(attributes) || isMarked(attributes) { return .link }
                 return nil
@@ -125,8 +132,15 @@ extension ElementCollector {
                 return nil
             default:
                 if !markedFull && isMarked(attributes) { return .marked }
-                return hasDateAttribute(attributes) ? .time : nil
+                if hasDateAttribute(attributes) { return .time }
+                return !name.isVoid && namesDate(attributes) ? .namedDate : nil
             }
+        }
+
+        /// True when a token of `class` or `id` is one of the caller's date words.
+        func namesDate(_ attributes: AttributeList) -> Bool {
+            !records.dateWordBytes.isEmpty
+                && BodyContextTracker.namesArea(attributes, BodyContextTracker.AreaWords(words: records.dateWordBytes))
         }
 
         /// True when the element has one of the caller's date attributes.

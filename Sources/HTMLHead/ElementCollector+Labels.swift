@@ -1,3 +1,5 @@
+import TextTrimming
+
 /// Label runs: an element whose first text starts with one of the caller's
 /// labels (`BodyRecords.labels`: "By", "Published", "公開" …) is recorded
 /// with its text, whatever its tag and class: templates with hashed class
@@ -5,6 +7,15 @@
 /// elements that no marker names. The element is known to be one only at
 /// its first text, so it is recorded then (without attributes, which are
 /// gone by then), and its capture starts with that text.
+///
+/// A label is often alone in its element, the value in the next one:
+/// `<span>By </span><span>Ann Lee</span>`, `<span>Published:</span>
+/// <span>March 9, 2021</span>`. Such a run, at its element's end, is carried
+/// on in the parent: it takes the text that follows, up to the end of the
+/// next sibling that gives it text (or the parent's end), at most
+/// `FallbackLimits.labelCarryBytes` more. While it is open it is a capture
+/// like any other, so the tag gate keeps the text it needs (`drops` is
+/// false while a capture is open), across any chunking.
 extension ElementCollector {
     /// The innermost element, waiting for its first text.
     struct LabelCandidate {
@@ -75,4 +86,48 @@ extension ElementCollector {
             return !((next >= UInt8(ascii: "a") && next <= UInt8(ascii: "z")) || (next >= UInt8(ascii: "0") && next <= UInt8(ascii: "9")))
         }
     }
+
+    /// At the end of a label run's own element (`capture`, just taken off
+    /// the stack): when its text is the label alone, carries it on in the
+    /// parent and returns true (the caller puts it back).
+    func carriesLabel(_ capture: inout Capture) -> Bool {
+        guard capture.kind == .line, capture.carriedFrom == nil, capture.depth == depth, depth > 1,
+              ElementCollector.isLabelAlone(capture.bytes, labels: limits.fallbacks.records.labelBytes) else { return false }
+        if capture.bytes.count < capture.limit, capture.bytes.last.map({ !ByteCursor.isSpace($0) }) ?? false {
+            capture.bytes.append(ElementCollector.space)
+        }
+        capture.depth = depth - 1
+        capture.carriedFrom = capture.bytes.count
+        capture.limit = min(capture.limit, capture.bytes.count + limits.fallbacks.labelCarryBytes)
+        return true
+    }
+
+    /// After an element ended (at `depth`, not yet left): a carried label
+    /// run on top ends with the sibling that gave it text, or once full.
+    func endCarriedLabel() {
+        guard let last = captures.last, let from = last.carriedFrom else { return }
+        let full = last.bytes.count >= last.limit
+        let gotText = depth == last.depth + 1 && last.bytes[from...].contains { !ByteCursor.isSpace($0) }
+        if full || gotText { finish(captures.removeLast()) }
+    }
+
+    /// True when `bytes` (a label run's text) is one of `labels` and
+    /// nothing else but white space and punctuation ("By", "Published:",
+    /// "公開：").
+    static func isLabelAlone(_ bytes: [UInt8], labels: [[UInt8]]) -> Bool {
+        var start = 0
+        while start < bytes.count, ByteCursor.isSpace(bytes[start]) { start += 1 }
+        return labels.contains { label in
+            guard label.count <= bytes.count - start,
+                  label.indices.allSatisfy({ ByteCursor.lower(bytes[start + $0]) == label[$0] }) else { return false }
+            var rest = bytes[(start + label.count)...]
+            // A full-width colon ("：", U+FF1A) after a CJK label.
+            if rest.starts(with: fullWidthColon) { rest = rest.dropFirst(fullWidthColon.count) }
+            return rest.allSatisfy { byte in
+                byte < 0x80 && !ASCIIByte.isLetter(byte) && (byte &- UInt8(ascii: "0")) >= 10
+            }
+        }
+    }
+
+    private static let fullWidthColon: [UInt8] = [0xEF, 0xBC, 0x9A]
 }

@@ -49,6 +49,9 @@ final class ElementCollector {
         /// of the child block whose text is being left out.
         var hasOwnText = false
         var skippedBlockDepth: Int?
+        /// A label run carried on past its element (`ElementCollector+Labels`):
+        /// where its text after the label starts.
+        var carriedFrom: Int?
 
         /// Trimmed at its edges (every kind but `.raw`).
         var isTrimmed: Bool { kind != .raw }
@@ -122,6 +125,9 @@ final class ElementCollector {
         bodyText.paragraphs = recording && fallbackCounts[.paragraph] < limits.fallbacks.cap(.paragraph)
         bodyText.headings = recording && fallbackCounts[.heading] < limits.fallbacks.cap(.heading)
         bodyText.divisions = recording && readsTextBlocks
+        // A bare `<time>` in a landmark counted apart may be recorded while the others' cap is full.
+        bodyText.times = recording && (fallbackCounts[.textTime] < limits.fallbacks.cap(.textTime)
+            || apartCounts[.textTime] < limits.fallbacks.cap(.textTime))
         let labelsLeft = fallbackCounts[.label] < limits.fallbacks.labels || apartCounts[.label] < limits.fallbacks.labels
         if recording, labelsLeft, document.headComplete { bodyText.labels = labelWords }
         return bodyText
@@ -258,8 +264,10 @@ final class ElementCollector {
             captures[position].skippedBlockDepth = nil
         }
         while let last = captures.last, last.depth >= depth {
-            finish(captures.removeLast())
+            var capture = captures.removeLast()
+            if carriesLabel(&capture) { captures.append(capture) } else { finish(capture) }
         }
+        endCarriedLabel()
         switch name {
         case .head:
             document.headComplete = true

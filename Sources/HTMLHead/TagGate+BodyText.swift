@@ -11,8 +11,9 @@ extension TagGate {
     /// chunk the gate runs ahead of libxml2, so it stops dropping, until the
     /// next check, at any start tag that might open a capture: one with an
     /// attribute (a marker, `itemprop`, a JSON-LD type, a link, `datetime`)
-    /// or a bare `<title>`, `<p>`, `<h1>` or `<div>` (the last three while the
-    /// collector still keeps such elements: a `<div>` may be a text block),
+    /// or a bare `<title>`, `<p>`, `<h1>`, `<div>` or `<time>` (the last four
+    /// while the collector still keeps such elements: a `<div>` may be a
+    /// text block, a `<time>` a date written as text),
     /// and at an end tag of `body`, `html` or `head`; and at a first text
     /// that starts with a label (`TagGate+Labels`).
     /// It is conservative: text kept that no one captures costs only time.
@@ -24,6 +25,8 @@ extension TagGate {
         var headings = true
         /// Whether a bare `<div>` may still be read as a text block.
         var divisions = true
+        /// Whether a bare `<time>` may still be recorded with its text.
+        var times = true
         /// The collector's run labels, while it may still record a label
         /// run (`TagGate+Labels`); none otherwise.
         var labels = LabelWords()
@@ -40,6 +43,7 @@ extension TagGate {
         private static let paragraph = TagName("p")
         private static let heading = TagName("h1")
         private static let division = TagName("div")
+        private static let time = TagName("time")
 
         /// A tag's `>`: stops dropping if the tag might change what is captured.
         mutating func tagEnded(_ name: TagName, isEndTag: Bool, hasAttributes: Bool) {
@@ -49,6 +53,7 @@ extension TagGate {
                 if Self.structural.contains(name) { drops = false }
             } else if hasAttributes || name == Self.title || (paragraphs && name == Self.paragraph)
                 || (headings && name == Self.heading) || (divisions && name == Self.division)
+                || (times && name == Self.time)
             {
                 drops = false
             }

@@ -41,6 +41,11 @@ extension MetadataRules {
     /// `data-time`), or a date string (`data-origindate`).
     static let dateAttributes = ["data-timestamp", "data-time", "data-origindate"]
 
+    /// `class` or `id` tokens that name an element holding the page's date
+    /// (`<div class="date">`, `article-date`, `p.published`, `entry-date`):
+    /// the scanner records such elements, `namesPageDate` reads them.
+    static let pageDateWords = ["date", "pubdate", "published", "publishdate", "timestamp", "dateline", "posted"]
+
     /// What label runs start with (`BodyRecords.labels`): credit prefixes
     /// that rarely start prose, and the date labels `labelledDate` reads.
     /// Not "Di", "Av" or "文": too many sentences and words start so.
@@ -56,5 +61,6 @@ extension MetadataRules {
         areaWords: chromeAreaWords,
         areaPrefixes: chromeAreaPrefixes,
         dateAttributes: dateAttributes,
+        dateWords: pageDateWords,
         labels: runLabels)
 }

@@ -41,7 +41,7 @@ extension MetadataRules {
     static func namesPageDate(_ element: HTMLElement) -> Bool {
         let tokens = ["class", "id"].compactMap { element[$0]?.lowercased() }
             .flatMap { $0.split { !$0.isLetter } }
-        return tokens.contains { ["date", "pubdate", "published", "publishdate", "timestamp", "dateline", "posted"].contains($0) }
+        return tokens.contains { pageDateWords.contains(String($0)) }
             && !tokens.contains { $0.hasPrefix("update") || $0.hasPrefix("modif") }
     }
 

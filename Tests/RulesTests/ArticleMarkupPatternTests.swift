@@ -67,6 +67,55 @@ import Metadata
         #expect(metadata.sources?["publishedTime"] == "dated element")
     }
 
+    /// A `<time>` with no attribute at all, its date only in its text,
+    /// in every chunking (the tag gate must keep a bare `<time>`'s text).
+    @Test func aBareTimeInTheArticleGivesTheDate() {
+        // No element around it that a rule records: only the `<time>` can keep its text.
+        let html = page("<header><span><time>March 9, 2021</time></span></header>")
+        for chunk in [nil] + Array(1...40) {
+            let metadata = extractHTML(html, chunk: chunk)
+            #expect(metadata.publishedTime == "2021-03-09", "chunk \(chunk ?? 0)")
+            #expect(metadata.sources?["publishedTime"] == "time element", "chunk \(chunk ?? 0)")
+        }
+    }
+
+    /// A relative time is no date, and a bare `<time>` in a related list
+    /// or a comment thread loses to the article's own, wherever it is written.
+    @Test func aBareRelativeTimeOrOneInARelatedListIsNotTheArticlesDate() {
+        #expect(extractHTML(page("<span><time>4 months ago</time></span>")).publishedTime == nil)
+        let related = page("""
+            <aside><ul><li><a href="/b">Other story</a> <time>June 1, 2020</time></li></ul></aside>
+            <div class="comments"><time>July 2, 2021</time></div>
+            <div class="meta"><time>March 9, 2021</time></div>
+            """)
+        for chunk in [nil, 7, 16] {
+            #expect(extractHTML(related, chunk: chunk).publishedTime == "2021-03-09", "chunk \(chunk ?? 0)")
+        }
+    }
+
+    /// A date only in an element whose class says so, whatever its tag.
+    @Test(arguments: [
+        #"<div class="date">March 9, 2021</div>"#,
+        #"<span class="date">March 9, 2021</span>"#,
+        #"<div class="article-date">Tuesday 9 March 2021</div>"#,
+        #"<div class="published">March 9, 2021</div>"#,
+        #"<li id="post-date-3">9 March 2021</li>"#,
+    ])
+    func anElementNamedForTheDateGivesIt(markup: String) {
+        let html = page(markup + #"<span class="ago">4 months ago</span>"#)
+        for chunk in [nil, 5, 16] {
+            let metadata = extractHTML(html, chunk: chunk)
+            #expect(metadata.publishedTime == "2021-03-09", "chunk \(chunk ?? 0)")
+            #expect(metadata.sources?["publishedTime"] == "dated element", "chunk \(chunk ?? 0)")
+        }
+    }
+
+    @Test func aDivNamedForTheUpdateOrAnotherStorysDateGivesNoDate() {
+        #expect(extractHTML(page(#"<div class="updated-date">June 1, 2021</div>"#)).publishedTime == nil)
+        let related = page(#"<aside><div class="date">June 1, 2020</div></aside><div class="date">March 9, 2021</div>"#)
+        #expect(extractHTML(related).publishedTime == "2021-03-09")
+    }
+
     @Test func anElementNamedForTheUpdateOrHoldingProseGivesNoDate() {
         #expect(extractHTML(page("<p class=\"updated-date\">June 1, 2021</p>")).publishedTime == nil)
         let prose = "<p class=\"date-note\">The storm of March 9, 2021 was the worst in living memory for the towns along the shore.</p>"

@@ -80,6 +80,47 @@ import Testing
         }
     }
 
+    /// The label alone in its element, the name in the next one (hashed
+    /// class names, no marker): the label run goes on into the sibling's
+    /// text, in every chunking (the gate may drop again at any chunk start).
+    @Test(arguments: [
+        #"<div class="x7f3a"><span>By </span><span>Ann Lee</span></div>"#,
+        #"<div class="x7f3a"><span>By</span> <a href="/people/ann-lee">Ann Lee</a></div>"#,
+        #"<div class="x7f3a"><span class="x1">Written by</span><span class="x2">Ann Lee</span></div>"#,
+        #"<div><span>Par</span><span>Ann Lee</span><span>·</span><span>9 mars 2021</span></div>"#,
+        "<div class=\"k\"><span>Por:</span>\n  <b>Ann Lee</b></div>",
+        #"<div class="z"><span>Von</span> Ann Lee</div>"#,
+        // No text block around it: only the carried label keeps the gate from dropping the name.
+        #"<header><span>By</span> <span>Ann Lee</span></header>"#,
+        #"<ul><li><span>By</span><span>Ann Lee</span></li><li>5 min read</li></ul>"#,
+    ])
+    func aLabelAloneInItsElementTakesTheNextElementsText(byline: String) {
+        let html = page(byline)
+        for chunk in [nil] + Array(1...40) {
+            #expect(extractHTML(html, chunk: chunk).author == "Ann Lee", "chunk \(chunk ?? 0)")
+        }
+    }
+
+    @Test func aDateLabelAloneInItsElementTakesTheNextElementsDate() {
+        let html = page(#"<div class="m2"><span>Published:</span> <span>March 9, 2021</span> <span>4 min read</span></div>"#)
+        for chunk in [nil] + Array(1...40) {
+            let metadata = extractHTML(html, chunk: chunk)
+            #expect(metadata.publishedTime == "2021-03-09", "chunk \(chunk ?? 0)")
+            #expect(metadata.sources?["publishedTime"] == "labelled date", "chunk \(chunk ?? 0)")
+        }
+    }
+
+    /// What the carried label takes stays bounded: the next sibling that
+    /// gives text, within the parent; prose after a lone "By" is no name.
+    @Test func aCarriedLabelStopsAtTheNextSiblingAndTheParent() {
+        let prose = page(#"<div class="k1"><span>By</span> the way, the depots are new and the trams run every ten minutes.</div>"#)
+        #expect(extractHTML(prose).author == nil)
+        let apart = page(#"<div class="k2"><span>By</span></div><div class="k3"><span>Ann Lee</span></div>"#)
+        #expect(extractHTML(apart).author == nil)
+        let menu = page(#"<nav><div class="m1"><span>By</span> <span>Ann Lee</span></div></nav>"#)
+        #expect(extractHTML(menu).author == nil)
+    }
+
     @Test func proseStartingWithByIsNoByline() {
         let html = page("""
             <div class="k1">By 2030, the city plans to double its tram lines.</div>

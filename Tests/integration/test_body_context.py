@@ -8,6 +8,8 @@ read through the fetch's early stop and read budget (the head declares the
 main fields, so the body is held until it shows a sign of a byline or date).
 """
 
+import pytest
+
 ARTICLE_DATE = "2024-05-03T10:00:00+02:00"
 PROSE = "The council voted on Tuesday to extend the tram line to the harbour, a plan first proposed in 1998."
 NAV = "Home, World, Politics, Business, Technology, Science, Health, Sports, Style, Travel and all the other sections"
@@ -61,3 +63,48 @@ def test_the_summary_skips_navigation_and_the_aside(server, fetch):
     assert m.get("summary") == PROSE, res.describe()
     assert m["sources"]["summary"] == "first paragraph"
     assert m.get("author") == "Ann Lee"
+
+
+# Hand-written article headers (hashed class names, no author or date in the
+# head): a byline whose label sits alone in its element, a bare `<time>`, and
+# a date only in an element whose class names it, past 36 KiB of body and
+# followed by as much. Each is read by `parse` and by `fetch` (whose head
+# gives the title, summary and image but no author or date, so the body is
+# parsed on for them).
+SHAPES = {
+    "label-sibling": ('<div class="x7f3a"><span>By </span><span>Ann Lee</span></div>', "Ann Lee", None),
+    "label-link": ('<div class="x7f3a"><span>Written by</span> <a href="/people/ann-lee">Ann Lee</a></div>',
+                   "Ann Lee", None),
+    "bare-time": ('<div class="c9a"><time>March 9, 2021</time> <time>4 months ago</time></div>', None, "2021-03-09"),
+    "date-div": ('<div class="article-date">March 9, 2021</div><span class="ago">4 months ago</span>', None, "2021-03-09"),
+}
+
+
+PAD = "".join(f"<div><p>{PROSE}</p></div>" for _ in range(300))
+
+
+def shape_page(header: str, related_dates: bool) -> bytes:
+    # Other stories' bare dates before the article, for the date shapes to win over.
+    related = "".join(f'<li><a href="/b/{i}">Other story {i}</a> <time>June {1 + i}, 2020</time></li>'
+                      for i in range(5 if related_dates else 0))
+    return f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tram line</title>
+<meta property="og:type" content="article"><meta property="og:description" content="Declared.">
+<meta property="og:image" content="/img/og.png"></head><body>
+<nav><p>{NAV}</p></nav>{PAD}<aside class="k2"><ul>{related}</ul></aside>
+<main><div class="a81f3"><h1 class="b2c9d">Tram line</h1>{header}</div>
+<div class="f00d1"><p>{PROSE}</p></div></main>{PAD}</body></html>""".encode()
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_shapes_a_template_writes_without_markers(name, server, fetch, run_cli, tmp_path):
+    header, author, date = SHAPES[name]
+    body = shape_page(header, related_dates=date is not None)
+    page = tmp_path / "page.html"
+    page.write_bytes(body)
+    server.add_route(f"/body-context/shape/{name}", serve(body))
+    for res in (run_cli("parse", "--url", "https://news.example/a/1", str(page)),
+                fetch("--no-subresources", server.url(f"/body-context/shape/{name}"))):
+        assert res.returncode == 0, res.describe()
+        m = res.one
+        assert m.get("author") == author, res.describe()
+        assert m.get("publishedTime") == date, res.describe()
