@@ -38,8 +38,13 @@ extension MetadataRules {
 
     /// Attributes that templates put a date in on any element: epoch
     /// seconds or milliseconds (`data-timestamp="1615277700"`,
-    /// `data-time`), or a date string (`data-origindate`).
-    static let dateAttributes = ["data-timestamp", "data-time", "data-origindate"]
+    /// `data-time`, `data-publish-time`), or a date string
+    /// (`data-origindate`). Not `data-date`: calendars
+    /// and event lists put any day there.
+    static let dateAttributes = [
+        "data-timestamp", "data-time", "data-origindate", "data-publish-time", "data-pubdate",
+        "data-publish-date",
+    ]
 
     /// What label runs start with (`BodyRecords.labels`): credit prefixes
     /// that rarely start prose, and the date labels `labelledDate` reads.

@@ -215,20 +215,21 @@ extension MetadataRules {
     ]
 
     static func publishedTime(in page: PageIndex) -> Picked<String>? {
+        let dayFirst = writesDayFirst(page)
         for key in publishedTimeKeys {
             for meta in page.metaValues(key) {
-                if let date = dateText(meta.content) { return corroboratedEarlier(than: Picked(value: date, source: key), in: page) }
+                if let date = dateText(meta.content, dayFirst: dayFirst) { return corroboratedEarlier(than: Picked(value: date, source: key), in: page) }
             }
         }
-        if let date = parselyPage(in: page, key: "pub_date").flatMap(dateText) {
+        if let date = parselyPage(in: page, key: "pub_date").flatMap({ dateText($0, dayFirst: dayFirst) }) {
             return Picked(value: date, source: "parsely-page")
         }
         for key in ["datePublished", "uploadDate", "dateCreated"] {
             for node in page.jsonLD.contentNodes {
-                if let date = dateText(node[key]?.stringValue) { return Picked(value: date, source: "json-ld:\(key)") }
+                if let date = dateText(node[key]?.stringValue, dayFirst: dayFirst) { return Picked(value: date, source: "json-ld:\(key)") }
             }
         }
-        if let date = page.bestPlacedProperty(named: "datepublished", { dateText($0.value) }) {
+        if let date = page.bestPlacedProperty(named: "datepublished", { dateText($0.value, dayFirst: dayFirst) }) {
             return Picked(value: date, source: "microdata:datepublished")
         }
         return shownDate(in: page)
@@ -261,9 +262,9 @@ extension MetadataRules {
 
     /// A date: ISO 8601 with the page's offset when its form is known
     /// (`+Dates`), else as written when it holds a four-digit year.
-    static func dateText(_ raw: String?) -> String? {
+    static func dateText(_ raw: String?, dayFirst: Bool = false) -> String? {
         guard let text = TextCleaner.clean(raw), hasYear(text) else { return nil }
-        return isoDate(text) ?? text
+        return isoDate(text, dayFirst: dayFirst) ?? text
     }
 
     static func hasYear(_ text: String) -> Bool {
