@@ -11,7 +11,7 @@ extension MetadataRules {
     /// Chinese and Japanese.
     static let bylinePrefixes = [
         "written by", "posted by", "story by", "words by", "text by", "reporting by", "by", "text", "words",
-        "par", "por", "von", "di", "door", "av", "af", "author", "autor", "auteur", "autore",
+        "par", "por", "von", "di", "door", "av", "af", "author", "autor", "auteur", "autore", "texto",
         "文", "作者", "著者", "撰文", "記者", "文・",
     ]
 
@@ -22,6 +22,8 @@ extension MetadataRules {
         "translated by", "translation by", "translation:", "edited by", "editor:", "edited:",
         "video by", "graphics by", "additional reporting by", "contributing:", "with reporting by",
         "traduit par", "traducido por", "übersetzt von", "tradotto da", "vertaald door", "illustré par",
+        "editing by", "foto:", "fotos:", "fotografía:", "ilustración:",
+        "イラスト", "写真", "撮影", "翻訳", "編集：", "編集/", "編集／", "插图", "摄影",
     ]
 
     /// Words that make a comma-separated part of a credit a job title or
@@ -41,7 +43,8 @@ extension MetadataRules {
     static let interfaceWords: Set<String> = [
         "write", "see all", "follow", "following", "read more", "more", "view profile", "profile", "subscribe",
         "share", "email", "contact", "bio", "close", "menu", "show more", "load more", "view all", "all articles",
-        "more articles", "follow us", "sign in", "log in", "login",
+        "more articles", "follow us", "sign in", "log in", "login", "more from this author", "more from", "more by",
+        "all posts", "view all posts",
     ]
 
     /// Generic credits that name no person ("Staff", "News Desk"): a
@@ -93,8 +96,12 @@ extension MetadataRules {
             if next == " " || next == ":" || next == "：" || next == "\u{A0}" || next == "|" || next == "／" || isCJKPrefix {
                 return String(rest).trimmingScalars { String.isSpace($0) || ":：|/／".unicodeScalars.contains($0) }
             }
-            // "ByJane Doe": a capital right after "By" starts the name.
+            // "ByJane Doe": a capital right after "By" starts the name; after
+            // "BY", a capital and a small letter ("BYJane Doe").
             if prefix == "by", text.hasPrefix("By"), next.isUppercase { return String(rest) }
+            if prefix == "by", text.hasPrefix("BY"), next.isUppercase, rest.dropFirst().first?.isLowercase == true {
+                return String(rest)
+            }
         }
         return text
     }
@@ -217,6 +224,15 @@ extension MetadataRules {
         }
         while let last = words.last, ["follow", "following", "updated", "published", "on", "at", "-", "–", "—"].contains(last.lowercased()) {
             words.removeLast()
+        }
+        // "Jane DoeFollow": a button's word glued to the name by markup
+        // that puts no space between them.
+        if let last = words.last, words.count >= 2 {
+            for button in ["Following", "Follow"] where last.hasSuffix(button) && last.count > button.count
+                && last.dropLast(button.count).last?.isLowercase == true {
+                words[words.count - 1] = String(last.dropLast(button.count))
+                break
+            }
         }
         var result = words.joined(separator: " ")
         if let date = firstDateWord(in: words), date > 0 { result = words[..<date].joined(separator: " ") }

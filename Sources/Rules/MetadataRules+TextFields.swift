@@ -139,6 +139,9 @@ extension MetadataRules {
                 break metas
             }
         }
+        // A login ("jdoe") gives way to a display name from another source.
+        var login: Picked<[String]>?
+        if let names = declared?.value, names.allSatisfy(isLoginName) { (login, declared) = (declared, nil) }
         if declared == nil, let credit = parselyPage(in: page, key: "author") {
             let names = authorNames(credit).filter(plausible)
             if !names.isEmpty { declared = Picked(value: names, source: "parsely-page") }
@@ -157,12 +160,16 @@ extension MetadataRules {
                 }
             }
         }
-        if declared == nil, let names = page.bestPlacedProperty(named: "author", { property -> [String]? in
-            // The person's own `itemprop=name`, not the whole item's text or its link.
-            let names = authorNames(page.nestedName(in: property) ?? property.value).filter(plausible)
-            return names.isEmpty ? nil : names
-        }) {
-            declared = Picked(value: names, source: "microdata:author")
+        if declared == nil {
+            var names: [String] = []
+            for name in page.bestPlacedProperties(named: "author", between: personProperties, { property -> [String]? in
+                // The person's own `itemprop=name`, not the whole item's text or its link.
+                let names = authorNames(page.nestedName(in: property) ?? property.value).filter(plausible)
+                return names.isEmpty ? nil : names
+            }).joined() where !names.contains(name) {
+                names.append(name)
+            }
+            if !names.isEmpty { declared = Picked(value: names, source: "microdata:author") }
         }
         if let declared, !declared.value.allSatisfy({ isGenericCredit($0, siteNames: siteNames) }) { return declared }
         if let picked = bylineAuthors(in: page) {
@@ -171,7 +178,7 @@ extension MetadataRules {
                 return Picked(value: names, source: picked.source)
             }
         }
-        if let declared { return declared }
+        if let declared = declared ?? login { return declared }
         return twitterCreator(in: page).flatMap { shown($0.value) ? Picked(value: [$0.value], source: $0.source) : nil }
     }
 
@@ -191,6 +198,18 @@ extension MetadataRules {
             }
         }
         return nil
+    }
+
+    /// A `Person`'s own microdata properties: what may sit between two
+    /// `itemprop=author` items of one byline.
+    static let personProperties: Set<String> = [
+        "name", "givenname", "familyname", "url", "image", "sameas", "jobtitle", "email", "description",
+    ]
+
+    /// An account's login rather than a name: one word of small ASCII
+    /// letters and digits ("jdoe", "ann42").
+    static func isLoginName(_ name: String) -> Bool {
+        name.utf8.count >= 2 && name.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
     }
 
     /// A URL slug rather than a name: "ann-lee", "ann_lee" (lowercase, no spaces).
