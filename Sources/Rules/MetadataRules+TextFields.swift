@@ -57,15 +57,20 @@ extension MetadataRules {
         return page.microdataText(["description"]) ?? firstParagraph(in: page)
     }
 
-    /// JSON-LD's `description` when the card description that would win
-    /// (`og:`, `twitter:`) is longer than `longDescriptionLength` and it
-    /// is not: the whole article pasted into the card's tag.
+    /// JSON-LD's `description`, else another declared one (`twitter:`,
+    /// `description`), when the card description that would win (`og:`,
+    /// `twitter:`) is longer than `longDescriptionLength` and it is not:
+    /// the whole article pasted into the card's tag.
     static func shorterThanLongCard(in page: PageIndex) -> Picked<String>? {
         guard let card = page.metaText(["og:description", "twitter:description"]),
-              card.value.utf8.count > longDescriptionLength, card.value.count > longDescriptionLength,
-              let text = JSONLDGraph.text("description", in: page.jsonLD.contentNodes), text.count <= longDescriptionLength
-        else { return nil }
-        return Picked(value: text, source: "json-ld:description")
+              card.value.utf8.count > longDescriptionLength, card.value.count > longDescriptionLength else { return nil }
+        if let text = JSONLDGraph.text("description", in: page.jsonLD.contentNodes), text.count <= longDescriptionLength {
+            return Picked(value: text, source: "json-ld:description")
+        }
+        for key in ["twitter:description", "description", "dc.description"] where key != card.source {
+            if let other = page.metaText([key]), other.value.count <= longDescriptionLength { return other }
+        }
+        return nil
     }
 
     /// The site's own name. Never invented from the host: a label the page

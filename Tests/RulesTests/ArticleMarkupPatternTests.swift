@@ -112,6 +112,35 @@ import Metadata
         #expect(extractHTML(page(head: card, "")).summary == "Heavy rain on the coast.")
     }
 
+    @Test func aShortFormOfTheSiteNameLeadingTheHeadlineGoes() {
+        let html = page(head: "<meta property=\"og:site_name\" content=\"Acme News\">", "")
+            .replacing("<title>Page</title>", with: "<title>Acme · Storm hits the coast overnight</title>")
+        #expect(extractHTML(html).title == "Storm hits the coast overnight")
+        // Without the headline to prove the rest, a first word is a kicker.
+        let kicker = page(head: "<meta property=\"og:site_name\" content=\"Acme News\">", "")
+            .replacing("<title>Page</title>", with: "<title>Acme · Storm hits the coast</title>")
+        #expect(extractHTML(kicker).title == "Acme · Storm hits the coast")
+    }
+
+    @Test(arguments: [
+        "Storm hits the coast overnight - Full Text View - Trials Registry",
+        "Storm hits the coast overnight | Weather | Acme",
+    ])
+    func theHeadlineThenSeveralPartsLosesThemAll(title: String) {
+        let html = page("").replacing("<title>Page</title>", with: "<title>\(title)</title>")
+        let metadata = extractHTML(html)
+        #expect(metadata.title == "Storm hits the coast overnight")
+        #expect(metadata.rawTitle == title)
+    }
+
+    @Test func aLongCardDescriptionLosesToAShortMetaDescription() {
+        let article = String(repeating: "The storm reached the coast late on Monday, bringing heavy rain to the towns. ", count: 12)
+        let head = """
+            <meta property="og:description" content="\(article)"><meta name="description" content="A storm hit the coast overnight.">
+            """
+        #expect(extractHTML(page(head: head, "")).summary == "A storm hit the coast overnight.")
+    }
+
     @Test func aLazyImageSetGivesItsWidestCandidate() {
         let html = page("""
             <figure><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" data-srcset="/img/lead-400.jpg 400w, /img/lead-800.jpg 800w, /img/lead-600.jpg 600w" alt="Waves on the shore"></figure>
