@@ -34,6 +34,7 @@ extension MetadataRules {
         "journalist", "photographer", "critic", "desk", "bureau", "contributing", "news", "team", "intern",
         "founder", "ceo", "head", "lead", "manager", "professor", "md", "phd",
         "vice", "president", "vp", "svp", "evp", "officer", "general", "partner", "engineer", "scientist",
+        "reports", "wire", "services",
     ]
 
     /// Degrees written after a name ("Ann Lee, Ph.D."), letters only.
@@ -71,10 +72,17 @@ extension MetadataRules {
         for part in splitAuthors(text) {
             let name = withoutTrailingNoise(withoutBylinePrefix(part))
             guard !name.isEmpty, !interfaceWords.contains(name.lowercased()), !looksLikeURL(name), !name.hasPrefix("@"),
-                  !names.contains(name) else { continue }
+                  !names.contains(name), !isDateLabelOnly(name) else { continue }
             names.append(name)
         }
         return withoutTitlesBesidePeople(names)
+    }
+
+    /// Only the words that lead a date ("publié le" left of "Par Jean
+    /// Dupont, publié le 09/03/2021" once the date is cut).
+    static func isDateLabelOnly(_ name: String) -> Bool {
+        let words = name.lowercased().split(separator: " ")
+        return !words.isEmpty && words.allSatisfy { dateLabels.contains(String($0)) }
     }
 
     /// A job title beside a name goes ("Ann Lee" and "Senior Editor", from

@@ -12,7 +12,10 @@ extension MetadataRules {
     /// … and only as a whole token (`class="writer"`, `writer-name`, not
     /// `Songwriters_Hall`). The scanner records on the substring; the rules
     /// (`isMarkedByline`) check the token.
-    static let bylineTokenMarkers = ["writer"]
+    /// The French, Spanish, German, Portuguese and Italian words too
+    /// (`class="auteur"`, `autor`, `autore`), as whole tokens: "autor" is
+    /// a piece of `autoresize`.
+    static let bylineTokenMarkers = ["writer", "auteur", "autor", "autora", "autore"]
 
     /// What an `<a href>` to an author page holds (`/author/ann`, `?author=3`);
     /// `linksToAuthorPage` then checks the path segment precisely.

@@ -193,8 +193,15 @@ extension MetadataRules {
     /// elsewhere; one in navigation, an aside or the page footer (a related
     /// article's, a comment's, a copyright's) only when there is no other.
     static func timeElementDate(in page: PageIndex) -> (place: BodyPlace, value: Picked<String>)? {
+        // A `<time class="updated">` counts only when no other gives a date:
+        // templates write it beside the published one, sometimes first.
+        timeElementDate(in: page, updates: false) ?? timeElementDate(in: page, updates: true)
+    }
+
+    private static func timeElementDate(in page: PageIndex, updates: Bool) -> (place: BodyPlace, value: Picked<String>)? {
         let dayFirst = writesDayFirst(page)
         return bestPlaced(in: page) { _, element in
+            guard updates || !namesUpdate(element) else { return nil }
             for attribute in dateAttributes {
                 guard let value = element[attribute] else { continue }
                 if let date = epochDate(value) ?? dateText(value, dayFirst: dayFirst) { return Picked(value: date, source: attribute) }
@@ -204,6 +211,13 @@ extension MetadataRules {
                     ?? TextCleaner.clean(element.text).flatMap({ dateInText($0, dayFirst: dayFirst) }) else { return nil }
             return Picked(value: date, source: "time element")
         }
+    }
+
+    /// True when a token of the element's `class` names an update
+    /// ("updated", "date-modified").
+    static func namesUpdate(_ element: HTMLElement) -> Bool {
+        guard let value = element["class"]?.lowercased(), value.contains("updat") || value.contains("modif") else { return false }
+        return value.split { !$0.isLetter }.contains { $0.hasPrefix("update") || $0.hasPrefix("modif") }
     }
 
     /// The date the page shows: its best-placed `<time>`, else the

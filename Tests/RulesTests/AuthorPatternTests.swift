@@ -119,6 +119,7 @@ import Metadata
         #expect(extract(site + [byline]).author == "Ann Lee")
         // Without a byline the declared credit stands.
         #expect(extract([Tag.meta(name: "author", "Staff")]).author == "Staff")
+        #expect(extract([Tag.meta(name: "author", "Staff Reports"), byline]).author == "Ann Lee")
         // A declared person is not overruled by a byline.
         #expect(extract([Tag.meta(name: "author", "Bo Kim"), byline]).author == "Bo Kim")
     }
