@@ -11,7 +11,7 @@ extension MetadataRules {
     /// Chinese and Japanese.
     static let bylinePrefixes = [
         "written by", "posted by", "story by", "words by", "text by", "reporting by", "by", "text", "words",
-        "par", "por", "von", "di", "door", "av", "af", "author", "autor", "auteur", "autore", "texto",
+        "par", "por", "von", "di", "door", "av", "af", "author", "autor", "auteur", "autore", "texto", "reporter", "contributor",
         "文", "作者", "著者", "撰文", "記者", "文・",
     ]
 
@@ -35,6 +35,8 @@ extension MetadataRules {
         "founder", "ceo", "head", "lead", "manager", "professor", "md", "phd",
         "vice", "president", "vp", "svp", "evp", "officer", "general", "partner", "engineer", "scientist",
         "reports", "wire", "services",
+        // The newsroom as a whole, in the corpus's other languages.
+        "redactie", "redaktion", "redacción", "redaccion", "rédaction", "redazione", "redação", "redacao",
     ]
 
     /// Degrees written after a name ("Ann Lee, Ph.D."), letters only.
@@ -55,8 +57,12 @@ extension MetadataRules {
         if siteNames.contains(where: { let site = foldedName($0); return !site.isEmpty && (site == folded || folded.hasPrefix(site)) }) {
             return true
         }
+        // An editorial desk in Japanese or Chinese ("アクメ編集部", "编辑部").
+        if ["編集部", "编辑部", "編輯部"].contains(where: { name.hasSuffix($0) }) { return true }
         let words = name.lowercased().split { !$0.isLetter }
-        return !words.isEmpty && words.allSatisfy { jobTitleWords.contains(String($0)) || ["the", "and", "of", "for"].contains(String($0)) }
+        return !words.isEmpty && words.allSatisfy {
+            jobTitleWords.contains(String($0)) || ["the", "and", "of", "for", "la", "le", "l", "die", "de", "el", "a"].contains(String($0))
+        }
     }
 
     /// The people a credit line names, in order, each once: "By Ann Lee
@@ -219,7 +225,11 @@ extension MetadataRules {
     /// date, "Follow", the place written from ("Ann Lee in London").
     private static func withoutTrailingNoise(_ name: String) -> String {
         var words = name.split(separator: " ").map(String.init)
-        if let handle = words.firstIndex(where: { ($0.hasPrefix("@") || $0.hasPrefix("(@")) && $0.count > 2 }), handle > 0 {
+        // An @handle, or an e-mail address ("ann@example.com").
+        if let handle = words.firstIndex(where: { word in
+            (word.hasPrefix("@") || word.hasPrefix("(@")) && word.count > 2
+                || word.dropFirst().contains("@") && word.contains(".")
+        }), handle > 0 {
             words = Array(words[..<handle])
         }
         if let unit = words.indices.first(where: { $0 > 0 && timeUnitWords.contains(words[$0].lowercased()) && words[$0 - 1].allSatisfy(\.isASCIIDigit) }) {

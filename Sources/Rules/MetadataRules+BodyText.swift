@@ -236,9 +236,12 @@ extension MetadataRules {
     /// only that one).
     static let publishedDateLabels = [
         "published", "posted", "first published", "publié", "publicado", "veröffentlicht", "pubblicato", "公開", "配信", "公表", "発行",
-        "发布", "發布", "發佈",
+        "发布", "發布", "發佈", "gepubliceerd", "입력", "기사입력", "등록",
     ]
-    static let updatedDateLabels = ["updated", "last updated", "reviewed", "last reviewed", "modified", "更新", "最終更新"]
+    static let updatedDateLabels = [
+        "updated", "last updated", "reviewed", "last reviewed", "modified", "更新", "最終更新",
+        "stand", "actualizado", "atualizado", "aktualisiert", "aggiornato", "bijgewerkt", "mis à jour", "수정",
+    ]
 
     /// A short recorded text that starts with a date label and holds a
     /// whole date ("Published: March 9, 2021", "Reviewed: 9 Mar 2021",

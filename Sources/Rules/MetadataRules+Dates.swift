@@ -174,7 +174,7 @@ extension MetadataRules {
     static let dateLabels: Set<String> = [
         "at", "on", "published", "updated", "posted", "modified", "reviewed", "last", "the", "of", "-", "|", "/", "–", "—", "·", "•",
         "klo", "kl",
-        "de", "del", "le", "um", "uhr", "à", "às", "den", "h",
+        "de", "del", "le", "um", "uhr", "à", "às", "den", "h", "om", "il", "alle", "em",
         "publié", "publiée", "publicado", "publicada", "actualizado", "atualizado", "veröffentlicht",
         "aktualisiert", "pubblicato", "aggiornato", "gepubliceerd", "bijgewerkt",
     ]

@@ -52,6 +52,9 @@ import Metadata
         ("Reporting by Ann Lee; Editing by Bo Kim", ["Ann Lee"]),
         ("BYAnn Lee", ["Ann Lee"]),
         ("Ann LeeFollow", ["Ann Lee"]),
+        ("Reporter: Ann Lee", ["Ann Lee"]),
+        ("Contributor: Ann Lee", ["Ann Lee"]),
+        ("By Ann Lee ann.lee@example.com", ["Ann Lee"]),
     ])
     func aCreditLineGivesItsPeopleOnly(credit: String, names: [String]) {
         #expect(MetadataRules.authorNames(credit) == names)
@@ -120,6 +123,9 @@ import Metadata
         // Without a byline the declared credit stands.
         #expect(extract([Tag.meta(name: "author", "Staff")]).author == "Staff")
         #expect(extract([Tag.meta(name: "author", "Staff Reports"), byline]).author == "Ann Lee")
+        for desk in ["Redaktion", "La rédaction", "Redacción", "アクメ編集部"] {
+            #expect(extract([Tag.meta(name: "author", desk), byline]).author == "Ann Lee")
+        }
         // A declared person is not overruled by a byline.
         #expect(extract([Tag.meta(name: "author", "Bo Kim"), byline]).author == "Bo Kim")
     }

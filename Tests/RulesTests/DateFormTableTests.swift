@@ -225,6 +225,13 @@ import Testing
         #expect(extract([body("div", [:], "發佈日期: 2021/03/09")]).publishedTime == "2021-03-09")
     }
 
+    @Test func labelsInDutchGermanItalianAndKoreanAreRead() {
+        #expect(extract([body("p", [:], "Gepubliceerd op 9 maart 2021 om 08:15")]).publishedTime == "2021-03-09T08:15:00")
+        #expect(extract([body("p", [:], "Stand: 09.03.2021 08:15 Uhr")]).publishedTime == "2021-03-09T08:15:00")
+        #expect(extract([body("p", [:], "Pubblicato il 09/03/2021 alle 08:15")], lang: "it").publishedTime == "2021-03-09T08:15:00")
+        #expect(extract([body("p", [:], "입력 2021.03.09 08:15")]).publishedTime == "2021-03-09T08:15:00")
+    }
+
     @Test func proseThatMentionsADateIsNoLabel() {
         #expect(extract([body("p", [:], "The bridge was published in plans on March 9, 2021, and opened later that year.")]).publishedTime == nil)
     }
