@@ -11,7 +11,7 @@ extension MetadataRules {
     /// Chinese and Japanese.
     static let bylinePrefixes = [
         "written by", "posted by", "story by", "words by", "text by", "reporting by", "by", "text", "words",
-        "par", "por", "von", "di", "door", "av", "af", "author", "autor", "auteur", "autore",
+        "par", "por", "von", "di", "door", "av", "af", "author", "autor", "auteur", "autore", "texto", "reporter", "contributor",
         "文", "作者", "著者", "撰文", "記者", "文・",
     ]
 
@@ -22,6 +22,8 @@ extension MetadataRules {
         "translated by", "translation by", "translation:", "edited by", "editor:", "edited:",
         "video by", "graphics by", "additional reporting by", "contributing:", "with reporting by",
         "traduit par", "traducido por", "übersetzt von", "tradotto da", "vertaald door", "illustré par",
+        "editing by", "foto:", "fotos:", "fotografía:", "ilustración:",
+        "イラスト", "写真", "撮影", "翻訳", "編集：", "編集/", "編集／", "插图", "摄影",
     ]
 
     /// Words that make a comma-separated part of a credit a job title or
@@ -32,6 +34,9 @@ extension MetadataRules {
         "journalist", "photographer", "critic", "desk", "bureau", "contributing", "news", "team", "intern",
         "founder", "ceo", "head", "lead", "manager", "professor", "md", "phd",
         "vice", "president", "vp", "svp", "evp", "officer", "general", "partner", "engineer", "scientist",
+        "reports", "wire", "services",
+        // The newsroom as a whole, in the corpus's other languages.
+        "redactie", "redaktion", "redacción", "redaccion", "rédaction", "redazione", "redação", "redacao",
     ]
 
     /// Degrees written after a name ("Ann Lee, Ph.D."), letters only.
@@ -41,7 +46,8 @@ extension MetadataRules {
     static let interfaceWords: Set<String> = [
         "write", "see all", "follow", "following", "read more", "more", "view profile", "profile", "subscribe",
         "share", "email", "contact", "bio", "close", "menu", "show more", "load more", "view all", "all articles",
-        "more articles", "follow us", "sign in", "log in", "login",
+        "more articles", "follow us", "sign in", "log in", "login", "more from this author", "more from", "more by",
+        "all posts", "view all posts",
     ]
 
     /// Generic credits that name no person ("Staff", "News Desk"): a
@@ -51,8 +57,12 @@ extension MetadataRules {
         if siteNames.contains(where: { let site = foldedName($0); return !site.isEmpty && (site == folded || folded.hasPrefix(site)) }) {
             return true
         }
+        // An editorial desk in Japanese or Chinese ("アクメ編集部", "编辑部").
+        if ["編集部", "编辑部", "編輯部"].contains(where: { name.hasSuffix($0) }) { return true }
         let words = name.lowercased().split { !$0.isLetter }
-        return !words.isEmpty && words.allSatisfy { jobTitleWords.contains(String($0)) || ["the", "and", "of", "for"].contains(String($0)) }
+        return !words.isEmpty && words.allSatisfy {
+            jobTitleWords.contains(String($0)) || ["the", "and", "of", "for", "la", "le", "l", "die", "de", "el", "a"].contains(String($0))
+        }
     }
 
     /// The people a credit line names, in order, each once: "By Ann Lee
@@ -68,10 +78,17 @@ extension MetadataRules {
         for part in splitAuthors(text) {
             let name = withoutTrailingNoise(withoutBylinePrefix(part))
             guard !name.isEmpty, !interfaceWords.contains(name.lowercased()), !looksLikeURL(name), !name.hasPrefix("@"),
-                  !names.contains(name) else { continue }
+                  !names.contains(name), !isDateLabelOnly(name) else { continue }
             names.append(name)
         }
         return withoutTitlesBesidePeople(names)
+    }
+
+    /// Only the words that lead a date ("publié le" left of "Par Jean
+    /// Dupont, publié le 09/03/2021" once the date is cut).
+    static func isDateLabelOnly(_ name: String) -> Bool {
+        let words = name.lowercased().split(separator: " ")
+        return !words.isEmpty && words.allSatisfy { dateLabels.contains(String($0)) }
     }
 
     /// A job title beside a name goes ("Ann Lee" and "Senior Editor", from
@@ -93,8 +110,12 @@ extension MetadataRules {
             if next == " " || next == ":" || next == "：" || next == "\u{A0}" || next == "|" || next == "／" || isCJKPrefix {
                 return String(rest).trimmingScalars { String.isSpace($0) || ":：|/／".unicodeScalars.contains($0) }
             }
-            // "ByJane Doe": a capital right after "By" starts the name.
+            // "ByJane Doe": a capital right after "By" starts the name; after
+            // "BY", a capital and a small letter ("BYJane Doe").
             if prefix == "by", text.hasPrefix("By"), next.isUppercase { return String(rest) }
+            if prefix == "by", text.hasPrefix("BY"), next.isUppercase, rest.dropFirst().first?.isLowercase == true {
+                return String(rest)
+            }
         }
         return text
     }
@@ -204,7 +225,11 @@ extension MetadataRules {
     /// date, "Follow", the place written from ("Ann Lee in London").
     private static func withoutTrailingNoise(_ name: String) -> String {
         var words = name.split(separator: " ").map(String.init)
-        if let handle = words.firstIndex(where: { ($0.hasPrefix("@") || $0.hasPrefix("(@")) && $0.count > 2 }), handle > 0 {
+        // An @handle, or an e-mail address ("ann@example.com").
+        if let handle = words.firstIndex(where: { word in
+            (word.hasPrefix("@") || word.hasPrefix("(@")) && word.count > 2
+                || word.dropFirst().contains("@") && word.contains(".")
+        }), handle > 0 {
             words = Array(words[..<handle])
         }
         if let unit = words.indices.first(where: { $0 > 0 && timeUnitWords.contains(words[$0].lowercased()) && words[$0 - 1].allSatisfy(\.isASCIIDigit) }) {
@@ -217,6 +242,15 @@ extension MetadataRules {
         }
         while let last = words.last, ["follow", "following", "updated", "published", "on", "at", "-", "–", "—"].contains(last.lowercased()) {
             words.removeLast()
+        }
+        // "Jane DoeFollow": a button's word glued to the name by markup
+        // that puts no space between them.
+        if let last = words.last, words.count >= 2 {
+            for button in ["Following", "Follow"] where last.hasSuffix(button) && last.count > button.count
+                && last.dropLast(button.count).last?.isLowercase == true {
+                words[words.count - 1] = String(last.dropLast(button.count))
+                break
+            }
         }
         var result = words.joined(separator: " ")
         if let date = firstDateWord(in: words), date > 0 { result = words[..<date].joined(separator: " ") }

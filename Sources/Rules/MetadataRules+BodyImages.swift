@@ -33,13 +33,15 @@ extension MetadataRules {
     /// The image's web URL: where lazy loaders keep the real one (they
     /// swap it into `src`, which holds a placeholder until then: inline, or
     /// a file such as `placeholder.gif`), else `src`.
-    /// A lazy loader's `data-srcset` counts as such a place; a `srcset`
+    /// A lazy loader's `data-srcset` or `data-lazy-srcset` counts as such a place; a `srcset`
     /// only when `src` gives nothing. Of a set, the widest candidate.
     static func bodyImageURL(_ image: HTMLElement, resolver: URLResolver) -> String? {
         for attribute in ["data-src", "data-lazy-src", "data-original"] {
             if let url = resolver.resolveWeb(image[attribute]) { return url }
         }
-        if let url = widestCandidate(image["data-srcset"]).flatMap(resolver.resolveWeb) { return url }
+        for attribute in ["data-srcset", "data-lazy-srcset"] {
+            if let url = widestCandidate(image[attribute]).flatMap(resolver.resolveWeb) { return url }
+        }
         if let url = resolver.resolveWeb(image["src"]) { return url }
         return widestCandidate(image["srcset"]).flatMap(resolver.resolveWeb)
     }

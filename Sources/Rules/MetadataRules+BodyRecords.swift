@@ -12,7 +12,10 @@ extension MetadataRules {
     /// … and only as a whole token (`class="writer"`, `writer-name`, not
     /// `Songwriters_Hall`). The scanner records on the substring; the rules
     /// (`isMarkedByline`) check the token.
-    static let bylineTokenMarkers = ["writer"]
+    /// The French, Spanish, German, Portuguese and Italian words too
+    /// (`class="auteur"`, `autor`, `autore`), as whole tokens: "autor" is
+    /// a piece of `autoresize`.
+    static let bylineTokenMarkers = ["writer", "auteur", "autor", "autora", "autore"]
 
     /// What an `<a href>` to an author page holds (`/author/ann`, `?author=3`);
     /// `linksToAuthorPage` then checks the path segment precisely.
@@ -38,8 +41,13 @@ extension MetadataRules {
 
     /// Attributes that templates put a date in on any element: epoch
     /// seconds or milliseconds (`data-timestamp="1615277700"`,
-    /// `data-time`), or a date string (`data-origindate`).
-    static let dateAttributes = ["data-timestamp", "data-time", "data-origindate"]
+    /// `data-time`, `data-publish-time`), or a date string
+    /// (`data-origindate`). Not `data-date`: calendars
+    /// and event lists put any day there.
+    static let dateAttributes = [
+        "data-timestamp", "data-time", "data-origindate", "data-publish-time", "data-pubdate",
+        "data-publish-date",
+    ]
 
     /// `class` or `id` tokens that name an element holding the page's date
     /// (`<div class="date">`, `article-date`, `p.published`, `entry-date`):

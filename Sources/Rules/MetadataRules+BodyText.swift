@@ -193,15 +193,31 @@ extension MetadataRules {
     /// elsewhere; one in navigation, an aside or the page footer (a related
     /// article's, a comment's, a copyright's) only when there is no other.
     static func timeElementDate(in page: PageIndex) -> (place: BodyPlace, value: Picked<String>)? {
-        bestPlaced(in: page) { _, element in
+        // A `<time class="updated">` counts only when no other gives a date:
+        // templates write it beside the published one, sometimes first.
+        timeElementDate(in: page, updates: false) ?? timeElementDate(in: page, updates: true)
+    }
+
+    private static func timeElementDate(in page: PageIndex, updates: Bool) -> (place: BodyPlace, value: Picked<String>)? {
+        let dayFirst = writesDayFirst(page)
+        return bestPlaced(in: page) { _, element in
+            guard updates || !namesUpdate(element) else { return nil }
             for attribute in dateAttributes {
                 guard let value = element[attribute] else { continue }
-                if let date = epochDate(value) ?? dateText(value) { return Picked(value: date, source: attribute) }
+                if let date = epochDate(value) ?? dateText(value, dayFirst: dayFirst) { return Picked(value: date, source: attribute) }
             }
             guard element.name == "time",
-                  let date = dateText(element["datetime"]) ?? TextCleaner.clean(element.text).flatMap(dateInText) else { return nil }
+                  let date = dateText(element["datetime"], dayFirst: dayFirst)
+                    ?? TextCleaner.clean(element.text).flatMap({ dateInText($0, dayFirst: dayFirst) }) else { return nil }
             return Picked(value: date, source: "time element")
         }
+    }
+
+    /// True when a token of the element's `class` names an update
+    /// ("updated", "date-modified").
+    static func namesUpdate(_ element: HTMLElement) -> Bool {
+        guard let value = element["class"]?.lowercased(), value.contains("updat") || value.contains("modif") else { return false }
+        return value.split { !$0.isLetter }.contains { $0.hasPrefix("update") || $0.hasPrefix("modif") }
     }
 
     /// The date the page shows: its best-placed `<time>`, else the
@@ -220,18 +236,23 @@ extension MetadataRules {
     /// only that one).
     static let publishedDateLabels = [
         "published", "posted", "first published", "publié", "publicado", "veröffentlicht", "pubblicato", "公開", "配信", "公表", "発行",
+        "发布", "發布", "發佈", "gepubliceerd", "입력", "기사입력", "등록",
     ]
-    static let updatedDateLabels = ["updated", "last updated", "reviewed", "last reviewed", "modified", "更新", "最終更新"]
+    static let updatedDateLabels = [
+        "updated", "last updated", "reviewed", "last reviewed", "modified", "更新", "最終更新",
+        "stand", "actualizado", "atualizado", "aktualisiert", "aggiornato", "bijgewerkt", "mis à jour", "수정",
+    ]
 
     /// A short recorded text that starts with a date label and holds a
     /// whole date ("Published: March 9, 2021", "Reviewed: 9 Mar 2021",
     /// "公開日：2021年3月9日"); a relative time ("4 months ago") is no date.
     /// A published label wins over an updated one at the same place.
     static func labelledDate(in page: PageIndex) -> (place: BodyPlace, value: Picked<String>)? {
+        let dayFirst = writesDayFirst(page)
         for labels in [publishedDateLabels, updatedDateLabels] {
             let found = bestPlaced(in: page) { _, element -> Picked<String>? in
                 guard element.name != "time", let text = TextCleaner.clean(element.text) else { return nil }
-                if element.name == "tr" || element.name == "dl" { return rowDate(text, labels: labels) }
+                if element.name == "tr" || element.name == "dl" { return rowDate(text, labels: labels, dayFirst: dayFirst) }
                 if ASCIIText.isASCII(text) {
                     // Cleaned text holds no CR LF: each character is one byte.
                     guard text.utf8.count <= 120, labels.contains(where: { ASCIIText.hasPrefix(text, $0) }) else { return nil }
@@ -240,12 +261,20 @@ extension MetadataRules {
                     let lower = text.lowercased()
                     guard labels.contains(where: { lower.hasPrefix($0) }) else { return nil }
                 }
-                guard let date = cjkDate(text) ?? (hasYear(text) ? dateInText(text) : nil) else { return nil }
+                guard let date = cjkDate(text)
+                    ?? (hasYear(text) ? dateInText(text, dayFirst: dayFirst) ?? dateInText(afterCJKLabel(text), dayFirst: dayFirst) : nil)
+                else { return nil }
                 return Picked(value: date, source: "labelled date")
             }
             if let found { return found }
         }
         return nil
+    }
+
+    /// The text after a CJK label glued to its value ("发布时间：2021-03-09
+    /// 08:15" → "2021-03-09 08:15"): from the first ASCII letter or digit on.
+    static func afterCJKLabel(_ text: String) -> String {
+        String(text.drop { !($0.isASCII && ($0.isLetter || $0.isNumber)) })
     }
 
     /// How far after its label a row's date may start and end (characters):
@@ -255,7 +284,7 @@ extension MetadataRules {
     /// The date a table row or description list gives after one of
     /// `labels` ("配信開始日 2021年3月9日", "Published 9 March 2021"),
     /// the label starting a word; nil when no label is followed by one.
-    static func rowDate(_ text: String, labels: [String]) -> Picked<String>? {
+    static func rowDate(_ text: String, labels: [String], dayFirst: Bool = false) -> Picked<String>? {
         let lower = text.lowercased()
         for label in labels {
             for range in lower.ranges(of: label) {
@@ -266,7 +295,7 @@ extension MetadataRules {
                 let after = String(text.dropFirst(offset).prefix(rowDateSpan))
                 let value = after.drop { !$0.isWhitespace && !$0.isNumber && !fullWidthDigitLike($0) }
                 guard hasYear(after) || after.contains("年") else { continue }
-                if let date = cjkDate(String(value)) ?? dateInText(String(value)) {
+                if let date = cjkDate(String(value)) ?? dateInText(String(value), dayFirst: dayFirst) {
                     return Picked(value: date, source: "labelled date")
                 }
             }

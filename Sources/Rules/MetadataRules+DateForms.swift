@@ -9,15 +9,16 @@ extension MetadataRules {
     /// - year last with dots: day first, as Europe writes it ("23.08.2021");
     /// - year last with `/` or `-`: month first, as the US writes it
     ///   ("3/14/2021", "03-09-2021"), unless the first number cannot be a
-    ///   month ("14/03/2021" is the 14th).
-    static func numericDateParts(_ token: String) -> (year: Int, month: Int, day: Int)? {
+    ///   month ("14/03/2021" is the 14th) or the page's language writes the
+    ///   day first (`dayFirst`, `writesDayFirst`) and the second can be one.
+    static func numericDateParts(_ token: String, dayFirst: Bool = false) -> (year: Int, month: Int, day: Int)? {
         guard let separator = token.first(where: { $0 == "-" || $0 == "." || $0 == "/" }) else { return nil }
         let parts = token.split(separator: separator, omittingEmptySubsequences: false)
         guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }),
               let first = Int(parts[0]), let second = Int(parts[1]), let third = Int(parts[2]) else { return nil }
         if parts[0].count == 4, parts[1].count <= 2, parts[2].count <= 2 { return (first, second, third) }
         guard parts[2].count == 4, parts[0].count <= 2, parts[1].count <= 2 else { return nil }
-        if separator == "." || first > 12 { return (third, second, first) }
+        if separator == "." || first > 12 || dayFirst && second <= 12 { return (third, second, first) }
         return (third, first, second)
     }
 
@@ -138,6 +139,22 @@ extension MetadataRules {
         }
         return nil
     }
+
+    /// Whether the page's language writes a numeric date day first
+    /// ("09/03/2021" is 9 March): every language but English, and the
+    /// English of every region but the United States and its neighbours
+    /// ("en-GB", "en-IN", "en-AU"). Plain "en" is read as the US writes it.
+    static func writesDayFirst(_ page: PageIndex) -> Bool {
+        guard let lang = TextCleaner.clean(page.htmlLang)?.lowercased() else { return false }
+        let subtags = lang.split { $0 == "-" || $0 == "_" }
+        guard let primary = subtags.first else { return false }
+        guard primary == "en" else { return !monthFirstLanguages.contains(String(primary)) }
+        guard subtags.count >= 2 else { return false }
+        return !["us", "ca", "ph"].contains(String(subtags[1]))
+    }
+
+    /// Languages that write a numeric date year first or month first, never day first.
+    private static let monthFirstLanguages: Set<String> = ["ja", "zh", "ko", "hu", "lt", "mn"]
 
     /// Epoch time as ISO 8601 UTC: 9 or 10 digits are seconds
     /// ("1615277700"), 12 or 13 milliseconds ("1615277700000"); years

@@ -12,9 +12,10 @@ extension MetadataRules {
     /// in the text is as likely an event's as the page's. Of several, the
     /// best-placed (`BodyPlace`), as for `<time>`.
     static func datelineDate(in page: PageIndex) -> (place: BodyPlace, value: Picked<String>)? {
-        bestPlaced(in: page) { _, element in
+        let dayFirst = writesDayFirst(page)
+        return bestPlaced(in: page) { _, element in
             guard isMarkedByline(element), let text = TextCleaner.clean(element.text), hasYear(text),
-                  let date = dateInText(text) else { return nil }
+                  let date = dateInText(text, dayFirst: dayFirst) else { return nil }
             return Picked(value: date, source: "dateline")
         }
     }
@@ -25,9 +26,11 @@ extension MetadataRules {
     /// without `<time>`. Only a short text that holds a whole date with a
     /// year; never an element named for the update ("updated-date").
     static func namedDateElementDate(in page: PageIndex) -> (place: BodyPlace, value: Picked<String>)? {
-        bestPlaced(in: page) { _, element in
+        let dayFirst = writesDayFirst(page)
+        return bestPlaced(in: page) { _, element in
             guard element.name != "time", namesPageDate(element), let text = TextCleaner.clean(element.text),
-                  text.count <= maximumNamedDateLength, hasYear(text), let date = dateInText(text) else { return nil }
+                  text.count <= maximumNamedDateLength, hasYear(text), let date = dateInText(text, dayFirst: dayFirst)
+            else { return nil }
             return Picked(value: date, source: "dated element")
         }
     }
@@ -47,14 +50,14 @@ extension MetadataRules {
 
     /// The ISO 8601 form of the longest run of `text`'s words that is a
     /// date with a year, or nil.
-    static func dateInText(_ text: String) -> String? {
+    static func dateInText(_ text: String, dayFirst: Bool = false) -> String? {
         let words = text.split { $0 == " " || "|·•—–".contains($0) }.map(String.init)
         guard words.count <= maximumDatelineWords else { return nil }
         var best: (length: Int, date: String)?
         for start in words.indices {
             for end in stride(from: words.count, to: start, by: -1) where end - start > (best?.length ?? 0) {
                 let run = words[start..<end].joined(separator: " ")
-                if hasYear(run), let date = isoDate(run) {
+                if hasYear(run), let date = isoDate(run, dayFirst: dayFirst) {
                     best = (end - start, date)
                     break
                 }
@@ -75,7 +78,7 @@ extension MetadataRules {
     /// JavaScript's `Date.toString` ("Tue Mar 09 2021 08:15:00 GMT-0500
     /// (Eastern Standard Time)"), offsets and zone abbreviations
     /// (`ZoneAbbreviations`).
-    static func isoDate(_ text: String) -> String? {
+    static func isoDate(_ text: String, dayFirst: Bool = false) -> String? {
         if let cjk = cjkDate(text) { return cjk }
         let tokens = dateTokens(withoutParentheses(text))
         var year: Int?, month: Int?, day: Int?
@@ -84,12 +87,13 @@ extension MetadataRules {
         var zoneName: String?
         var index = 0
         var pendingNumbers: [Int] = []
+        var yearFirst = false
         while index < tokens.count {
             var token = tokens[index]
             index += 1
             var glued: Bool?
             if token.first?.isASCIIDigit == true, let split = gluedMeridiem(token) { (token, glued) = split }
-            if let parts = numericDateParts(token) {
+            if let parts = numericDateParts(token, dayFirst: dayFirst) {
                 (year, month, day) = (parts.year, parts.month, parts.day)
             } else if let time = clockTime(token) ?? (day != nil || month != nil ? otherClock(token) : nil) {
                 clock = time
@@ -104,12 +108,28 @@ extension MetadataRules {
             } else if clock != nil, offset == nil, zoneName == nil, isZoneWord(token) {
                 zoneName = token
             } else if let value = MonthNames.number[token.lowercased()] {
+                // A second month or year: two dates run together ("March 9,
+                // 2021 Updated June 1, 2021"), which make no one date.
+                guard month == nil else { return nil }
                 month = value
             } else if let number = Int(token), token.count <= 4 {
-                if token.count == 4 { year = number } else { pendingNumbers.append(number) }
+                if token.count == 4 {
+                    guard year == nil else { return nil }
+                    year = number
+                    yearFirst = pendingNumbers.isEmpty && month == nil
+                } else {
+                    pendingNumbers.append(number)
+                }
             } else if !isWeekday(token) {
                 return nil
             }
+        }
+        if yearFirst, month == nil, day == nil, pendingNumbers.count == 2 {
+            // Year, month and day as separate numbers ("2021. 6. 5.", as Korean pages write them).
+            (month, day) = (pendingNumbers[0], pendingNumbers[1])
+        } else if pendingNumbers.count > 1 {
+            // Numbers left over: pieces of another date or a count, not this one's day.
+            return nil
         }
         if day == nil, let first = pendingNumbers.first, (1...31).contains(first) { day = first }
         guard let year, let month, let day, (1...12).contains(month), (1...31).contains(day), (1000...9999).contains(year)
@@ -154,7 +174,7 @@ extension MetadataRules {
     static let dateLabels: Set<String> = [
         "at", "on", "published", "updated", "posted", "modified", "reviewed", "last", "the", "of", "-", "|", "/", "–", "—", "·", "•",
         "klo", "kl",
-        "de", "del", "le", "um", "uhr", "à", "às", "den", "h",
+        "de", "del", "le", "um", "uhr", "à", "às", "den", "h", "om", "il", "alle", "em",
         "publié", "publiée", "publicado", "publicada", "actualizado", "atualizado", "veröffentlicht",
         "aktualisiert", "pubblicato", "aggiornato", "gepubliceerd", "bijgewerkt",
     ]

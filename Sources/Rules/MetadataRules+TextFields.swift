@@ -57,15 +57,20 @@ extension MetadataRules {
         return page.microdataText(["description"]) ?? firstParagraph(in: page)
     }
 
-    /// JSON-LD's `description` when the card description that would win
-    /// (`og:`, `twitter:`) is longer than `longDescriptionLength` and it
-    /// is not: the whole article pasted into the card's tag.
+    /// JSON-LD's `description`, else another declared one (`twitter:`,
+    /// `description`), when the card description that would win (`og:`,
+    /// `twitter:`) is longer than `longDescriptionLength` and it is not:
+    /// the whole article pasted into the card's tag.
     static func shorterThanLongCard(in page: PageIndex) -> Picked<String>? {
         guard let card = page.metaText(["og:description", "twitter:description"]),
-              card.value.utf8.count > longDescriptionLength, card.value.count > longDescriptionLength,
-              let text = JSONLDGraph.text("description", in: page.jsonLD.contentNodes), text.count <= longDescriptionLength
-        else { return nil }
-        return Picked(value: text, source: "json-ld:description")
+              card.value.utf8.count > longDescriptionLength, card.value.count > longDescriptionLength else { return nil }
+        if let text = JSONLDGraph.text("description", in: page.jsonLD.contentNodes), text.count <= longDescriptionLength {
+            return Picked(value: text, source: "json-ld:description")
+        }
+        for key in ["twitter:description", "description", "dc.description"] where key != card.source {
+            if let other = page.metaText([key]), other.value.count <= longDescriptionLength { return other }
+        }
+        return nil
     }
 
     /// The site's own name. Never invented from the host: a label the page
@@ -139,6 +144,9 @@ extension MetadataRules {
                 break metas
             }
         }
+        // A login ("jdoe") gives way to a display name from another source.
+        var login: Picked<[String]>?
+        if let names = declared?.value, names.allSatisfy(isLoginName) { (login, declared) = (declared, nil) }
         if declared == nil, let credit = parselyPage(in: page, key: "author") {
             let names = authorNames(credit).filter(plausible)
             if !names.isEmpty { declared = Picked(value: names, source: "parsely-page") }
@@ -157,12 +165,16 @@ extension MetadataRules {
                 }
             }
         }
-        if declared == nil, let names = page.bestPlacedProperty(named: "author", { property -> [String]? in
-            // The person's own `itemprop=name`, not the whole item's text or its link.
-            let names = authorNames(page.nestedName(in: property) ?? property.value).filter(plausible)
-            return names.isEmpty ? nil : names
-        }) {
-            declared = Picked(value: names, source: "microdata:author")
+        if declared == nil {
+            var names: [String] = []
+            for name in page.bestPlacedProperties(named: "author", between: personProperties, { property -> [String]? in
+                // The person's own `itemprop=name`, not the whole item's text or its link.
+                let names = authorNames(page.nestedName(in: property) ?? property.value).filter(plausible)
+                return names.isEmpty ? nil : names
+            }).joined() where !names.contains(name) {
+                names.append(name)
+            }
+            if !names.isEmpty { declared = Picked(value: names, source: "microdata:author") }
         }
         if let declared, !declared.value.allSatisfy({ isGenericCredit($0, siteNames: siteNames) }) { return declared }
         if let picked = bylineAuthors(in: page) {
@@ -171,7 +183,7 @@ extension MetadataRules {
                 return Picked(value: names, source: picked.source)
             }
         }
-        if let declared { return declared }
+        if let declared = declared ?? login { return declared }
         return twitterCreator(in: page).flatMap { shown($0.value) ? Picked(value: [$0.value], source: $0.source) : nil }
     }
 
@@ -191,6 +203,18 @@ extension MetadataRules {
             }
         }
         return nil
+    }
+
+    /// A `Person`'s own microdata properties: what may sit between two
+    /// `itemprop=author` items of one byline.
+    static let personProperties: Set<String> = [
+        "name", "givenname", "familyname", "url", "image", "sameas", "jobtitle", "email", "description",
+    ]
+
+    /// An account's login rather than a name: one word of small ASCII
+    /// letters and digits ("jdoe", "ann42").
+    static func isLoginName(_ name: String) -> Bool {
+        name.utf8.count >= 2 && name.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
     }
 
     /// A URL slug rather than a name: "ann-lee", "ann_lee" (lowercase, no spaces).
@@ -215,20 +239,21 @@ extension MetadataRules {
     ]
 
     static func publishedTime(in page: PageIndex) -> Picked<String>? {
+        let dayFirst = writesDayFirst(page)
         for key in publishedTimeKeys {
             for meta in page.metaValues(key) {
-                if let date = dateText(meta.content) { return corroboratedEarlier(than: Picked(value: date, source: key), in: page) }
+                if let date = dateText(meta.content, dayFirst: dayFirst) { return corroboratedEarlier(than: Picked(value: date, source: key), in: page) }
             }
         }
-        if let date = parselyPage(in: page, key: "pub_date").flatMap(dateText) {
+        if let date = parselyPage(in: page, key: "pub_date").flatMap({ dateText($0, dayFirst: dayFirst) }) {
             return Picked(value: date, source: "parsely-page")
         }
         for key in ["datePublished", "uploadDate", "dateCreated"] {
             for node in page.jsonLD.contentNodes {
-                if let date = dateText(node[key]?.stringValue) { return Picked(value: date, source: "json-ld:\(key)") }
+                if let date = dateText(node[key]?.stringValue, dayFirst: dayFirst) { return Picked(value: date, source: "json-ld:\(key)") }
             }
         }
-        if let date = page.bestPlacedProperty(named: "datepublished", { dateText($0.value) }) {
+        if let date = page.bestPlacedProperty(named: "datepublished", { dateText($0.value, dayFirst: dayFirst) }) {
             return Picked(value: date, source: "microdata:datepublished")
         }
         return shownDate(in: page)
@@ -261,9 +286,9 @@ extension MetadataRules {
 
     /// A date: ISO 8601 with the page's offset when its form is known
     /// (`+Dates`), else as written when it holds a four-digit year.
-    static func dateText(_ raw: String?) -> String? {
+    static func dateText(_ raw: String?, dayFirst: Bool = false) -> String? {
         guard let text = TextCleaner.clean(raw), hasYear(text) else { return nil }
-        return isoDate(text) ?? text
+        return isoDate(text, dayFirst: dayFirst) ?? text
     }
 
     static func hasYear(_ text: String) -> Bool {

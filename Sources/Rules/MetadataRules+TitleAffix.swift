@@ -99,12 +99,24 @@ extension MetadataRules {
         }) {
             return named.split
         }
+        let headlines = pageHeadlines(in: page).map { $0.lowercased() }
+        // A prefix that is a shorter form of a declared name ("Acme · Headline"
+        // beside "Acme News") goes only when the rest is the page's headline:
+        // a kicker may share a word with the site's name, not the whole rest.
+        if let named = usable.first(where: { split in
+            guard !split.split.isSuffix, headlines.contains(split.split.rest.lowercased()) else { return false }
+            let partWords = formWords(split.split.site)
+            return candidates.compactMap { TextCleaner.clean($0) }.map(formWords).contains {
+                partWords.count < $0.count && isLongerOrShorterForm(partWords, of: $0)
+            }
+        }) {
+            return named.split
+        }
         let others = otherTitles(than: title, in: page).flatMap(titleSplits).map { FoldedSplit($0) }
         // A page that names its site otherwise has shown that a differing first part is not it.
         if let shared = usable.first(where: { ($0.split.isSuffix || declared.isEmpty) && sharesAffix($0, with: others) }) {
             return shared.split
         }
-        let headlines = pageHeadlines(in: page).map { $0.lowercased() }
         let feeds = feedTitles(in: page).map { $0.lowercased() }
         for split in splits {
             // A feed's title is the site naming itself; a headline only shows what the rest is.
@@ -113,7 +125,22 @@ extension MetadataRules {
                 return TitleAffix(site: split.site, rest: split.rest, isSuffix: split.isSuffix, evidence: .headline, separator: split.separator)
             }
         }
-        return trailingAddition(of: title, headlines: headlines)
+        return headlineThenParts(of: title, headlines: headlines) ?? trailingAddition(of: title, headlines: headlines)
+    }
+
+    /// "Headline - Full Text View - Registry", "Headline | Section | Brand":
+    /// the page's headline, then the same separator before each of several
+    /// parts; all of them go (evidence `.headline`: never after a colon).
+    private static func headlineThenParts(of title: String, headlines: [String]) -> TitleAffix? {
+        let lower = title.lowercased()
+        for headline in headlines where !headline.isEmpty && lower.hasPrefix(headline) {
+            let after = String(title.dropFirst(headline.count))
+            guard let separator = titleSeparators.first(where: { after.hasPrefix($0) }),
+                  after.dropFirst(separator.count).contains(separator) else { continue }
+            return TitleAffix(site: String(after.dropFirst(separator.count)).trimmedSpaces, rest: String(title.prefix(headline.count)),
+                              isSuffix: true, evidence: .headline, separator: separator)
+        }
+        return nil
     }
 
     /// "Headline | World | Acme" with the site cut: a section left at the

@@ -191,6 +191,31 @@ struct PageIndex {
                                   place: { lead.place(of: $0.context, inBody: $0.inBody) }, value)?.value
     }
 
+    /// The non-empty microdata values called `name` at the best place
+    /// (`bestPlacedProperty`'s) that follow one another with only
+    /// properties named in `between` among them, in document order: a
+    /// byline's several `itemprop=author` people (their `name`, `url`),
+    /// not the authors of a list of other articles (a `headline` between).
+    func bestPlacedProperties<Value>(named name: String, between: Set<String>, _ value: (Property) -> Value?) -> [Value] {
+        guard let positions = propertiesByName[name] else { return [] }
+        var best: (place: MetadataRules.BodyPlace, last: Int)?
+        var values: [Value] = []
+        for position in positions {
+            let property = properties[position]
+            let place = max(lead.place(of: property.context, inBody: property.inBody), .leadHeader)
+            if let best, place > best.place { continue }
+            guard let found = value(property) else { continue }
+            if let best, place == best.place {
+                guard properties[(best.last + 1)..<position].allSatisfy({ between.contains($0.name) }) else { continue }
+            } else {
+                values = []
+            }
+            best = (place, position)
+            values.append(found)
+        }
+        return values
+    }
+
     /// The first non-empty `<title>`, preferring the head's.
     func titleText() -> String? { cleanedTitle }
 }

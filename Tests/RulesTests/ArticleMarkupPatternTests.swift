@@ -161,6 +161,61 @@ import Metadata
         #expect(extractHTML(page(head: card, "")).summary == "Heavy rain on the coast.")
     }
 
+    @Test func aShortFormOfTheSiteNameLeadingTheHeadlineGoes() {
+        let html = page(head: "<meta property=\"og:site_name\" content=\"Acme News\">", "")
+            .replacing("<title>Page</title>", with: "<title>Acme · Storm hits the coast overnight</title>")
+        #expect(extractHTML(html).title == "Storm hits the coast overnight")
+        // Without the headline to prove the rest, a first word is a kicker.
+        let kicker = page(head: "<meta property=\"og:site_name\" content=\"Acme News\">", "")
+            .replacing("<title>Page</title>", with: "<title>Acme · Storm hits the coast</title>")
+        #expect(extractHTML(kicker).title == "Acme · Storm hits the coast")
+    }
+
+    @Test(arguments: [
+        "Storm hits the coast overnight - Full Text View - Trials Registry",
+        "Storm hits the coast overnight | Weather | Acme",
+    ])
+    func theHeadlineThenSeveralPartsLosesThemAll(title: String) {
+        let html = page("").replacing("<title>Page</title>", with: "<title>\(title)</title>")
+        let metadata = extractHTML(html)
+        #expect(metadata.title == "Storm hits the coast overnight")
+        #expect(metadata.rawTitle == title)
+    }
+
+    @Test func aLongCardDescriptionLosesToAShortMetaDescription() {
+        let article = String(repeating: "The storm reached the coast late on Monday, bringing heavy rain to the towns. ", count: 12)
+        let head = """
+            <meta property="og:description" content="\(article)"><meta name="description" content="A storm hit the coast overnight.">
+            """
+        #expect(extractHTML(page(head: head, "")).summary == "A storm hit the coast overnight.")
+    }
+
+    @Test func anUpdatedTimeWrittenFirstLosesToThePublishedOne() {
+        let html = page("""
+            <span class="posted-on"><time class="updated" datetime="2021-06-01T10:00:00+00:00">June 1, 2021</time>\
+            <time class="entry-date published" datetime="2021-03-09T08:15:00+00:00">March 9, 2021</time></span>
+            """)
+        #expect(extractHTML(html).publishedTime == "2021-03-09T08:15:00+00:00")
+        // Alone, it is the page's only date.
+        let alone = page("<time class=\"updated\" datetime=\"2021-06-01\">June 1, 2021</time>")
+        #expect(extractHTML(alone).publishedTime == "2021-06-01")
+    }
+
+    @Test(arguments: [("auteur", "Par Jean Dupont, publié le 09/03/2021 à 08h15", "Jean Dupont"),
+                      ("autore", "di Mario Rossi", "Mario Rossi"), ("autor", "Por Ana Gómez", "Ana Gómez")])
+    func aBylineNamedInTheLanguageOfThePage(marker: String, credit: String, name: String) {
+        #expect(extractHTML(page("<p class=\"\(marker)\">\(credit)</p>")).author == name)
+        // As a whole word only: `autoresize` holds the letters of "autor".
+        #expect(extractHTML(page("<p class=\"\(marker)resize\">\(name)</p>")).author == nil)
+    }
+
+    @Test func aLazyImageSetUnderItsOtherNameGivesItsWidestCandidate() {
+        let html = page("""
+            <figure><img src="/static/ph.png" data-lazy-srcset="/img/lead-400.jpg 400w, /img/lead-1200.jpg 1200w" alt="Waves"></figure>
+            """)
+        #expect(extractHTML(html).image?.url == "https://example.com/img/lead-1200.jpg")
+    }
+
     @Test func aLazyImageSetGivesItsWidestCandidate() {
         let html = page("""
             <figure><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" data-srcset="/img/lead-400.jpg 400w, /img/lead-800.jpg 800w, /img/lead-600.jpg 600w" alt="Waves on the shore"></figure>

@@ -46,12 +46,21 @@ import Metadata
         ("BY ANN LEE AND BO KIM", ["ANN LEE", "BO KIM"]),
         ("Ann Lee, Special to Acme News", ["Ann Lee"]),
         ("Ann Lee in London", ["Ann Lee"]),
+        ("文：山田太郎　イラスト：佐藤花子", ["山田太郎"]),
+        ("文／山田太郎、写真／佐藤花子", ["山田太郎"]),
+        ("Texto: Juan Pérez. Fotos: Ana Gómez", ["Juan Pérez"]),
+        ("Reporting by Ann Lee; Editing by Bo Kim", ["Ann Lee"]),
+        ("BYAnn Lee", ["Ann Lee"]),
+        ("Ann LeeFollow", ["Ann Lee"]),
+        ("Reporter: Ann Lee", ["Ann Lee"]),
+        ("Contributor: Ann Lee", ["Ann Lee"]),
+        ("By Ann Lee ann.lee@example.com", ["Ann Lee"]),
     ])
     func aCreditLineGivesItsPeopleOnly(credit: String, names: [String]) {
         #expect(MetadataRules.authorNames(credit) == names)
     }
 
-    @Test(arguments: ["Follow", "See all", "Write", "https://example.com/ann", "@annlee"])
+    @Test(arguments: ["Follow", "See all", "Write", "https://example.com/ann", "@annlee", "More from this author"])
     func interfaceWordsURLsAndHandlesAreNoNames(credit: String) {
         #expect(extract([marked("div", ["class": "author"], credit)]).author == nil)
     }
@@ -80,6 +89,32 @@ import Metadata
         #expect(page.authorURL == "https://example.com/ann")
     }
 
+    private func article(head: String = "", _ body: String) -> String {
+        "<html><head><title>Storm</title>\(head)</head><body><article><h1>Storm</h1>\(body)<p>Text.</p></article></body></html>"
+    }
+
+    private func person(_ name: String) -> String {
+        "<span itemprop=\"author\" itemscope itemtype=\"https://schema.org/Person\"><span itemprop=\"name\">\(name)</span></span>"
+    }
+
+    @Test func aLoginLosesToTheDisplayNameOfAMicrodataAuthorOrAByline() {
+        let login = "<meta name=\"author\" content=\"alee\">"
+        #expect(extractHTML(article(head: login, "<div>\(person("Ann Lee"))</div>")).author == "Ann Lee")
+        #expect(extractHTML(article(head: login, "<p class=\"byline\">By Ann Lee</p>")).author == "Ann Lee")
+        // With nothing else the login stands.
+        #expect(extractHTML(article(head: login, "")).author == "alee")
+    }
+
+    @Test func severalMicrodataAuthorsOfOneBylineAreAllKeptButNotAListsAuthors() {
+        let byline = "<div>By \(person("Ann Lee")) and \(person("Bo Kim"))</div>"
+        #expect(extractHTML(article(byline)).authors == ["Ann Lee", "Bo Kim"])
+        let item = { (headline: String, name: String) in
+            "<li itemscope itemtype=\"https://schema.org/Article\"><span itemprop=\"headline\">\(headline)</span>\(self.person(name))</li>"
+        }
+        let list = "<ul>\(item("One story", "Ann Lee"))\(item("Another story", "Bo Kim"))</ul>"
+        #expect(extractHTML(article(list)).authors == ["Ann Lee"])
+    }
+
     @Test func aGenericCreditLosesToAVisibleBylineThatNamesAPerson() {
         let byline = marked("span", ["class": "byline"], "By Ann Lee")
         #expect(extract([Tag.meta(name: "author", "Staff"), byline]).author == "Ann Lee")
@@ -87,6 +122,10 @@ import Metadata
         #expect(extract(site + [byline]).author == "Ann Lee")
         // Without a byline the declared credit stands.
         #expect(extract([Tag.meta(name: "author", "Staff")]).author == "Staff")
+        #expect(extract([Tag.meta(name: "author", "Staff Reports"), byline]).author == "Ann Lee")
+        for desk in ["Redaktion", "La rédaction", "Redacción", "アクメ編集部"] {
+            #expect(extract([Tag.meta(name: "author", desk), byline]).author == "Ann Lee")
+        }
         // A declared person is not overruled by a byline.
         #expect(extract([Tag.meta(name: "author", "Bo Kim"), byline]).author == "Bo Kim")
     }

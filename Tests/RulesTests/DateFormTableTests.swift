@@ -112,7 +112,31 @@ import Testing
         ("March 9, 2021 — 8:15 AM", "2021-03-09T08:15:00"),
         ("2021年3月9日 17時05分 JST", "2021-03-09T17:05:00+09:00"),
         ("9:05 PM EDT, Tue March 9, 2021", "2021-03-09T21:05:00-04:00"),
+        // Year, month and day as numbers with dots and spaces, as Korean pages write them.
+        ("2021. 6. 5.", "2021-06-05"),
+        ("2021. 6. 5. 14:30", "2021-06-05T14:30:00"),
     ]
+
+    @Test func twoDatesRunTogetherMakeNone() {
+        #expect(MetadataRules.isoDate("March 9, 2021 Updated June 1, 2021") == nil)
+        #expect(MetadataRules.isoDate("9, 2021 Updated June 1") == nil)
+        #expect(MetadataRules.dateInText("Published March 9, 2021 Updated June 1, 2021") == "2021-03-09")
+        let list = HTMLElement(name: "dl", attributes: [:], text: "Published March 9, 2021 Updated June 1, 2021",
+                               inBody: true, isFallback: true)
+        #expect(extract([list]).publishedTime == "2021-03-09")
+    }
+
+    @Test func aPageInALanguageThatWritesTheDayFirstReadsANumericDateSo() {
+        let time = HTMLElement(name: "time", attributes: [:], text: "09/03/2021 às 08h15", inBody: true, isFallback: true)
+        #expect(extract([time], lang: "pt-BR").publishedTime == "2021-03-09T08:15:00")
+        #expect(extract([time], lang: "en-GB").publishedTime == "2021-03-09T08:15:00")
+        #expect(extract([time], lang: "en-US").publishedTime == "2021-09-03T08:15:00")
+        #expect(extract([time], lang: "en").publishedTime == "2021-09-03T08:15:00")
+        // A second number above 12 is the day whatever the language.
+        let us = HTMLElement(name: "time", attributes: [:], text: "3/14/2021", inBody: true, isFallback: true)
+        #expect(extract([us], lang: "es").publishedTime == "2021-03-14")
+        #expect(extract([Tag.meta(property: "article:published_time", "09/03/2021")], lang: "fr").publishedTime == "2021-03-09")
+    }
 
     @Test func theTableHasEnoughForms() {
         #expect(Self.forms.count >= 60)
@@ -140,6 +164,14 @@ import Testing
     ])
     func epochSecondsAndMillisecondsAreToldApart(value: String, iso: String) {
         #expect(MetadataRules.epochDate(value) == (iso.hasPrefix("2000") ? nil : iso))
+    }
+
+    @Test func aPublishTimeAttributeGivesTheDateButADataDateDoesNot() {
+        let span = HTMLElement(name: "span", attributes: ["data-publish-time": "1615277700"], text: "4 months ago",
+                               inBody: true, isFallback: true)
+        #expect(extract([span]).publishedTime == "2021-03-09T08:15:00Z")
+        let calendar = HTMLElement(name: "td", attributes: ["data-date": "1615277700"], text: "9", inBody: true, isFallback: true)
+        #expect(extract([calendar]).publishedTime == nil)
     }
 
     @Test func aDataTimestampOnASpanGivesTheDate() {
@@ -186,6 +218,18 @@ import Testing
         // A label inside another word, or with no date after it, gives none.
         #expect(extract([body("dl", [:], "Unpublished drafts 9 March 2021")]).publishedTime == nil)
         #expect(extract([body("tr", [:], "Published by Acme Press, 1999 reprint of 2021 titles")]).publishedTime == nil)
+    }
+
+    @Test func aChineseLabelGluedToItsDateIsRead() {
+        #expect(extract([body("span", [:], "发布时间：2021-03-09 08:15")]).publishedTime == "2021-03-09T08:15:00")
+        #expect(extract([body("div", [:], "發佈日期: 2021/03/09")]).publishedTime == "2021-03-09")
+    }
+
+    @Test func labelsInDutchGermanItalianAndKoreanAreRead() {
+        #expect(extract([body("p", [:], "Gepubliceerd op 9 maart 2021 om 08:15")]).publishedTime == "2021-03-09T08:15:00")
+        #expect(extract([body("p", [:], "Stand: 09.03.2021 08:15 Uhr")]).publishedTime == "2021-03-09T08:15:00")
+        #expect(extract([body("p", [:], "Pubblicato il 09/03/2021 alle 08:15")], lang: "it").publishedTime == "2021-03-09T08:15:00")
+        #expect(extract([body("p", [:], "입력 2021.03.09 08:15")]).publishedTime == "2021-03-09T08:15:00")
     }
 
     @Test func proseThatMentionsADateIsNoLabel() {
