@@ -104,15 +104,23 @@ struct BodyEvidence {
     /// letters that begin a marker too (`u` of "uthor", `i` of "itemprop");
     /// four bytes rarely do, so a position is compared with the markers
     /// only when its four bytes hash to a set bit.
-    private static let filter: [UInt64] = {
+    private static let filter: [UInt64] = bits(windows: [0, 1])
+
+    /// The same for the first window of each such marker alone, and for its
+    /// second alone: a window that passes `filter` must also have the
+    /// neighbour its marker would give it (a word such as "tempor" has the
+    /// second window of "itemprop", but not its first one before it).
+    private static let firstWindows: [UInt64] = bits(windows: [0])
+    private static let secondWindows: [UInt64] = bits(windows: [1])
+
+    private static func bits(windows offsets: [Int]) -> [UInt64] {
         var bits = [UInt64](repeating: 0, count: (1 << hashBits) / 64)
         func set(_ word: UInt32) { let h = hash(word); bits[h >> 6] |= 1 << UInt64(h & 63) }
         for marker in markers where marker.first != UInt8(ascii: ".") && marker.count >= 5 {
-            set(word(marker[0], marker[1], marker[2], marker[3]))
-            set(word(marker[1], marker[2], marker[3], marker[4]))
+            for at in offsets { set(word(marker[at], marker[at + 1], marker[at + 2], marker[at + 3])) }
         }
         return bits
-    }()
+    }
 
     private static let hashBits = 14
 
@@ -156,30 +164,46 @@ struct BodyEvidence {
     /// there or one byte before.
     private static func filtered(in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
         filter.withUnsafeBufferPointer { filter in
-            guard let base = buffer.baseAddress else { return false }
-            let raw = UnsafeRawPointer(base)
-            func passes(_ word: UInt32) -> Bool {
-                let h = hash(word)
-                return filter[h >> 6] & (1 << UInt64(h & 63)) != 0
-            }
-            func marked(_ index: Int) -> Bool {
-                marker(in: buffer, at: index) || (index > 0 && marker(in: buffer, at: index - 1))
-            }
-            var index = start + start % 2
-            // Two even windows per eight-byte load while they fit, then one at a time.
-            while index + 8 <= buffer.count {
-                let eight = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                if passes(UInt32(truncatingIfNeeded: eight)), marked(index) { return true }
-                if passes(UInt32(truncatingIfNeeded: eight >> 16)), marked(index + 2) { return true }
-                index += 4
-            }
-            while index + 4 <= buffer.count {
-                if passes(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt32.self))), marked(index) {
-                    return true
+            firstWindows.withUnsafeBufferPointer { firsts in
+                secondWindows.withUnsafeBufferPointer { seconds in
+                    guard let base = buffer.baseAddress else { return false }
+                    let raw = UnsafeRawPointer(base)
+                    func has(_ bits: UnsafeBufferPointer<UInt64>, _ word: UInt32) -> Bool {
+                        let h = hash(word)
+                        return bits[h >> 6] & (1 << UInt64(h & 63)) != 0
+                    }
+                    func window(_ index: Int) -> UInt32 {
+                        UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt32.self))
+                    }
+                    // A marker starts at `index` (its first window here, its
+                    // second one on) or one byte before (its second window
+                    // here, its first one before); each marker is five bytes
+                    // or more, so both windows lie in the buffer.
+                    func marked(_ index: Int) -> Bool {
+                        let here = window(index)
+                        if index + 5 <= buffer.count, has(firsts, here), has(seconds, window(index + 1)),
+                            marker(in: buffer, at: index)
+                        {
+                            return true
+                        }
+                        return index > 0 && has(seconds, here) && has(firsts, window(index - 1))
+                            && marker(in: buffer, at: index - 1)
+                    }
+                    var index = start + start % 2
+                    // Two even windows per eight-byte load while they fit, then one at a time.
+                    while index + 8 <= buffer.count {
+                        let eight = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                        if has(filter, UInt32(truncatingIfNeeded: eight)), marked(index) { return true }
+                        if has(filter, UInt32(truncatingIfNeeded: eight >> 16)), marked(index + 2) { return true }
+                        index += 4
+                    }
+                    while index + 4 <= buffer.count {
+                        if has(filter, window(index)), marked(index) { return true }
+                        index += 2
+                    }
+                    return false
                 }
-                index += 2
             }
-            return false
         }
     }
 

@@ -195,15 +195,27 @@ struct DeclaredFields: OptionSet {
         var quote = 0
         while quote < bytes.count, let hit = memchr(base + quote, Int32(UInt8(ascii: "\"")), bytes.count - quote) {
             quote = base.distance(to: UnsafeRawPointer(hit))
-            if quote >= article.count, bytes[(quote - article.count)..<quote].elementsEqual(article) {
+            // Most quotes open or close a value no key or type starts or
+            // ends: one byte on each side rules them out.
+            if quote >= article.count, bytes[quote - 1] == UInt8(ascii: "e"),
+                bytes[(quote - article.count)..<quote].elementsEqual(article) {
                 found.insert(.article)
             }
-            let after = bytes[(quote + 1)...]
-            for (key, field) in jsonLDKeys where after.starts(with: key) { found.insert(field) }
+            if quote + 1 < bytes.count, jsonLDKeyStarts[Int(bytes[quote + 1])] {
+                let after = bytes[(quote + 1)...]
+                for (key, field) in jsonLDKeys where after.starts(with: key) { found.insert(field) }
+            }
             quote += 1
         }
         return found
     }
+
+    /// Whether a byte begins one of `jsonLDKeys`, by byte value.
+    private static let jsonLDKeyStarts: [Bool] = {
+        var starts = [Bool](repeating: false, count: 256)
+        for (key, _) in jsonLDKeys { if let first = key.first { starts[Int(first)] = true } }
+        return starts
+    }()
 
     /// The JSON-LD keys and types (each with its closing quote) a block is
     /// searched for after an opening quote, and what each declares.

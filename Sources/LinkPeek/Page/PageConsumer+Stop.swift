@@ -130,6 +130,11 @@ extension PageConsumer {
     /// parsed, and at least `signTailBytes` more (the byline's name or the
     /// date follows its marker), then the search goes on to `searchBytes`.
     func hold(_ bytes: UnsafeRawBufferPointer, scanner: HeadScanner) -> TransferDecision {
+        if held.isEmpty {
+            // Room for what is usually held, once: growing by doubling from
+            // a chunk copied the held bytes over again several times a page.
+            held.reserveCapacity(max(bytes.count, min(holdLimit, bodyScanBytes, Self.heldReserveBytes) + Self.holdSlackBytes))
+        }
         held.append(contentsOf: bytes)
         guard evidence.search(held) else {
             let read = max(held.count, bodyBytesRead(scanner))
@@ -165,6 +170,14 @@ extension PageConsumer {
     /// of the body (1–13 KiB into it on the open corpus, one of seven at 43
     /// KiB), and each further KiB is read from the network by every such page.
     static let evidenceWindowBytes = 16 * 1024
+
+    /// Room reserved past the hold's limit for the chunk that crosses it
+    /// (curl hands at most 16 KiB at a time).
+    static let holdSlackBytes = 16 * 1024
+
+    /// The most reserved for held bytes up front (the default budget);
+    /// a longer hold grows as it goes.
+    static let heldReserveBytes = 64 * 1024
 
     /// Bytes of body read: after the page's own `</head>` or `<body>`. When
     /// the parser started the body sooner (a stray `<img>` or `<div>` in the

@@ -88,15 +88,22 @@ public enum WallDetector {
     /// The wall `response` is, or nil when it is the page.
     public static func detect(_ response: Response) -> Wall? {
         if isChallenge(response) { return .challenge }
-        let asked = URLParts(response.originalURL)
         // Where the redirects ended: a chain that passes a consent or sign-in
-        // URL and comes back to the content (a cookie set on the way) is no wall.
-        let reached = response.hops.last.flatMap(URLParts.init)
-        if !(asked?.isConsent ?? false), reached?.isConsent == true { return .consent }
-        if !(asked?.isSignIn ?? false), reached?.isSignIn == true { return .login }
+        // URL and comes back to the content (a cookie set on the way) is no
+        // wall. A fetch that ended where it was asked has no such signal:
+        // neither URL is parsed for it.
+        if let last = response.hops.last, last != response.originalURL {
+            let asked = URLParts(response.originalURL)
+            let reached = URLParts(last)
+            if !(asked?.isConsent ?? false), reached?.isConsent == true { return .consent }
+            if !(asked?.isSignIn ?? false), reached?.isSignIn == true { return .login }
+        }
         guard (200..<300).contains(response.status), !response.declaresPreview else { return nil }
         let evidence = response.evidence
-        if !(asked?.isConsent ?? false), evidence.forms > 0, let title = response.title, isConsentTitle(title) {
+        // The page's own signals all need a form.
+        guard evidence.forms > 0 else { return nil }
+        let asked = URLParts(response.originalURL)
+        if !(asked?.isConsent ?? false), let title = response.title, isConsentTitle(title) {
             return .consent
         }
         if !(asked?.isSignIn ?? false), evidence.forms == 1, evidence.passwordFields > 0 { return .login }
