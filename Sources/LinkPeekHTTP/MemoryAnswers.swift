@@ -3,7 +3,9 @@ import Hummingbird
 import HummingbirdCore
 import LinkPeek
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
 
 #if canImport(Glibc)
 import Glibc
@@ -26,9 +28,12 @@ import Glibc
 /// not had its response, the ones after it are passed on too. An answer is
 /// written when its request ends, so the slow-client deadlines time the
 /// connection as they time `Front`'s answers, and flushed when the read
-/// that brought it is done. A `HEAD` answer is written as a `GET` one:
-/// NIO's response encoder, which knows each request's method, leaves the
-/// body out.
+/// that brought it is done. It is written as NIO's HTTP/1 parts, from the
+/// place of the codec between those and `HTTPTypes`' (the head converted
+/// once a second, not per answer), so it passes through NIO's response
+/// encoder alone; `RequestDeadlines` is told it ended. A `HEAD` answer is
+/// written as a `GET` one: the encoder, which knows each request's method,
+/// leaves the body out.
 ///
 /// A connection sends the same request again and again: what a request's
 /// target gives (its URL and the engine's key), the body made ready, the
@@ -45,7 +50,8 @@ final class MemoryAnswers: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// An answer made when its request's head came, written when it ends.
     private struct Answer {
-        let head: HTTPResponse
+        let head: HTTPResponseHead
+        let code: Int
         let body: ByteBuffer?
         let front: Front
         let method: HTTPRequest.Method
@@ -63,6 +69,10 @@ final class MemoryAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private let fronts: FrontSwitch
+    private let deadlines: RequestDeadlines
+    /// The context of the codec between NIO's HTTP/1 parts and `HTTPTypes`'
+    /// (writes from it reach NIO's encoder); nil: nothing is answered here.
+    private var codec: ChannelHandlerContext?
     private var current = Current.idle
     /// Requests passed on whose responses have not ended.
     private var passedOn = 0
@@ -72,8 +82,24 @@ final class MemoryAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     private var peer: (id: ClientID, text: String)?
     private var date = DateField()
 
-    init(fronts: FrontSwitch) {
+    init(fronts: FrontSwitch, deadlines: RequestDeadlines) {
         self.fronts = fronts
+        self.deadlines = deadlines
+    }
+
+    /// The handlers `serve --http` adds to a new connection: the slow-client
+    /// deadlines in effect when it opens, then the answers from memory.
+    static func handlers(_ fronts: FrontSwitch) -> [any RemovableChannelHandler] {
+        let deadlines = fronts.front.settings.deadlines
+        return [deadlines, MemoryAnswers(fronts: fronts, deadlines: deadlines)]
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        codec = try? context.pipeline.syncOperations.context(handlerType: HTTP1ToHTTPServerCodec.self)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        codec = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -101,7 +127,7 @@ final class MemoryAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     func channelReadComplete(context: ChannelHandlerContext) {
         if unflushed {
             unflushed = false
-            context.flush()
+            codec?.flush()
         }
         context.fireChannelReadComplete()
     }
@@ -121,7 +147,7 @@ final class MemoryAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         if let length = head.headerFields[.contentLength], length != "0" { return nil }
         if head.headerFields[.transferEncoding] != nil { return nil }
         let front = fronts.front
-        guard !front.lifecycle.isDraining else { return nil }
+        guard !front.lifecycle.isDraining, codec != nil else { return nil }
         let start = ContinuousClock.now
         let peer = self.peer ?? {
             let address = context.channel.remoteAddress
@@ -143,8 +169,8 @@ final class MemoryAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         let notModified = head.headerFields[.ifNoneMatch].map { ETag.matches($0, ready.etag) } ?? false
         let response = response(ready, notModified: notModified, front: front)
         return Answer(
-            head: response, body: notModified ? nil : ready.buffer, front: front, method: head.method,
-            url: parsed.url, start: start)
+            head: response.head, code: response.code, body: notModified ? nil : ready.buffer, front: front,
+            method: head.method, url: parsed.url, start: start)
     }
 
     /// What a request's target gives, kept for the next request on this
@@ -180,30 +206,33 @@ final class MemoryAnswers: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The response head answered last, for its body, second and status:
     /// `Cache-Control` and `Date` change with the second only.
-    private var lastHead: (front: Int, etag: String, second: time_t, notModified: Bool, head: HTTPResponse)?
+    private var lastHead: (front: Int, etag: String, second: time_t, notModified: Bool, head: HTTPResponseHead, code: Int)?
 
-    private func response(_ ready: ReadyBodies.Ready, notModified: Bool, front: Front) -> HTTPResponse {
+    private func response(_ ready: ReadyBodies.Ready, notModified: Bool, front: Front) -> (head: HTTPResponseHead, code: Int) {
         let second = time(nil)
         if let lastHead, lastHead.second == second, lastHead.notModified == notModified, lastHead.front == front.serial,
             lastHead.etag == ready.etag
         {
-            return lastHead.head
+            return (lastHead.head, lastHead.code)
         }
         var response = front.previewResponse(ready, label: .hit, notModified: notModified, now: Int64(second)).head
         response.headerFields[.date] = date.text(at: second)
-        lastHead = (front.serial, ready.etag, second, notModified, response)
-        return response
+        let head = HTTPResponseHead(response)
+        lastHead = (front.serial, ready.etag, second, notModified, head, response.status.code)
+        return (head, response.status.code)
     }
 
     private func send(_ answer: Answer, context: ChannelHandlerContext) {
         let peer = self.peer
-        let code = answer.head.status.code
+        let code = answer.code
         answer.front.ended(
             .preview, code: code, line: accessLine(answer.front, answer.method, code: code, url: answer.url),
             since: answer.start, client: peer?.text ?? "unknown")
-        context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
-        if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
-        context.write(wrapOutboundOut(.end(nil)), promise: nil)
+        guard let codec else { return }
+        codec.write(NIOAny(HTTPServerResponsePart.head(answer.head)), promise: nil)
+        if let body = answer.body { codec.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(body))), promise: nil) }
+        codec.write(NIOAny(HTTPServerResponsePart.end(nil)), promise: nil)
+        deadlines.responseEnded()
         unflushed = true
     }
 

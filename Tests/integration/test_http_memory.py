@@ -258,3 +258,36 @@ def test_memory_answers_are_counted_and_logged(service, server):
     assert sum("HEAD /v1/preview 200 host=127.0.0.1" in line for line in lines) == 1
     assert all("client=127.0.0.1" in line for line in lines)
     assert "hunter2" not in log
+
+
+def test_a_slow_request_after_a_memory_answer_is_cut(service, server):
+    """The answer written in the pipeline starts the next request's header deadline, as `Front`'s do."""
+    s = service("--http-request-timeout", "1")
+    url = cached(s, server, "memory-then-slow")
+    before = s.metrics()[MEMORY]
+    raw = Raw(s)
+    try:
+        raw.send(request(preview_path(url, subresources="false")))
+        assert raw.read()[1]["x-cache"] == "hit"
+        answered = time.monotonic()
+        raw.send(b"GET /healthz HTTP/1.1\r\n")
+        closed_after = None
+        for part in [b"Host: x\r\n", b"X-A: 1\r\n", b"X-B: 2\r\n", b"X-C: 3\r\n", b"X-D: 4\r\n", b"X-E: 5\r\n"]:
+            time.sleep(0.4)
+            try:
+                raw.send(part)
+            except OSError:
+                closed_after = time.monotonic() - answered
+                break
+        if closed_after is None:
+            raw.sock.settimeout(5)
+            try:
+                data = raw.sock.recv(100)
+            except OSError:
+                data = b""
+            assert data == b"", data
+            closed_after = time.monotonic() - answered
+    finally:
+        raw.close()
+    assert 0.9 <= closed_after <= 2.5
+    assert s.metrics()[MEMORY] == before + 1
