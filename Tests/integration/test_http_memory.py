@@ -153,12 +153,13 @@ def test_if_none_match_and_head_from_memory(service, server):
     assert not_modified[1]["etag"] == etag and not_modified[1]["x-cache"] == "hit"
     assert weak[0].startswith(b"HTTP/1.1 304 ")
     assert head[0].startswith(b"HTTP/1.1 200 OK\r\n")
-    assert without_date(head[0]) == without_date(full[0])
+    assert re.sub(rb"max-age=\d+", b"", without_date(head[0])) == re.sub(rb"max-age=\d+", b"", without_date(full[0]))
     assert after[0].startswith(b"HTTP/1.1 200 OK\r\n") and after[2] == full[2]
     # Hummingbird's path answers the same three the same way.
     slow = behind_a_held_request(s, server, request(path, headers={"If-None-Match": etag}), request(path, "HEAD"))
     assert s.metrics()[MEMORY] == before + 5
-    assert without_date(slow[0][0]) == without_date(not_modified[0])
+    # A later second, maybe: max-age may be less by one, nothing else differs.
+    assert re.sub(rb"max-age=\d+", b"", without_date(slow[0][0])) == re.sub(rb"max-age=\d+", b"", without_date(not_modified[0]))
     assert re.sub(rb"max-age=\d+", b"", without_date(slow[1][0])) == re.sub(rb"max-age=\d+", b"", without_date(head[0]))
 
 
