@@ -32,10 +32,8 @@ struct CacheLookup: Sendable {
     /// The stored bytes when they were stored for this URL, else encoded.
     func freshJSON(at now: Date) -> [UInt8]? {
         if let storedBytes { return storedBytes }
-        guard let entry, entry.isFresh(at: now), case .metadata(let stored) = entry.value else { return nil }
-        // Read in place: the copy to change is made only when the bytes kept cannot be served.
-        if stored.originalURL == url, let json = entry.servedJSON { return json }
-        var metadata = stored
+        guard let entry, entry.isFresh(at: now), case .metadata(var metadata) = entry.value else { return nil }
+        if metadata.originalURL == url, let json = entry.servedJSON { return json }
         metadata.originalURL = url
         metadata.fromCache = true
         metadata.stale = nil
