@@ -1,7 +1,7 @@
 """Instructions per cached `/v1/preview` request, counted by callgrind: a
 figure that does not move with the machine's load (wrk's do).
 
-    .venv/bin/python Benchmarks/callgrind_http.py --bin BASE --bin TRIAL [--requests 2000] [--connections 1] [--nginx]
+    .venv/bin/python Benchmarks/callgrind_http.py --bin BASE --bin TRIAL [--requests 2000] [--connections 1] [--nginx] [--keep DIR]
 
 Each binary runs `serve --http` under `valgrind --tool=callgrind`; one
 client on one kept-alive connection (as wrk's are) warms the cache, sends
@@ -43,6 +43,8 @@ from redis_fixture import free_port  # noqa: E402
 from valgrind_ready import TOOLS, runnable_copy, shim_environment  # noqa: E402
 
 WARM = 200
+#: `--keep DIR`: where each counted dump is copied (for callgrind_annotate).
+KEEP: Path | None = None
 
 
 class Client:
@@ -87,6 +89,9 @@ def counted(proc: subprocess.Popen, out: Path, clients: list[Client], requests: 
     subprocess.run(["callgrind_control", "-d", str(proc.pid)], check=True, capture_output=True, timeout=120)
     dumps = sorted(out.parent.glob(out.name + ".*"))
     summary = re.search(r"^summary: (\d+)", dumps[-1].read_text(errors="replace"), re.M)
+    if KEEP:
+        KEEP.mkdir(parents=True, exist_ok=True)
+        shutil.copy(dumps[-1], KEEP / f"callgrind.{proc.pid}.out")
     return int(summary.group(1))
 
 
@@ -180,7 +185,10 @@ def main():
     parser.add_argument("--body-bytes", type=int, default=952, help="the size of nginx's file")
     parser.add_argument("--connections", type=int, default=1,
                         help="kept-alive connections sending at once (linkpeek only; 1: one after another)")
+    parser.add_argument("--keep", type=Path, help="copy each counted dump into this directory (callgrind_annotate)")
     args = parser.parse_args()
+    global KEEP
+    KEEP = args.keep
     for tool in TOOLS + ["callgrind_control"]:
         if not shutil.which(tool):
             sys.exit(f"cannot run this benchmark here: needs {tool}")

@@ -34,21 +34,29 @@ final class ClientLimiter: Sendable {
     func admit(_ client: ClientID, now: ContinuousClock.Instant = .now) -> Int? {
         table.withLock { table in
             let rate = table.rate
-            var bucket = table.buckets[client] ?? Bucket(tokens: rate, updated: now)
-            let elapsed = now - bucket.updated
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            bucket.tokens = min(rate, bucket.tokens + max(0, seconds) * rate)
-            bucket.updated = now
-            if bucket.tokens >= 1 {
-                bucket.tokens -= 1
-                if table.buckets[client] == nil, table.buckets.count >= capacity { Self.prune(&table.buckets, rate: rate, now: now) }
-                table.buckets[client] = bucket
+            // The client's bucket found once (hashed once): a client seen before is updated in place.
+            guard let index = table.buckets.index(forKey: client) else {
+                // A new client's bucket is full: it goes on.
+                if table.buckets.count >= capacity { Self.prune(&table.buckets, rate: rate, now: now) }
+                table.buckets[client] = Bucket(tokens: rate - 1, updated: now)
                 return nil
             }
-            table.buckets[client] = bucket
-            // Safe: (1 - tokens) / rate is in (0, 1], so its ceiling is 1.
-            return max(1, Int(((1 - bucket.tokens) / rate).rounded(.up)))
+            return Self.take(&table.buckets.values[index], rate: rate, now: now)
         }
+    }
+
+    /// A token from `bucket` refilled to `now`: nil when there was one, else the whole seconds until there is.
+    private static func take(_ bucket: inout Bucket, rate: Double, now: ContinuousClock.Instant) -> Int? {
+        let elapsed = now - bucket.updated
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        bucket.tokens = min(rate, bucket.tokens + max(0, seconds) * rate)
+        bucket.updated = now
+        if bucket.tokens >= 1 {
+            bucket.tokens -= 1
+            return nil
+        }
+        // Safe: (1 - tokens) / rate is in (0, 1], so its ceiling is 1.
+        return max(1, Int(((1 - bucket.tokens) / rate).rounded(.up)))
     }
 
     private static func prune(_ buckets: inout [ClientID: Bucket], rate: Double, now: ContinuousClock.Instant) {

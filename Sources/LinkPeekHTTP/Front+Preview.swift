@@ -56,12 +56,18 @@ extension Front {
 
     /// The same for a body made ready, and the request's header fields.
     func previewResponse(_ ready: ReadyBodies.Ready, label: XCache, requestHeaders: HTTPFields) -> Response {
+        let notModified = requestHeaders[.ifNoneMatch].map { ETag.matches($0, ready.etag) } ?? false
+        return previewResponse(ready, label: label, notModified: notModified)
+    }
+
+    /// The same, 304 when `notModified` (the request's `If-None-Match` names the ETag).
+    func previewResponse(
+        _ ready: ReadyBodies.Ready, label: XCache, notModified: Bool, now: Int64 = PreviewFreshness.currentSeconds()
+    ) -> Response {
         var headers: HTTPFields = [
-            .eTag: ready.etag, .cacheControl: ready.cacheControl(), Reply.xCache: label.rawValue,
+            .eTag: ready.etag, .cacheControl: ready.cacheControl(now: now), Reply.xCache: label.rawValue,
         ]
-        if let match = requestHeaders[.ifNoneMatch], ETag.matches(match, ready.etag) {
-            return Response(status: .notModified, headers: headers)
-        }
+        if notModified { return Response(status: .notModified, headers: headers) }
         headers[.contentType] = "application/json"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ready.buffer))
     }

@@ -1,6 +1,7 @@
 import Hummingbird
 import LinkPeek
 import Logging
+import Synchronization
 
 /// The HTTP front: one responder for every endpoint. Each request is
 /// checked in this order — method, token, per-client limit — then served by
@@ -31,12 +32,18 @@ final class Front: HTTPResponder, Sendable {
     let accessLog: Logger
     /// The last previews answered, ready to send.
     let bodies: ReadyBodies
+    /// This front's number, unique in the process: what a connection
+    /// remembers of the front that worked something out, without holding
+    /// it (and its engine) while the connection is idle.
+    let serial: Int
+    private static let serials = Atomic<Int>(0)
 
     init(
         engine: LinkPeekEngine, settings: HTTPSettings, metrics: HTTPMetrics, limiter: ClientLimiter,
         gate: AdmissionGate, lifecycle: Lifecycle, accessLog: Logger, bodies: ReadyBodies = ReadyBodies()
     ) {
         self.bodies = bodies
+        serial = Self.serials.add(1, ordering: .relaxed).newValue
         self.engine = engine
         self.settings = settings
         self.metrics = metrics
@@ -62,12 +69,21 @@ final class Front: HTTPResponder, Sendable {
         _ endpoint: Endpoint, _ method: HTTPRequest.Method, path: String, code: Int, url: String?,
         since start: ContinuousClock.Instant, client: @autoclosure () -> String
     ) {
+        ended(endpoint, code: code, line: accessLine(method, path: path, code: code, url: url), since: start, client: client())
+    }
+
+    /// The same with the access log line's start made before (`accessLine`).
+    func ended(
+        _ endpoint: Endpoint, code: Int, line: @autoclosure () -> String, since start: ContinuousClock.Instant,
+        client: @autoclosure () -> String
+    ) {
         let elapsed = ContinuousClock.now - start
         // Safe: a request's time is far below 2^63 ns (292 years).
         let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
         metrics.ended(endpoint, code: code, nanoseconds: nanoseconds)
         if accessLog.logLevel <= .info {
-            logAccess(method, path: path, code: code, url: url, nanoseconds: nanoseconds, client: client())
+            let milliseconds = Double(nanoseconds / 1000) / 1000
+            accessLog.info("\(line()) \(milliseconds)ms client=\(client())")
         }
     }
 
@@ -119,19 +135,16 @@ final class Front: HTTPResponder, Sendable {
         return String(value.dropFirst(prefix.count))
     }
 
-    /// `GET /v1/preview 200 host=example.com 1.2ms client=127.0.0.1`; the
-    /// URL's query only with `--http-log-query`.
-    private func logAccess(
-        _ method: HTTPRequest.Method, path: String, code: Int, url: String?, nanoseconds: Int64, client: String
-    ) {
+    /// The access log line of a request (`GET /v1/preview 200
+    /// host=example.com 1.2ms client=127.0.0.1`) up to its time: the
+    /// URL's host, its query only with `--http-log-query`.
+    func accessLine(_ method: HTTPRequest.Method, path: String, code: Int, url: String?) -> String {
         var line = "\(method) \(path) \(code)"
         if let url, let parts = URLParts(url) {
             line += " host=\(parts.host)"
             if settings.logsQuery, let query = parts.query { line += " query=\(query)" }
         }
-        let milliseconds = Double(nanoseconds / 1000) / 1000
-        line += " \(milliseconds)ms client=\(client)"
-        accessLog.info("\(line)")
+        return line
     }
 }
 

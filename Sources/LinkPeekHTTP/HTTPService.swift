@@ -39,9 +39,7 @@ public enum HTTPService {
         let app = Application(
             responder: front,
             // Made for each connection: the timeouts in effect when it opens, then the answers from memory.
-            server: .http1(configuration: .init(additionalChannelHandlers: [
-                front.front.settings.deadlines, MemoryAnswers(fronts: front),
-            ])),
+            server: .http1(configuration: .init(additionalChannelHandlers: MemoryAnswers.handlers(front))),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: nil),
             onServerRunning: { channel in
                 // The one line a supervisor or a test waits for (the port, when 0 was asked).

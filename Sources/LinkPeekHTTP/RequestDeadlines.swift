@@ -23,6 +23,8 @@ final class RequestDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     private var deadline: NIODeadline?
     /// The timer scheduled, and when it fires.
     private var timer: (task: Scheduled<Void>, at: NIODeadline)?
+    /// This handler's context while it is in the pipeline (for `responseEnded`).
+    private var context: ChannelHandlerContext?
 
     init(header: TimeAmount, body: TimeAmount) {
         self.header = header
@@ -30,6 +32,7 @@ final class RequestDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
         if context.channel.isActive { arm(header, context: context) }
     }
 
@@ -39,6 +42,7 @@ final class RequestDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
         timer?.task.cancel()
         timer = nil
         deadline = nil
@@ -56,6 +60,12 @@ final class RequestDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) { arm(header, context: context) }
         context.write(data, promise: promise)
+    }
+
+    /// A response written past this handler (`MemoryAnswers`) has ended:
+    /// timed as one written through it.
+    func responseEnded() {
+        if let context { arm(header, context: context) }
     }
 
     private func arm(_ limit: TimeAmount, context: ChannelHandlerContext) {

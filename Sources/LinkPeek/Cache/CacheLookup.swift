@@ -49,6 +49,11 @@ extension PreviewCache {
         return CacheLookup(key: key, url: url, entry: memory.entry(for: key.description))
     }
 
+    /// The same, not counted, with the key's stored form made before (`key.description`).
+    func lookInMemory(_ key: CacheKey, name: String, url: String) -> CacheLookup {
+        CacheLookup(key: key, url: url, entry: memory.entry(for: name))
+    }
+
     /// The levels behind memory, each asked once: the disk when memory had
     /// nothing, then the fleet when nothing fresh was found here, its entry
     /// taken when it is fresher (and copied into the local levels). With

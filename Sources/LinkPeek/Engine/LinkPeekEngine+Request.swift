@@ -140,8 +140,26 @@ extension LinkPeekEngine {
     /// as `lookUp` counts a hit in memory. Otherwise nil and nothing
     /// counted: the caller takes the `lookUp` path, which looks again.
     public func freshInMemory(url: String, options: FetchOptions, admit: () -> Bool) -> [UInt8]? {
-        guard let key = storedJSONKey(url: url, options: options) else { return nil }
-        let found = cache.lookInMemory(key, url: url.trimmedWhitespace, counted: false)
+        memoryKey(url: url, options: options).flatMap { freshInMemory($0, admit: admit) }
+    }
+
+    /// What `freshInMemory` works out from a request before it looks, kept
+    /// by a caller that asks again for the same URL with the same options
+    /// of the same engine (a connection sending one request again and
+    /// again): nil for a request that the stored JSON cannot answer.
+    public struct MemoryKey: Sendable {
+        fileprivate let key: CacheKey
+        fileprivate let name: String
+        fileprivate let url: String
+    }
+
+    public func memoryKey(url: String, options: FetchOptions) -> MemoryKey? {
+        storedJSONKey(url: url, options: options).map { MemoryKey(key: $0, name: $0.description, url: url.trimmedWhitespace) }
+    }
+
+    /// `freshInMemory` for a key worked out before (by this engine).
+    public func freshInMemory(_ memoryKey: MemoryKey, admit: () -> Bool) -> [UInt8]? {
+        let found = cache.lookInMemory(memoryKey.key, name: memoryKey.name, url: memoryKey.url)
         guard let json = found.freshJSON(at: now()), admit() else { return nil }
         cache.counters.looked(.memory)
         countHit(found)
