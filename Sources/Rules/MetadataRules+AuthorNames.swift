@@ -127,26 +127,12 @@ extension MetadataRules {
     }
 
     /// False only when `text` cannot hold `piece` as `firstRange(of:)` and
-    /// `split(separator:)` find it (character by character, canonically
-    /// equivalent): a piece of ASCII that no other character is equivalent
-    /// to (`;`, `` ` `` and `K` are) stands only where its bytes stand. That
-    /// generic search builds a table on every call, and every credit line
-    /// is searched for some forty pieces, most of them absent: a few percent
+    /// `split(separator:)` find it (`ASCIIText.mayHold`). That generic
+    /// search builds a table on every call, and every credit line is
+    /// searched for some forty pieces, most of them absent: a few percent
     /// of a fetch's CPU.
     static func mayHold(_ text: String, _ piece: String) -> Bool {
-        let needle = piece.utf8
-        guard let first = needle.first, needle.allSatisfy({ $0 < 0x80 && !";`K".utf8.contains($0) }) else { return true }
-        var text = text
-        return text.withUTF8 { bytes in
-            let count = needle.count
-            guard bytes.count >= count else { return false }
-            var index = 0
-            while index <= bytes.count - count {
-                if bytes[index] == first, zip(bytes[index...], needle).allSatisfy({ $0 == $1 }) { return true }
-                index += 1
-            }
-            return false
-        }
+        ASCIIText.mayHold(text, piece)
     }
 
     /// "Ann Lee, Bo Kim and Cy Dow" → three parts; also "&", "y", "et",

@@ -110,8 +110,8 @@ extension MetadataRules {
     /// ("Ann Lee - Editor") but a date or count goes ("Ann Lee - 31.05.2022").
     static func firstBylineSegment(_ text: String) -> String {
         var result = text
-        // "·" has a canonical twin (U+0387), so its search always runs.
-        for hard in [" • ", " | ", " · "] where hard == " · " || ASCIIText.holdsBytes(result, hard) {
+        // "·" has a canonical twin (U+0387): its bytes decide only in ASCII text (`mayHold`).
+        for hard in [" • ", " | ", " · "] where hard == " · " ? ASCIIText.mayHold(result, hard) : ASCIIText.holdsBytes(result, hard) {
             if let range = result.firstRange(of: hard) { result = String(result[..<range.lowerBound]) }
         }
         for soft in [" - ", " – ", " — "] where ASCIIText.holdsBytes(result, soft) {

@@ -76,6 +76,12 @@ extension MetadataRules {
     /// (Eastern Standard Time)"), offsets and zone abbreviations
     /// (`ZoneAbbreviations`).
     static func isoDate(_ text: String) -> String? {
+        // The usual declared form reads as itself (`CanonicalISODate`).
+        CanonicalISODate.holds(text) ? text : isoDateByForms(text)
+    }
+
+    /// `isoDate` by its forms, word by word.
+    static func isoDateByForms(_ text: String) -> String? {
         if let cjk = cjkDate(text) { return cjk }
         let tokens = dateTokens(withoutParentheses(text))
         var year: Int?, month: Int?, day: Int?
