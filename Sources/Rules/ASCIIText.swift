@@ -149,6 +149,46 @@ enum ASCIIText {
         return false
     }
 
+    /// The runs of letters of ASCII `text`, lowercased, in order:
+    /// `text.lowercased().split { !$0.isLetter }`; nil for other text.
+    static func lowercasedLetterRuns(_ text: String) -> [String]? {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            var runs: [String] = []
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count, ASCIIByte.isLetter(bytes[end]) { end += 1 }
+                if end > start {
+                    runs.append(String(unsafeUninitializedCapacity: end - start) { buffer in
+                        for offset in 0..<(end - start) { buffer[offset] = ASCIIByte.lowercased(bytes[start + offset]) }
+                        return end - start
+                    })
+                }
+                start = end + 1
+            }
+            return runs
+        }
+    }
+
+    /// The letters and digits of ASCII `text`, lowercased, as
+    /// `MetadataRules.foldedName` folds ASCII; nil for other text.
+    static func foldedAlphanumerics(_ text: String) -> String? {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                var count = 0
+                for byte in bytes where isAlphanumeric(byte) {
+                    buffer[count] = ASCIIByte.lowercased(byte)
+                    count += 1
+                }
+                return count
+            }
+        }
+    }
+
     /// Whether `text`'s UTF-8 starts with `prefix`'s, byte for byte.
     static func startsWithBytes(_ text: String, _ prefix: String) -> Bool {
         var prefix = prefix

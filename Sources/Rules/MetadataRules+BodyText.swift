@@ -257,7 +257,7 @@ extension MetadataRules {
     /// the label starting a word; nil when no label is followed by one.
     static func rowDate(_ text: String, labels: [String]) -> Picked<String>? {
         let lower = text.lowercased()
-        for label in labels {
+        for label in labels where ASCIIText.mayHold(lower, label) {
             for range in lower.ranges(of: label) {
                 let atWordStart = range.lowerBound == lower.startIndex || !lower[lower.index(before: range.lowerBound)].isLetter
                 guard atWordStart else { continue }

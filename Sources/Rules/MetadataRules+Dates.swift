@@ -39,8 +39,9 @@ extension MetadataRules {
     /// "pubdate", "published", "timestamp", "dateline") and none names an
     /// update.
     static func namesPageDate(_ element: HTMLElement) -> Bool {
-        let tokens = ["class", "id"].compactMap { element[$0]?.lowercased() }
-            .flatMap { $0.split { !$0.isLetter } }
+        let tokens = ["class", "id"].compactMap { element[$0] }.flatMap { value in
+            ASCIIText.lowercasedLetterRuns(value) ?? value.lowercased().split { !$0.isLetter }.map(String.init)
+        }
         return tokens.contains { ["date", "pubdate", "published", "publishdate", "timestamp", "dateline", "posted"].contains($0) }
             && !tokens.contains { $0.hasPrefix("update") || $0.hasPrefix("modif") }
     }
