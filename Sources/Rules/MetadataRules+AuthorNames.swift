@@ -51,8 +51,8 @@ extension MetadataRules {
         if siteNames.contains(where: { let site = foldedName($0); return !site.isEmpty && (site == folded || folded.hasPrefix(site)) }) {
             return true
         }
-        let words = name.lowercased().split { !$0.isLetter }
-        return !words.isEmpty && words.allSatisfy { jobTitleWords.contains(String($0)) || ["the", "and", "of", "for"].contains(String($0)) }
+        let words = ASCIIText.lowercasedLetterRuns(name) ?? name.lowercased().split { !$0.isLetter }.map(String.init)
+        return !words.isEmpty && words.allSatisfy { jobTitleWords.contains($0) || ["the", "and", "of", "for"].contains($0) }
     }
 
     /// The people a credit line names, in order, each once: "By Ann Lee
@@ -219,9 +219,9 @@ extension MetadataRules {
 
     /// True when every word is a job-title word ("Senior Editor", "Staff").
     static func isJobTitle(_ text: String) -> Bool {
+        let words = ASCIIText.lowercasedLetterRuns(text) ?? text.lowercased().split { !$0.isLetter }.map(String.init)
         // A degree written with dots ("Ph.D.") is one word.
-        if degreeWords.contains(text.lowercased().filter(\.isLetter)) { return true }
-        let words = text.lowercased().split { !$0.isLetter }
-        return !words.isEmpty && words.allSatisfy { jobTitleWords.contains(String($0)) || ["of", "the", "for", "and", "at"].contains(String($0)) }
+        if degreeWords.contains(words.joined()) { return true }
+        return !words.isEmpty && words.allSatisfy { jobTitleWords.contains($0) || ["of", "the", "for", "and", "at"].contains($0) }
     }
 }

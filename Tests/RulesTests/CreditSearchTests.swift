@@ -59,6 +59,21 @@ import Testing
         }
     }
 
+    /// Job titles read their words by bytes on ASCII text: what the
+    /// `Character` split and filter give.
+    @Test func jobTitleWordsAreTheCharacterWords() {
+        let texts = [
+            "Senior Editor", "Ph.D.", "M.D.", "Staff", "Ann Lee", "Editor-in-Chief", "The News Desk", "Éditeur en chef",
+            "STAFF WRITER", "", "phd2", "Head of News", "m.b.a", "Rédacteur", "Vice\r\nPresident",
+        ]
+        for text in texts {
+            let words = text.lowercased().split { !$0.isLetter }.map(String.init)
+            let expected = MetadataRules.degreeWords.contains(text.lowercased().filter(\.isLetter))
+                || (!words.isEmpty && words.allSatisfy { MetadataRules.jobTitleWords.contains($0) || ["of", "the", "for", "and", "at"].contains($0) })
+            #expect(MetadataRules.isJobTitle(text) == expected, "\(text)")
+        }
+    }
+
     @Test func splitOnEquivalentSeparator() {
         // "Ann Lee; Bo Kim" written with U+037E: still two people.
         #expect(MetadataRules.authorNames("By Ann Lee\u{37E} Bo Kim") == ["Ann Lee", "Bo Kim"])
