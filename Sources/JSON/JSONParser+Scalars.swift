@@ -7,6 +7,7 @@ extension JSONParser {
         index += 1
         let start = index
         // Most strings hold no escape: found whole, they are made in one copy.
+        index = Self.plainRunEnd(in: bytes, from: index)
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -37,6 +38,29 @@ extension JSONParser {
             }
         }
         return nil
+    }
+
+    /// Where the first 8-byte word at or after `start` that may hold a
+    /// quote, a backslash or a control byte begins (or the last whole
+    /// word's end): the bytes before it are plain string content. Eight
+    /// bytes are tested at once, as `memchr` does; the caller's byte loop
+    /// reads the rest.
+    static func plainRunEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var index = start
+        while bytes.count - index >= 8 {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // A byte is zero in `x` exactly when `(x - 1) & ~x` sets its high bit
+            // (borrows make no false "none"); below 0x20 likewise with 0x20.
+            let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+            let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+            let hits = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+            if hits & highs != 0 { break }
+            index += 8
+        }
+        return index
     }
 
     /// The scalar an escape spells, `index` just after the backslash.

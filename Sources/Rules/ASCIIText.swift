@@ -87,6 +87,108 @@ enum ASCIIText {
         }
     }
 
+    /// False only when `text` cannot hold `piece` as the `Character`
+    /// searches (`firstRange(of:)`, `split(separator:)`: character by
+    /// character, canonically equivalent) find it; true when it may.
+    ///
+    /// Bytes decide where no other character can stand for the piece's:
+    /// for a piece of ASCII other than `;`, `` ` `` and `K` in any text,
+    /// and for any piece in ASCII text (no combining mark, and the only
+    /// characters canonically equivalent to ASCII, U+037E, U+1FEF and
+    /// U+212A, are not ASCII themselves): there an ASCII piece stands only
+    /// where its bytes do, and a piece with any other non-ASCII character
+    /// stands nowhere. Elsewhere the answer is true (the search decides).
+    static func mayHold(_ text: String, _ piece: String) -> Bool {
+        var piece = piece
+        return piece.withUTF8 { needle in
+            guard !needle.isEmpty else { return true }
+            var needleIsASCII = true, needleIsPlain = true
+            for byte in needle {
+                if byte >= 0x80 {
+                    needleIsASCII = false
+                } else if byte == UInt8(ascii: ";") || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "K") {
+                    needleIsPlain = false
+                }
+            }
+            var text = text
+            return text.withUTF8 { bytes in
+                if needleIsASCII && needleIsPlain { return standsAsBytes(needle, in: bytes) }
+                guard !bytes.contains(where: { $0 >= 0x80 }) else { return true }
+                if needleIsASCII { return standsAsBytes(needle, in: bytes) }
+                return standsForASCII(needle)
+            }
+        }
+    }
+
+    /// Whether `needle` stands in `bytes`, byte for byte.
+    private static func standsAsBytes(_ needle: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first, bytes.count >= needle.count else { return false }
+        var index = 0
+        while index <= bytes.count - needle.count {
+            if bytes[index] == first {
+                var offset = 1
+                while offset < needle.count, bytes[index + offset] == needle[offset] { offset += 1 }
+                if offset == needle.count { return true }
+            }
+            index += 1
+        }
+        return false
+    }
+
+    /// Whether UTF-8 `needle` holds a scalar canonically equivalent to an
+    /// ASCII one (U+037E, U+1FEF, U+212A): then ASCII text may hold it.
+    private static func standsForASCII(_ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        var bytes = needle[...]
+        for equivalent: [UInt8] in [[0xCD, 0xBE], [0xE1, 0xBF, 0xAF], [0xE2, 0x84, 0xAA]] {
+            while let index = bytes.firstIndex(of: equivalent[0]) {
+                if bytes[index...].starts(with: equivalent) { return true }
+                bytes = bytes[(index + 1)...]
+            }
+            bytes = needle[...]
+        }
+        return false
+    }
+
+    /// The runs of letters of ASCII `text`, lowercased, in order:
+    /// `text.lowercased().split { !$0.isLetter }`; nil for other text.
+    static func lowercasedLetterRuns(_ text: String) -> [String]? {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            var runs: [String] = []
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count, ASCIIByte.isLetter(bytes[end]) { end += 1 }
+                if end > start {
+                    runs.append(String(unsafeUninitializedCapacity: end - start) { buffer in
+                        for offset in 0..<(end - start) { buffer[offset] = ASCIIByte.lowercased(bytes[start + offset]) }
+                        return end - start
+                    })
+                }
+                start = end + 1
+            }
+            return runs
+        }
+    }
+
+    /// The letters and digits of ASCII `text`, lowercased, as
+    /// `MetadataRules.foldedName` folds ASCII; nil for other text.
+    static func foldedAlphanumerics(_ text: String) -> String? {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                var count = 0
+                for byte in bytes where isAlphanumeric(byte) {
+                    buffer[count] = ASCIIByte.lowercased(byte)
+                    count += 1
+                }
+                return count
+            }
+        }
+    }
+
     /// Whether `text`'s UTF-8 starts with `prefix`'s, byte for byte.
     static func startsWithBytes(_ text: String, _ prefix: String) -> Bool {
         var prefix = prefix

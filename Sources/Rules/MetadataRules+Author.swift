@@ -36,6 +36,7 @@ extension MetadataRules {
     /// Letters and digits only, lowercased: "The Verge" and "theverge"
     /// agree. ASCII is folded byte by byte; other scalars by their properties.
     static func foldedName(_ text: String) -> String {
+        if let folded = ASCIIText.foldedAlphanumerics(text) { return folded }
         var output = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if scalar.isASCII {

@@ -59,9 +59,9 @@ extension MetadataRules {
         }
         // An editorial desk in Japanese or Chinese ("アクメ編集部", "编辑部").
         if ["編集部", "编辑部", "編輯部"].contains(where: { name.hasSuffix($0) }) { return true }
-        let words = name.lowercased().split { !$0.isLetter }
+        let words = ASCIIText.lowercasedLetterRuns(name) ?? name.lowercased().split { !$0.isLetter }.map(String.init)
         return !words.isEmpty && words.allSatisfy {
-            jobTitleWords.contains(String($0)) || ["the", "and", "of", "for", "la", "le", "l", "die", "de", "el", "a"].contains(String($0))
+            jobTitleWords.contains($0) || ["the", "and", "of", "for", "la", "le", "l", "die", "de", "el", "a"].contains($0)
         }
     }
 
@@ -148,26 +148,12 @@ extension MetadataRules {
     }
 
     /// False only when `text` cannot hold `piece` as `firstRange(of:)` and
-    /// `split(separator:)` find it (character by character, canonically
-    /// equivalent): a piece of ASCII that no other character is equivalent
-    /// to (`;`, `` ` `` and `K` are) stands only where its bytes stand. That
-    /// generic search builds a table on every call, and every credit line
-    /// is searched for some forty pieces, most of them absent: a few percent
+    /// `split(separator:)` find it (`ASCIIText.mayHold`). That generic
+    /// search builds a table on every call, and every credit line is
+    /// searched for some forty pieces, most of them absent: a few percent
     /// of a fetch's CPU.
     static func mayHold(_ text: String, _ piece: String) -> Bool {
-        let needle = piece.utf8
-        guard let first = needle.first, needle.allSatisfy({ $0 < 0x80 && !";`K".utf8.contains($0) }) else { return true }
-        var text = text
-        return text.withUTF8 { bytes in
-            let count = needle.count
-            guard bytes.count >= count else { return false }
-            var index = 0
-            while index <= bytes.count - count {
-                if bytes[index] == first, zip(bytes[index...], needle).allSatisfy({ $0 == $1 }) { return true }
-                index += 1
-            }
-            return false
-        }
+        ASCIIText.mayHold(text, piece)
     }
 
     /// "Ann Lee, Bo Kim and Cy Dow" → three parts; also "&", "y", "et",
@@ -267,9 +253,9 @@ extension MetadataRules {
 
     /// True when every word is a job-title word ("Senior Editor", "Staff").
     static func isJobTitle(_ text: String) -> Bool {
+        let words = ASCIIText.lowercasedLetterRuns(text) ?? text.lowercased().split { !$0.isLetter }.map(String.init)
         // A degree written with dots ("Ph.D.") is one word.
-        if degreeWords.contains(text.lowercased().filter(\.isLetter)) { return true }
-        let words = text.lowercased().split { !$0.isLetter }
-        return !words.isEmpty && words.allSatisfy { jobTitleWords.contains(String($0)) || ["of", "the", "for", "and", "at"].contains(String($0)) }
+        if degreeWords.contains(words.joined()) { return true }
+        return !words.isEmpty && words.allSatisfy { jobTitleWords.contains($0) || ["of", "the", "for", "and", "at"].contains($0) }
     }
 }

@@ -110,8 +110,8 @@ extension MetadataRules {
     /// ("Ann Lee - Editor") but a date or count goes ("Ann Lee - 31.05.2022").
     static func firstBylineSegment(_ text: String) -> String {
         var result = text
-        // "·" has a canonical twin (U+0387), so its search always runs.
-        for hard in [" • ", " | ", " · "] where hard == " · " || ASCIIText.holdsBytes(result, hard) {
+        // "·" has a canonical twin (U+0387): its bytes decide only in ASCII text (`mayHold`).
+        for hard in [" • ", " | ", " · "] where hard == " · " ? ASCIIText.mayHold(result, hard) : ASCIIText.holdsBytes(result, hard) {
             if let range = result.firstRange(of: hard) { result = String(result[..<range.lowerBound]) }
         }
         for soft in [" - ", " – ", " — "] where ASCIIText.holdsBytes(result, soft) {
@@ -286,7 +286,7 @@ extension MetadataRules {
     /// the label starting a word; nil when no label is followed by one.
     static func rowDate(_ text: String, labels: [String], dayFirst: Bool = false) -> Picked<String>? {
         let lower = text.lowercased()
-        for label in labels {
+        for label in labels where ASCIIText.mayHold(lower, label) {
             for range in lower.ranges(of: label) {
                 let atWordStart = range.lowerBound == lower.startIndex || !lower[lower.index(before: range.lowerBound)].isLetter
                 guard atWordStart else { continue }

@@ -27,7 +27,7 @@ extension MetadataRules {
     /// A number counts only directly before its unit, so labels that hold
     /// the characters ("更新日") are passed over. Nil without year, month and day.
     static func cjkDate(_ text: String) -> String? {
-        guard text.contains(where: { "年년月월".contains($0) }) else { return nil }
+        guard !ASCIIText.isASCII(text), text.contains(where: { "年년月월".contains($0) }) else { return nil }
         var fields: [Character: Int] = [:]
         var digits = ""
         var afternoon = false

@@ -42,9 +42,10 @@ extension MetadataRules {
     /// "pubdate", "published", "timestamp", "dateline") and none names an
     /// update.
     static func namesPageDate(_ element: HTMLElement) -> Bool {
-        let tokens = ["class", "id"].compactMap { element[$0]?.lowercased() }
-            .flatMap { $0.split { !$0.isLetter } }
-        return tokens.contains { pageDateWords.contains(String($0)) }
+        let tokens = ["class", "id"].compactMap { element[$0] }.flatMap { value in
+            ASCIIText.lowercasedLetterRuns(value) ?? value.lowercased().split { !$0.isLetter }.map(String.init)
+        }
+        return tokens.contains { pageDateWords.contains($0) }
             && !tokens.contains { $0.hasPrefix("update") || $0.hasPrefix("modif") }
     }
 
@@ -79,6 +80,12 @@ extension MetadataRules {
     /// (Eastern Standard Time)"), offsets and zone abbreviations
     /// (`ZoneAbbreviations`).
     static func isoDate(_ text: String, dayFirst: Bool = false) -> String? {
+        // The usual declared form reads as itself (`CanonicalISODate`).
+        CanonicalISODate.holds(text) ? text : isoDateByForms(text, dayFirst: dayFirst)
+    }
+
+    /// `isoDate` by its forms, word by word.
+    static func isoDateByForms(_ text: String, dayFirst: Bool) -> String? {
         if let cjk = cjkDate(text) { return cjk }
         let tokens = dateTokens(withoutParentheses(text))
         var year: Int?, month: Int?, day: Int?

@@ -29,7 +29,20 @@ package enum TextCleaner {
             var spaceOwed = false
             var index = 0
             while index < bytes.count {
-                let length = UTF8Length.ofScalar(startingWith: bytes[index])
+                let byte = bytes[index]
+                if byte < 0x80 {
+                    // ASCII, most of most texts: one byte, no scalar to decode.
+                    if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                        spaceOwed = !output.isEmpty
+                    } else {
+                        if spaceOwed { output.append(UInt8(ascii: " ")) }
+                        spaceOwed = false
+                        output.append(byte)
+                    }
+                    index += 1
+                    continue
+                }
+                let length = UTF8Length.ofScalar(startingWith: byte)
                 let end = min(index + length, bytes.count)
                 if isWhitespace(bytes[index..<end]) {
                     spaceOwed = !output.isEmpty

@@ -46,6 +46,23 @@ import Testing
         }
     }
 
+    /// Strings are read eight bytes at a time up to a quote, a backslash or
+    /// a control byte: each ends the plain run wherever it stands in a word,
+    /// and other bytes (space, DEL, UTF-8) do not.
+    @Test func plainRunsStopAtEveryQuoteBackslashAndControlByte() {
+        for length in 0...20 {
+            let plain = String(repeating: "a", count: length)
+            #expect(value("\"\(plain)\"") == .string(plain))
+            #expect(value("[\"\(plain)\",\"\(plain)bbbbbbbbbbbbbbbbbb\"]") == .array([.string(plain), .string(plain + "bbbbbbbbbbbbbbbbbb")]))
+            #expect(value("\"\(plain)\\n\(plain)\"") == .string(plain + "\n" + plain))
+            #expect(value("\"\(plain)\\\"bbbbbbbbbbb\"") == .string(plain + "\"bbbbbbbbbbb"))
+            #expect(value("\"\(plain) \u{7F}é\(plain)\"") == .string(plain + " \u{7F}é" + plain))
+            for control in ["\u{0}", "\u{1}", "\u{1F}", "\n"] {
+                #expect(value("\"\(plain)\(control)\(plain)bbbbbbbbbbb\"") == nil, "\(length)")
+            }
+        }
+    }
+
     @Test func syntaxErrorsSayWhere() {
         #expect(parse(#"{"a":[1,2,}"#) == .failure(.syntax(offset: 10)))
     }

@@ -60,6 +60,33 @@ import Testing
         if !ASCIIText.holdsBytes(text, piece) { #expect(!found) }
     }
 
+    static let classNames = Self.texts + [
+        "post-date", "entry-date published", "pubDate", "x--y", "--", "a1b2", "Updated_At", "a\r\nB", " Date ", "ünïcode-date",
+    ]
+
+    @Test func letterRunsAreLowercasedSplit() {
+        for text in Self.classNames {
+            let runs = ASCIIText.lowercasedLetterRuns(text)
+            if ASCIIText.isASCII(text) {
+                #expect(runs == text.lowercased().split { !$0.isLetter }.map(String.init), "\(text)")
+            } else {
+                #expect(runs == nil, "\(text)")
+            }
+        }
+    }
+
+    @Test func foldedAlphanumericsIsTheFoldedName() {
+        for text in Self.classNames + ["The Verge", "the-verge.com", "AT&T 2", "Café Lumière"] {
+            let folded = ASCIIText.foldedAlphanumerics(text)
+            if ASCIIText.isASCII(text) {
+                #expect(folded == text.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }, "\(text)")
+            } else {
+                #expect(folded == nil, "\(text)")
+            }
+        }
+        #expect(MetadataRules.foldedName("Café Lumière") == "cafélumière")
+    }
+
     @Test func dataPrefixTest() {
         #expect(ASCIIText.hasPrefix("DATA:image/png;base64,AA", bytes: "data:"))
         #expect(!ASCIIText.hasPrefix("/data:x", bytes: "data:"))
