@@ -35,6 +35,7 @@ func runCommandLine(_ arguments: [String]) async -> Never {
     }
 }
 
+MallocArenas.cap()
 // A client that goes away must not kill us with SIGPIPE; writes see EPIPE.
 signal(SIGPIPE, SIG_IGN)
 var arguments = Array(CommandLine.arguments.dropFirst())

@@ -102,7 +102,14 @@ extension CacheStore {
     /// Writes every queued `put` and blob now, on the caller's thread:
     /// before a process exits, and before reads that must see them.
     public func flush() {
-        guard state.withLock(\.hasQueuedWrites) else { return }
+        let (queued, pool) = state.withLock { ($0.hasQueuedWrites, $0.pool) }
+        guard queued else {
+            // A write that already took the queue (the timer's) may still be
+            // committing: wait for the writer, or the caller (a process at its
+            // exit) would leave before those rows are in.
+            _ = try? pool?.write { _ in () }
+            return
+        }
         _ = write { _ in true }
     }
 

@@ -165,6 +165,6 @@ public final class LinkPeekEngine: MetadataService {
     }
 
     static func iso8601(_ date: Date) -> String {
-        date.formatted(.iso8601)
+        UTCTimestamp.string(date)
     }
 }
