@@ -85,7 +85,7 @@ extension MetadataRules {
     }
 
     /// `isoDate` by its forms, word by word.
-    static func isoDateByForms(_ text: String, dayFirst: Bool) -> String? {
+    static func isoDateByForms(_ text: String, dayFirst: Bool = false) -> String? {
         if let cjk = cjkDate(text) { return cjk }
         let tokens = dateTokens(withoutParentheses(text))
         var year: Int?, month: Int?, day: Int?
