@@ -17,6 +17,7 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Stats: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stats",
             abstract: "Where the cache is, how many entries and bytes, the oldest and newest entry.")
 
         @OptionGroup var cacheOptions: CacheOptions
@@ -58,6 +59,7 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Get: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "get",
             abstract: "What the cache holds for a URL, fresh or stale, without the network (exit 1 when nothing).")
 
         @Argument(help: "The URL.")
@@ -94,6 +96,7 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Clear: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "clear",
             abstract: "Forget every cached preview and failure (saved links stay).")
 
         @OptionGroup var cacheOptions: CacheOptions
@@ -110,6 +113,7 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Prune: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "prune",
             abstract: "Remove expired blobs and the least recently used entries until the cache is under 80% of its limit.")
 
         @OptionGroup var cacheOptions: CacheOptions

@@ -16,7 +16,9 @@ struct ConfigCommand: ParsableCommand {
         subcommands: [Show.self, Check.self, Explain.self, Keys.self])
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Every preference in effect and where it came from.")
+        static let configuration = CommandConfiguration(
+            commandName: "show",
+            abstract: "Every preference in effect and where it came from.")
         @OptionGroup var config: ConfigOptions
 
         func run() throws {
@@ -35,6 +37,7 @@ struct ConfigCommand: ParsableCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Check a configuration file (default: the one in effect); status 2 when it has problems.")
         @Argument(help: "The file to check.") var file: String?
         @OptionGroup var config: ConfigOptions
@@ -52,6 +55,7 @@ struct ConfigCommand: ParsableCommand {
 
     struct Explain: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "explain",
             abstract: "Which [[site]] rule applies to a URL, and what it changes.")
         @Argument(help: "An http or https URL.") var url: String
         @OptionGroup var config: ConfigOptions
@@ -78,7 +82,9 @@ struct ConfigCommand: ParsableCommand {
     }
 
     struct Keys: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The keys of the configuration file.")
+        static let configuration = CommandConfiguration(
+            commandName: "keys",
+            abstract: "The keys of the configuration file.")
         @Flag(help: "As the Markdown table the docs hold.") var markdown = false
 
         func run() {

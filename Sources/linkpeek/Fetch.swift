@@ -10,6 +10,7 @@ import Glibc
 /// `linkpeek fetch`: previews for URLs given as arguments or on stdin.
 struct Fetch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fetch",
         abstract: "Fetch link previews: one JSON object per URL per line (or a card each), in input order.",
         discussion: """
             A failure is an object {"originalURL": …, "error": {"kind", "reason", "message", "status"?, "fromCache"?, "wall"?, "retryAfter"?}}; in a card format, a card that says why. A bot check, cookie-consent or sign-in page instead of the page fails "blocked" with "wall" (challenge, consent or login) unless oEmbed stands in. A site that answers 429 or 503 with Retry-After fails "rateLimited" with "retryAfter" (seconds, at most 600).

@@ -16,6 +16,7 @@ struct FleetCommand: AsyncParsableCommand {
 
     struct Stats: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stats",
             abstract: "The fleet's hit rate, the locks held (fetches running) and the hosts throttled in the last minute (exit 1 when Redis does not answer).")
 
         @Option(name: .long, help: ArgumentHelp("The fleet's Redis: redis://[user:password@]host:port[/db].", valueName: "url"))

@@ -3,6 +3,11 @@ import CBuildInfo
 import LinkPeek
 
 /// The `linkpeek` command: subcommands only; the work lives in the libraries.
+///
+/// Every command here names itself (`commandName:`): a name left to
+/// ArgumentParser is worked out from the type's name at every start, which
+/// cost a type-name lookup per command (about a quarter of a start's
+/// instructions).
 struct Linkpeek: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "linkpeek",

@@ -10,6 +10,7 @@ import Glibc
 /// `linkpeek parse`: the same extraction on HTML the caller already has.
 struct Parse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "parse",
         abstract: "Extract preview metadata from an HTML file (or stdin), without fetching the page.")
 
     @Option(name: .long, help: "The page's address, for resolving relative links.")

@@ -16,6 +16,7 @@ struct SavedCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Save links (fetching each preview that is not cached); one JSON line per link.",
             discussion: """
                 A link whose page cannot be fetched is saved all the same, with its URL, --title when given, \
@@ -72,7 +73,9 @@ struct SavedCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The saved links, newest first.")
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "The saved links, newest first.")
 
         @Option(name: .long, help: "Only links with this tag.")
         var tag: String?
@@ -102,7 +105,9 @@ struct SavedCommand: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget saved links (exit 1 when one was not saved).")
+        static let configuration = CommandConfiguration(
+            commandName: "remove",
+            abstract: "Forget saved links (exit 1 when one was not saved).")
 
         @Argument(help: "The URLs.")
         var urls: [String]
@@ -129,6 +134,7 @@ struct SavedCommand: AsyncParsableCommand {
 
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write every saved link: a Netscape bookmark file (html) or JSON lines (jsonl).")
 
         enum Format: String, ExpressibleByArgument, CaseIterable {

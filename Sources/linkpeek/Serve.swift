@@ -16,6 +16,7 @@ import Glibc
 /// stdin/stdout. The protocol is specified in `protocol/README.md`.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Run the JSON-RPC 2.0 daemon on stdin/stdout (LSP framing, or newline-delimited JSON).",
         discussion: """
             Requests: initialize, shutdown, exit, fetch, cancel, $/cancelRequest, getCached, save, unsave, saved, render, getMedia, prefetch.
