@@ -10,6 +10,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -119,3 +120,21 @@ class HTTPService:
             self.proc.wait(timeout=10)
         if self._reader:
             self._reader.join(timeout=5)
+
+
+def seconds_until_cut(sock: socket.socket, since: float, parts: list[bytes]) -> float:
+    """Sends a request's header lines 0.4 s apart until the service cuts the
+    connection; the seconds from `since` to the cut (an answer fails)."""
+    for part in parts:
+        time.sleep(0.4)
+        try:
+            sock.sendall(part)
+        except OSError:
+            return time.monotonic() - since
+    sock.settimeout(5)
+    try:
+        data = sock.recv(100)
+    except OSError:
+        data = b""
+    assert data == b"", data
+    return time.monotonic() - since

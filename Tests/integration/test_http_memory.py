@@ -16,7 +16,7 @@ import urllib.parse
 
 import pytest
 
-from http_service import HTTPService
+from http_service import HTTPService, seconds_until_cut
 
 MEMORY = "linkpeek_http_memory_answers_total"
 
@@ -272,22 +272,8 @@ def test_a_slow_request_after_a_memory_answer_is_cut(service, server):
         assert raw.read()[1]["x-cache"] == "hit"
         answered = time.monotonic()
         raw.send(b"GET /healthz HTTP/1.1\r\n")
-        closed_after = None
-        for part in [b"Host: x\r\n", b"X-A: 1\r\n", b"X-B: 2\r\n", b"X-C: 3\r\n", b"X-D: 4\r\n", b"X-E: 5\r\n"]:
-            time.sleep(0.4)
-            try:
-                raw.send(part)
-            except OSError:
-                closed_after = time.monotonic() - answered
-                break
-        if closed_after is None:
-            raw.sock.settimeout(5)
-            try:
-                data = raw.sock.recv(100)
-            except OSError:
-                data = b""
-            assert data == b"", data
-            closed_after = time.monotonic() - answered
+        closed_after = seconds_until_cut(
+            raw.sock, answered, [b"Host: x\r\n", b"X-A: 1\r\n", b"X-B: 2\r\n", b"X-C: 3\r\n", b"X-D: 4\r\n", b"X-E: 5\r\n"])
     finally:
         raw.close()
     assert 0.9 <= closed_after <= 2.5
