@@ -40,7 +40,9 @@ enum UTCTimestamp {
 
     /// The proleptic Gregorian (year, month, day) of a day count from
     /// 1970-01-01 (≥ 0): counted in 400-year eras of 146,097 days, each
-    /// starting on 1 March so that the leap day ends its year.
+    /// starting on 1 March so that the leap day ends its year. The method is
+    /// Howard Hinnant's published `civil_from_days` ("chrono-Compatible
+    /// Low-Level Date Algorithms"), written out here in Swift.
     static func civilDate(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
         let shifted = days + 719_468                 // days from 0000-03-01
         let era = shifted / 146_097
