@@ -28,8 +28,15 @@ extension MetadataRules {
     static func namedDateElementDate(in page: PageIndex) -> (place: BodyPlace, value: Picked<String>)? {
         let dayFirst = writesDayFirst(page)
         return bestPlaced(in: page) { _, element in
-            guard element.name != "time", namesPageDate(element), let text = TextCleaner.clean(element.text),
-                  text.count <= maximumNamedDateLength, hasYear(text), let date = dateInText(text, dayFirst: dayFirst)
+            guard element.name != "time", namesPageDate(element) else { return nil }
+            // hAtom keeps the machine-readable date in an `<abbr>`'s title
+            // and shows a short one: `<abbr class="published"
+            // title="2021-03-09T08:15:00+00:00">March 9</abbr>`.
+            if element.name == "abbr", let date = dateText(element["title"], dayFirst: dayFirst) {
+                return Picked(value: date, source: "dated element")
+            }
+            guard let text = TextCleaner.clean(element.text), text.count <= maximumNamedDateLength, hasYear(text),
+                  let date = dateInText(text, dayFirst: dayFirst)
             else { return nil }
             return Picked(value: date, source: "dated element")
         }

@@ -110,6 +110,18 @@ import Metadata
         }
     }
 
+    /// hAtom: the date in an `<abbr>`'s title, a short one in its text.
+    @Test func anAbbrNamedForTheDateGivesItsTitle() {
+        let html = page(#"<abbr class="published" title="2021-03-09T08:15:00+00:00">March 9</abbr>"#)
+        for chunk in [nil, 5, 16] {
+            let metadata = extractHTML(html, chunk: chunk)
+            #expect(metadata.publishedTime == "2021-03-09T08:15:00+00:00", "chunk \(chunk ?? 0)")
+            #expect(metadata.sources?["publishedTime"] == "dated element", "chunk \(chunk ?? 0)")
+        }
+        let update = page(#"<abbr class="updated" title="2021-06-01T08:15:00+00:00">June 1</abbr>"#)
+        #expect(extractHTML(update).publishedTime == nil)
+    }
+
     @Test func aDivNamedForTheUpdateOrAnotherStorysDateGivesNoDate() {
         #expect(extractHTML(page(#"<div class="updated-date">June 1, 2021</div>"#)).publishedTime == nil)
         let related = page(#"<aside><div class="date">June 1, 2020</div></aside><div class="date">March 9, 2021</div>"#)
