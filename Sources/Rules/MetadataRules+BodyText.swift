@@ -224,18 +224,21 @@ extension MetadataRules {
     /// label run that says update: the record just before it starts with
     /// one of `updatedDateLabels` (a whole word) and holds the `<time>`'s
     /// text, as its parent's text does (`<span>Updated <time>June 1,
-    /// 2021</time></span>`, `<span>Updated:</span> <time>…</time>`).
+    /// 2021</time></span>`, `<span>Updated:</span> <time>…</time>`); a
+    /// `<time datetime>` with no text, when the record is the label alone.
     static func labelledUpdate(at position: Int, in page: PageIndex) -> Bool {
         let fallbacks = page.fallbacks
         guard position > 0, position < fallbacks.count, fallbacks[position].element.name == "time",
               fallbacks[position - 1].element.name != "time",
-              let text = TextCleaner.clean(fallbacks[position].element.text),
-              let label = TextCleaner.clean(fallbacks[position - 1].element.text),
-              label.count <= 120, label.contains(text) else { return false }
+              let label = TextCleaner.clean(fallbacks[position - 1].element.text), label.count <= 120 else { return false }
+        let text = TextCleaner.clean(fallbacks[position].element.text)
+        if let text, !label.contains(text) { return false }
         let lower = label.lowercased()
         return updatedDateLabels.contains { word in
             guard lower.hasPrefix(word) else { return false }
-            return lower.dropFirst(word.count).first.map { !$0.isLetter && !$0.isNumber } ?? true
+            let rest = lower.dropFirst(word.count)
+            guard text == nil else { return rest.first.map { !$0.isLetter && !$0.isNumber } ?? true }
+            return rest.allSatisfy { !$0.isLetter && !$0.isNumber }
         }
     }
 

@@ -118,6 +118,7 @@ import Testing
             #"<div class="m3"><span>Updated <time>June 1, 2021</time></span> <span>Published <time>March 9, 2021</time></span></div>"#,
             #"<div class="m3"><span>Updated <time datetime="2021-06-01">June 1</time></span> <time datetime="2021-03-09">March 9</time></div>"#,
             #"<div class="m3"><span>Updated:</span> <time>June 1, 2021</time> <span>Published:</span> <time>March 9, 2021</time></div>"#,
+            #"<div class="m3"><span>Updated: <time datetime="2021-06-01"></time></span> <time datetime="2021-03-09"></time></div>"#,
         ]
         for html in forms.map(page) {
             for chunk in [nil, 7, 16] {
