@@ -50,8 +50,9 @@ public struct BodyContext: Sendable, Hashable {
         /// classes describe the whole page or story.
         public static let markedArea = Landmarks(rawValue: 1 << 12)
         /// Inside an element a reader does not see: one with the `hidden`
-        /// attribute, `aria-hidden="true"`, or an inline `style` of
-        /// `display: none` or `visibility: hidden`. The scanner keeps the
+        /// attribute, `aria-hidden="true"`, an inline `style` of
+        /// `display: none` or `visibility: hidden`, or a screen-reader-only
+        /// class (`sr-only`, `visually-hidden`, `screen-reader-text`). The scanner keeps the
         /// text inside it out of every body record's text but a link's
         /// (a hidden `rel=author` link is written for machines, as microdata is).
         public static let hidden = Landmarks(rawValue: 1 << 13)

@@ -194,8 +194,9 @@ struct BodyContextTracker {
     }
 
     /// True when the element's attributes hide it from readers: `hidden`,
-    /// `aria-hidden="true"`, or a `style` that sets `display: none` or
-    /// `visibility: hidden`. Read in place, as for `role`.
+    /// `aria-hidden="true"`, a `style` that sets `display: none` or
+    /// `visibility: hidden`, or a class of `screenReaderOnlyClasses`. Read
+    /// in place, as for `role`.
     static func isHidden(_ attributes: AttributeList) -> Bool {
         guard var cursor = attributes.pairs else { return false }
         while let key = cursor.pointee {
@@ -206,7 +207,34 @@ struct BodyContextTracker {
                 return true
             }
             if let value, AttributeList.equalsIgnoringASCIICase(key, "style"), styleHides(value) { return true }
+            if let value, AttributeList.equalsIgnoringASCIICase(key, "class"), namesScreenReaderOnly(value) { return true }
             cursor = cursor.advanced(by: 2)
+        }
+        return false
+    }
+
+    /// Whole `class` tokens (split at white space, ASCII case ignored) of
+    /// the utility classes that keep text for screen readers only, off
+    /// the screen: a card shows what readers see.
+    static let screenReaderOnlyClasses: [[UInt8]] = [
+        "sr-only", "visually-hidden", "visuallyhidden", "screen-reader-text", "screen-reader-only", "element-invisible",
+    ].map { Array($0.utf8) }
+
+    /// Whether the `class` value `value` (its first `areaValueBytes` bytes)
+    /// has a token of `screenReaderOnlyClasses`.
+    static func namesScreenReaderOnly(_ value: UnsafePointer<UInt8>) -> Bool {
+        var start = 0
+        while start < areaValueBytes, value[start] != 0 {
+            while start < areaValueBytes, value[start] != 0, ByteCursor.isSpace(value[start]) { start += 1 }
+            var end = start
+            while end < areaValueBytes, value[end] != 0, !ByteCursor.isSpace(value[end]) { end += 1 }
+            let length = end - start
+            if length > 0, screenReaderOnlyClasses.contains(where: { name in
+                name.count == length && name.indices.allSatisfy { ByteCursor.lower(value[start + $0]) == name[$0] }
+            }) {
+                return true
+            }
+            start = end
         }
         return false
     }

@@ -200,8 +200,8 @@ extension MetadataRules {
 
     private static func timeElementDate(in page: PageIndex, updates: Bool) -> (place: BodyPlace, value: Picked<String>)? {
         let dayFirst = writesDayFirst(page)
-        return bestPlaced(in: page) { _, element in
-            guard updates || !namesUpdate(element) else { return nil }
+        return bestPlaced(in: page) { position, element in
+            guard updates || !(namesUpdate(element) || labelledUpdate(at: position, in: page)) else { return nil }
             for attribute in dateAttributes {
                 guard let value = element[attribute] else { continue }
                 if let date = epochDate(value) ?? dateText(value, dayFirst: dayFirst) { return Picked(value: date, source: attribute) }
@@ -218,6 +218,28 @@ extension MetadataRules {
     static func namesUpdate(_ element: HTMLElement) -> Bool {
         guard let value = element["class"]?.lowercased(), value.contains("updat") || value.contains("modif") else { return false }
         return value.split { !$0.isLetter }.contains { $0.hasPrefix("update") || $0.hasPrefix("modif") }
+    }
+
+    /// True when the `<time>` at `position` in `page.fallbacks` sits in a
+    /// label run that says update: the record just before it starts with
+    /// one of `updatedDateLabels` (a whole word) and holds the `<time>`'s
+    /// text, as its parent's text does (`<span>Updated <time>June 1,
+    /// 2021</time></span>`, `<span>Updated:</span> <time>…</time>`); a
+    /// `<time datetime>` with no text, when the record is the label alone.
+    static func labelledUpdate(at position: Int, in page: PageIndex) -> Bool {
+        let fallbacks = page.fallbacks
+        guard position > 0, position < fallbacks.count, fallbacks[position].element.name == "time",
+              fallbacks[position - 1].element.name != "time",
+              let label = TextCleaner.clean(fallbacks[position - 1].element.text), label.count <= 120 else { return false }
+        let text = TextCleaner.clean(fallbacks[position].element.text)
+        if let text, !label.contains(text) { return false }
+        let lower = label.lowercased()
+        return updatedDateLabels.contains { word in
+            guard lower.hasPrefix(word) else { return false }
+            let rest = lower.dropFirst(word.count)
+            guard text == nil else { return rest.first.map { !$0.isLetter && !$0.isNumber } ?? true }
+            return rest.allSatisfy { !$0.isLetter && !$0.isNumber }
+        }
     }
 
     /// The date the page shows: its best-placed `<time>`, else the

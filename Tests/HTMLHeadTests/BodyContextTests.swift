@@ -90,6 +90,17 @@ import Testing
         for shown in ["ariaFalse", "notNone", "shown", "after"] { #expect(found[shown] == [], "\(shown)") }
     }
 
+    /// Screen-reader-only utility classes hide what they hold from the
+    /// screen: a whole class token, in any case.
+    @Test func screenReaderOnlyClassesHide() {
+        let found = timeLandmarks("""
+            <body><span class="label SR-only">\(time("srOnly"))</span><div class="visually-hidden">\(time("visually"))</div>
+            <span class="screen-reader-text">\(time("screenReader"))</span><span class="sr-only-x not-sr-only">\(time("srNot"))</span>
+            """)
+        for hidden in ["srOnly", "visually", "screenReader"] { #expect(found[hidden] == [.hidden], "\(hidden)") }
+        #expect(found["srNot"] == [])
+    }
+
     /// Areas marked by the caller's class and id words: a whole token or a
     /// token's beginning, in any case; never on the elements that speak for
     /// the whole story.

@@ -16,6 +16,25 @@ import Metadata
         """
     }
 
+    /// Text kept for screen readers only (`sr-only`, `visually-hidden`,
+    /// `screen-reader-text`) is off the screen: never in the summary or
+    /// the byline a card shows.
+    @Test func screenReaderOnlyTextIsNeitherSummaryNorAuthor() {
+        let html = """
+            <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page</title></head><body>
+            <main><article><h1>Storm hits the coast overnight</h1>
+            <div class="byline"><span class="sr-only">Article written by</span> Jane Doe</div>
+            <p><span class="visually-hidden">Listen to this article.</span>The storm reached the coast late on Monday,             bringing heavy rain and strong winds to several towns<span class="screen-reader-text"> (opens in a new window)</span>, officials said.</p>
+            </article></main></body></html>
+            """
+        for chunk in [nil, 9] {
+            let metadata = extractHTML(html, chunk: chunk)
+            #expect(metadata.author == "Jane Doe", "chunk \(chunk ?? 0)")
+            #expect(metadata.summary == "The storm reached the coast late on Monday, bringing heavy rain and strong winds to several towns, officials said.",
+                    "chunk \(chunk ?? 0)")
+        }
+    }
+
     @Test func aJobTitleInItsOwnElementOfTheBylineBoxIsNoAuthor() {
         let html = page("""
             <div class="author-info"><a class="author-name" href="/people/jane">Jane Doe</a>\

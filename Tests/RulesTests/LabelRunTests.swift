@@ -110,6 +110,31 @@ import Testing
         }
     }
 
+    /// A bare `<time>` in a parent whose text says "Updated" is the
+    /// update's date, never the published one while another date exists;
+    /// a "Published" one stays the published date, whichever comes first.
+    @Test func aTimeLabelledUpdatedIsNotThePublishedDate() {
+        let forms = [
+            #"<div class="m3"><span>Updated <time>June 1, 2021</time></span> <span>Published <time>March 9, 2021</time></span></div>"#,
+            #"<div class="m3"><span>Updated <time datetime="2021-06-01">June 1</time></span> <time datetime="2021-03-09">March 9</time></div>"#,
+            #"<div class="m3"><span>Updated:</span> <time>June 1, 2021</time> <span>Published:</span> <time>March 9, 2021</time></div>"#,
+            #"<div class="m3"><span>Updated: <time datetime="2021-06-01"></time></span> <time datetime="2021-03-09"></time></div>"#,
+        ]
+        for html in forms.map(page) {
+            for chunk in [nil, 7, 16] {
+                let metadata = extractHTML(html, chunk: chunk)
+                #expect(metadata.publishedTime == "2021-03-09", "\(html) chunk \(chunk ?? 0)")
+                #expect(metadata.sources?["publishedTime"] == "time element", "chunk \(chunk ?? 0)")
+            }
+        }
+        // The only date: read, as an updated label's date is.
+        let alone = page(#"<div class="m3"><span>Updated <time>June 1, 2021</time></span></div>"#)
+        #expect(extractHTML(alone).publishedTime == "2021-06-01")
+        // Prose that only starts with the word is no label.
+        let prose = page(#"<div class="m3"><span>Updatedness <time>June 1, 2021</time></span> <time>March 9, 2021</time></div>"#)
+        #expect(extractHTML(prose).publishedTime == "2021-06-01")
+    }
+
     /// What the carried label takes stays bounded: the next sibling that
     /// gives text, within the parent; prose after a lone "By" is no name.
     @Test func aCarriedLabelStopsAtTheNextSiblingAndTheParent() {
