@@ -69,21 +69,9 @@ enum ASCIIText {
     static func holdsBytes(_ text: String, _ piece: String) -> Bool {
         var piece = piece
         return piece.withUTF8 { pattern in
-            guard let first = pattern.first else { return true }
+            guard !pattern.isEmpty else { return true }
             var text = text
-            return text.withUTF8 { bytes in
-                guard bytes.count >= pattern.count else { return false }
-                var index = 0
-                while index <= bytes.count - pattern.count {
-                    if bytes[index] == first {
-                        var offset = 1
-                        while offset < pattern.count, bytes[index + offset] == pattern[offset] { offset += 1 }
-                        if offset == pattern.count { return true }
-                    }
-                    index += 1
-                }
-                return false
-            }
+            return text.withUTF8 { bytes in standsAsBytes(pattern, in: bytes) }
         }
     }
 
