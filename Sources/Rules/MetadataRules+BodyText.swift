@@ -277,11 +277,15 @@ extension MetadataRules {
                 if element.name == "tr" || element.name == "dl" { return rowDate(text, labels: labels, dayFirst: dayFirst) }
                 if ASCIIText.isASCII(text) {
                     // Cleaned text holds no CR LF: each character is one byte.
-                    guard text.utf8.count <= 120, labels.contains(where: { ASCIIText.hasPrefix(text, $0) }) else { return nil }
+                    guard text.utf8.count <= 120,
+                          labels.contains(where: { ASCIIText.hasPrefix(text, $0) && endsWord(text.utf8.dropFirst($0.utf8.count).first) })
+                    else { return nil }
                 } else {
                     guard text.count <= 120 else { return nil }
                     let lower = text.lowercased()
-                    guard labels.contains(where: { lower.hasPrefix($0) }) else { return nil }
+                    guard labels.contains(where: { label in
+                        lower.hasPrefix(label) && (!spacesWords(label) || endsWord(lower.dropFirst(label.count).first))
+                    }) else { return nil }
                 }
                 guard let date = cjkDate(text)
                     ?? (hasYear(text) ? dateInText(text, dayFirst: dayFirst) ?? dateInText(afterCJKLabel(text), dayFirst: dayFirst) : nil)
@@ -291,6 +295,23 @@ extension MetadataRules {
             if let found { return found }
         }
         return nil
+    }
+
+    /// Whether what follows a label ends it as a word: nothing, or no
+    /// letter ("Stand: 9.3.2021", not "Standing room only on March 9").
+    private static func endsWord(_ next: UInt8?) -> Bool {
+        next.map { !ASCIIByte.isLetter($0) } ?? true
+    }
+
+    private static func endsWord(_ next: Character?) -> Bool {
+        next.map { !$0.isLetter } ?? true
+    }
+
+    /// Whether `label` is written in a script that spaces its words (its
+    /// last letter Latin), so that a letter after it makes another word;
+    /// CJK labels run on into their value ("公開日", "발행일").
+    private static func spacesWords(_ label: String) -> Bool {
+        label.unicodeScalars.last.map { $0.value < 0x250 } ?? false
     }
 
     /// The text after a CJK label glued to its value ("发布时间：2021-03-09

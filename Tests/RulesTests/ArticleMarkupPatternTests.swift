@@ -129,6 +129,17 @@ import Metadata
         }
     }
 
+    /// A date label is a word of its own: "Stand:" labels a date,
+    /// "Standing …" and "Posters …" start prose.
+    @Test func aLabelIsAWholeWord() {
+        #expect(extractHTML(page("<p>Standing room only as the storm came ashore on March 9, 2021.</p>")).publishedTime == nil)
+        #expect(extractHTML(page("<p>Posters went up in town on March 9, 2021.</p>")).publishedTime == nil)
+        let labelled = extractHTML(page("<p>Stand: 09.03.2021, 14:30 Uhr</p>"))
+        #expect(labelled.publishedTime == "2021-03-09T14:30:00")
+        #expect(labelled.sources?["publishedTime"] == "labelled date")
+        #expect(extractHTML(page("<p>Posted on March 9, 2021 by Ann Lee</p>")).publishedTime == "2021-03-09")
+    }
+
     /// hAtom: the date in an `<abbr>`'s title, a short one in its text.
     @Test func anAbbrNamedForTheDateGivesItsTitle() {
         let html = page(#"<abbr class="published" title="2021-03-09T08:15:00+00:00">March 9</abbr>"#)
