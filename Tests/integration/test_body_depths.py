@@ -96,14 +96,19 @@ def test_fetch_finds_the_byline_and_date_parse_finds_at_every_depth(server, fetc
         assert got["sources"]["author"] == want["sources"]["author"] == "byline"
 
 
-def test_past_the_search_the_fetch_stops_without_them(server, fetch, run_cli, tmp_path):
-    body = page(BEYOND)
-    server.add_route("/body-depths/beyond", serve(body, False))
-    url = server.url("/body-depths/beyond")
+def fetched_beyond_reach(server, fetch, run_cli, tmp_path, route: str, body: bytes):
+    """The fetch of a page whose byline parse finds (checked here) but the fetch does not reach."""
+    server.add_route(route, serve(body, False))
+    url = server.url(route)
     assert parsed(run_cli, tmp_path, url, body).get("author") == "Ann Lee"
     res = fetch("--no-subresources", "--cache-policy", "reload", url)
     assert res.returncode == 0, res.describe()
-    got = res.one
+    return res.one, res
+
+
+def test_past_the_search_the_fetch_stops_without_them(server, fetch, run_cli, tmp_path):
+    body = page(BEYOND)
+    got, res = fetched_beyond_reach(server, fetch, run_cli, tmp_path, "/body-depths/beyond", body)
     assert got.get("author") is None and got.get("publishedTime") is None, res.describe()
     # The fetch stopped: it read the head and about the search's reach of body, not the page.
     assert got["bytesRead"] < len(body) - 64 * 1024, res.describe()
@@ -111,12 +116,7 @@ def test_past_the_search_the_fetch_stops_without_them(server, fetch, run_cli, tm
 
 def test_a_page_that_is_no_article_is_searched_to_128_kib(server, fetch, run_cli, tmp_path):
     body = page(260, article=False)
-    server.add_route("/body-depths/no-article", serve(body, False))
-    url = server.url("/body-depths/no-article")
-    assert parsed(run_cli, tmp_path, url, body).get("author") == "Ann Lee"
-    res = fetch("--no-subresources", "--cache-policy", "reload", url)
-    assert res.returncode == 0, res.describe()
-    got = res.one
+    got, res = fetched_beyond_reach(server, fetch, run_cli, tmp_path, "/body-depths/no-article", body)
     assert got.get("author") is None, res.describe()
     # head (~400 bytes) + 128 KiB searched + 8 KiB after a sign + a transfer block of slack
     assert got["bytesRead"] <= 136 * 1024 + 32 * 1024 + 1024, res.describe()
