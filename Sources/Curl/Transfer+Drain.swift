@@ -20,14 +20,12 @@ import TextTrimming
 extension Transfer {
     /// The most of a response read past an early stop to keep its connection.
     static let drainBytes: Int64 = 64 * 1024
-    /// The most of a gzip (br, zstd…) encoded response read past an early
-    /// stop: curl inflates what it drains before the bytes go nowhere, and
-    /// HTML inflates to 4–5 times its size, so this is about the 64 KiB of
-    /// decoded bytes `drainBytes` allows. Measured on `bench_fetch.py`'s
-    /// gzip pages (500 pages, c16, three alternated runs): CPU per page 2.04 ms
-    /// draining 64 KiB, 1.96 ms with this limit, 1.93 ms never draining
-    /// (a new connection is cheap on loopback; over TLS it costs a handshake).
-    static let encodedDrainBytes: Int64 = 16 * 1024
+    /// The most of an encoded (gzip, deflate) response read past an early
+    /// stop. The rest is read as sent, never inflated (`Transfer+Decoding`),
+    /// so it costs what an unencoded rest of the same size costs: the limit
+    /// is `drainBytes`. (While curl decoded, it inflated what it drained,
+    /// and this was 16 KiB.)
+    static let encodedDrainBytes: Int64 = drainBytes
 
     /// True when the response declares a content encoding other than identity.
     var hasContentEncoding: Bool {
