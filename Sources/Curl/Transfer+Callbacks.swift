@@ -138,6 +138,9 @@ extension Transfer {
             let afterVersion = line.drop { $0 != UInt8(ascii: " ") }.dropFirst()
             status = Int(String(decoding: afterVersion.prefix { (48...57).contains($0) }, as: UTF8.self)) ?? 0
             fields = [:]
+            // A new response: its own coding, chosen at its first body bytes.
+            decoder = nil
+            decoderChosen = false
             return .proceed
         }
         if let colon = line.firstIndex(of: UInt8(ascii: ":")) {

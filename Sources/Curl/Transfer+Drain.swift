@@ -9,7 +9,8 @@ import TextTrimming
 /// size known (`Content-Length`), reading it to the end is cheaper than the
 /// next request's new TCP (and TLS) handshake: the transfer then *drains*.
 /// Its caller gets the result at once, as if it had stopped; the bytes that
-/// follow go nowhere (not to the consumer, not into `bytesRead`), and when
+/// follow go nowhere (not to the consumer, not into `bytesRead`, not
+/// through the inflater: they are read as sent), and when
 /// the response ends the connection goes back to the loop's pool. A drain
 /// that takes longer than `drainMilliseconds` is ended by the loop, which
 /// closes the connection as a stop would have.
