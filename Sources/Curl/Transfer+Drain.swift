@@ -25,7 +25,9 @@ extension Transfer {
     /// stop. The rest is read as sent, never inflated (`Transfer+Decoding`),
     /// so it costs what an unencoded rest of the same size costs: the limit
     /// is `drainBytes`. (While curl decoded, it inflated what it drained,
-    /// and this was 16 KiB.)
+    /// and this was 16 KiB.) Measured on `bench_fetch.py`'s issue set (500
+    /// pages, 242 gzip): 0.18 new connections a page at c1 and c16 instead
+    /// of 0.28, and `inflate` 0.67 instead of 0.82 M instructions a page.
     static let encodedDrainBytes: Int64 = drainBytes
 
     /// True when the response declares a content encoding other than identity.
