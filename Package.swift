@@ -138,11 +138,21 @@ let package = Package(
             ]
         ),
 
+        // MARK: CInflate
+        // zlib's inflate for the content codings linkpeek decodes itself, loaded on first use (inflate.c says why).
+        .target(
+            name: "CInflate",
+            linkerSettings: [
+                .linkedLibrary("dl", .when(platforms: [.linux])),
+            ]
+        ),
+
         // MARK: Curl
         .target(
             name: "Curl",
             dependencies: [
                 "CCurl",
+                "CInflate",
                 "TextTrimming",
                 "Threading",
                 .product(name: "Logging", package: "swift-log"),
@@ -154,6 +164,8 @@ let package = Package(
                 "LogCapture",
                 .product(name: "Logging", package: "swift-log"),
                 "Curl",
+                // zlib's deflate, to make the content decoder's test streams.
+                "Redis",
                 "LinkPeekTestSupport",
                 "Threading",
             ]

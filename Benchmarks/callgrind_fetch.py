@@ -42,7 +42,7 @@ COMPONENTS = [
     ("  held body: copy and byte search", r"PageConsumerC4hold_7scanner"),
     ("    BodyEvidence.search", r"BodyEvidenceV6searchySbSays5UInt8VGF \["),
     ("  declared fields (head stop rule)", r"PageConsumerC13afterScanning4Curl16TransferDecisionOyF \["),
-    ("zlib inflate (in curl)", r"\?\?\?:inflate \["),
+    ("zlib inflate", r"\?\?\?:inflate \["),
     ("  crc32", r"\?\?\?:crc32 \["),
     ("rules: MetadataRules.extract", r"08MetadataA0O7extract4from7pageURL15contentLanguage"),
     ("wall detector", r"WallDetectorO6detectyAA0C0OSgAC8ResponseV"),

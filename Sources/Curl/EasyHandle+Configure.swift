@@ -1,6 +1,12 @@
 internal import CCurl
 
 extension EasyHandle {
+    /// The `Accept-Encoding` of every request: what `ContentDecoder` undoes.
+    /// Not br or zstd, which this libcurl could decode but only in full,
+    /// chunk by chunk, and on through a drain: linkpeek asks only for what
+    /// it can stop inflating where its consumer stops reading.
+    static let acceptEncoding = "gzip, deflate"
+
     /// Sets every option a linkpeek transfer uses.
     /// `isolated`: the request's `ConnectionProfile` is not the engine's, so
     /// it neither reuses a connection nor leaves one behind.
@@ -25,8 +31,10 @@ extension EasyHandle {
             { self.set(CURLOPT_MAXREDIRS, request.maxRedirects) },
             { request.body.map { self.set(postBody: $0.bytes) } ?? .success(()) },
             { self.set(CURLOPT_USERAGENT, request.userAgent) },
-            // "" = every encoding this libcurl decodes (gzip, deflate, br, zstd).
-            { self.set(CURLOPT_ACCEPT_ENCODING, "") },
+            // Only the codings linkpeek decodes itself, as far as it reads
+            // (`Transfer+Decoding`); curl passes the body on as sent.
+            { self.set(CURLOPT_ACCEPT_ENCODING, EasyHandle.acceptEncoding) },
+            { self.set(CURLOPT_HTTP_CONTENT_DECODING, 0) },
             { self.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)) },
             // HTTPS may be HTTP/2: wait for a connection being made to this host
             // and multiplex on it rather than open another. (Plain http is
@@ -76,6 +84,8 @@ extension Transfer {
     /// What a finished transfer means: stopping on purpose (the consumer had
     /// enough, or the byte cap) is success; a refused address is named as such.
     func outcome(of code: CURLcode) -> Result<Void, CurlError> {
+        // An unknown coding, or bytes that are not of theirs: ended by the body callback.
+        if let decodingFailure, code == CURLE_WRITE_ERROR { return .failure(decodingFailure) }
         if code == CURLE_OK || ((stoppedEarly || truncated) && code == CURLE_WRITE_ERROR) {
             return .success(())
         }

@@ -77,28 +77,55 @@ extension Transfer {
         requestSent()
     }
 
-    /// Feeds body bytes to the consumer, enforcing the byte cap. Returns the
-    /// count consumed; anything else makes curl stop the transfer.
+    /// Feeds body bytes (as sent: curl decodes no content coding) to the
+    /// consumer, decoded as far as it reads, enforcing the byte cap on the
+    /// decoded bytes. Returns the count consumed; anything else makes curl
+    /// stop the transfer.
     func deliverBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        // The rest of a response read only to keep its connection goes nowhere.
+        // The rest of a response read only to keep its connection goes nowhere, still encoded.
         if draining { return bytes.count }
         if head == nil, deliverHead(ResponseHead(status: status, url: currentURL, fields: fields)) == .stop {
             return 0
         }
         if draining { return bytes.count }
+        guard chooseDecoder() else { return 0 }
+        guard let decoder else { return pass(bytes) ? bytes.count : afterDelivery(bytes) }
+        switch decoder.decode(bytes, deliver: pass) {
+        case .consumed: return bytes.count
+        case .stopped: return afterDelivery(bytes)
+        case .failed(let reason):
+            decodingFailure = CurlError(
+                code: CURLE_BAD_CONTENT_ENCODING, buffer: "Error while processing content unencoding: \(reason)")
+            return 0
+        }
+    }
+
+    /// Hands decoded bytes to the consumer within the byte cap; false when
+    /// the delivery ends here (`deliveryEnd` says why).
+    private func pass(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let room = request.maxBytes - bytesRead
         let take = min(room, bytes.count)
         if take > 0 {
             bytesRead += take
             let decision = received(UnsafeRawBufferPointer(rebasing: bytes[0..<take]))
-            if decision == .stop { return stopOrDrain() ? bytes.count : 0 }
+            if decision == .stop {
+                deliveryEnd = stopOrDrain() ? .draining : .stopped
+                return false
+            }
             noteSettling(decision)
         }
         if take < bytes.count {
             truncated = true
-            return 0
+            deliveryEnd = .stopped
+            return false
         }
-        return bytes.count
+        return true
+    }
+
+    /// What curl is told once the delivery ended within `bytes`: all taken
+    /// when the transfer drains (the rest goes nowhere), none when it stops.
+    private func afterDelivery(_ bytes: UnsafeRawBufferPointer) -> Int {
+        deliveryEnd == .draining ? bytes.count : 0
     }
 
     /// One header line, as bytes: a status line starts a new response, an
@@ -111,6 +138,9 @@ extension Transfer {
             let afterVersion = line.drop { $0 != UInt8(ascii: " ") }.dropFirst()
             status = Int(String(decoding: afterVersion.prefix { (48...57).contains($0) }, as: UTF8.self)) ?? 0
             fields = [:]
+            // A new response: its own coding, chosen at its first body bytes.
+            decoder = nil
+            decoderChosen = false
             return .proceed
         }
         if let colon = line.firstIndex(of: UInt8(ascii: ":")) {

@@ -41,6 +41,14 @@ final class Transfer: @unchecked Sendable {
     var truncated = false
     var stoppedEarly = false
     var refusedAddress: IPAddress?
+    /// The body's content codings, undone here as the consumer reads (see
+    /// `Transfer+Decoding`); set up at the first body bytes.
+    var decoder: ContentDecoder?
+    var decoderChosen = false
+    /// Set when the body's coding is unknown or its bytes are not of it: the transfer ends with it.
+    var decodingFailure: CurlError?
+    /// Why the last bytes handed to the consumer ended the delivery.
+    var deliveryEnd = DeliveryEnd.none
     /// The consumer was told the request is sent (once per transfer).
     var toldRequestSent = false
     /// Stopped, with its result given, but reading the small rest of the

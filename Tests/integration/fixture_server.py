@@ -46,6 +46,9 @@ Routes (all GET):
                                    the count once it is reached) tells a test the request is there
   /pdf /json                       non-HTML types
   /gzip /br                        a page sent Content-Encoding gzip / br (br only with an encoder)
+  /accept-encoding                 a page whose title is the request's Accept-Encoding
+  /coded?c=C[&damage=1]            a page in coding C: gzip, gzip-members, zlib, raw (deflate), or
+                                   unencoded bytes labelled C (br, zstd…); damage flips stream bytes
   /ua                              a page whose title is the request's User-Agent
   /lang                            a page whose title is the request's Accept-Language (no Vary)
   /cacheable?id=ID                 a page whose ETag, Last-Modified, Cache-Control, title and delay
@@ -702,6 +705,31 @@ def _route_table() -> tuple[dict[str, Callable], list[tuple[str, Callable]]]:
         if data is None:
             return h.send(404, b"no brotli encoder here")
         h.send(200, data, headers={"Content-Encoding": "br"})
+
+    @route("/accept-encoding")
+    def _accept_encoding(h, path, q):
+        sent = h.headers.get("Accept-Encoding", "none")
+        h.send(200, f"<html><head><title>{sent}</title></head><body>x</body></html>".encode())
+
+    @route("/coded")
+    def _coded(h, path, q):
+        # A page in the coding named by ?c= (gzip members, zlib or raw deflate), or bytes labelled
+        # with a coding linkpeek does not ask for; ?damage=1 flips bytes in the middle of the stream.
+        html = page_html(h.base, "Coded Page").encode()
+        coding = q("c", "gzip")
+        if coding == "gzip-members":
+            data, label = gzip.compress(html[:200]) + gzip.compress(html[200:]), "gzip"
+        elif coding == "zlib":
+            data, label = zlib.compress(html), "deflate"
+        elif coding == "raw":
+            data, label = zlib.compress(html)[2:-4], "deflate"
+        elif coding == "gzip":
+            data, label = gzip.compress(html), "gzip, identity"
+        else:
+            data, label = html, coding
+        if q("damage"):
+            data = data[:20] + bytes(b ^ 0x55 for b in data[20:60]) + data[60:]
+        h.send(200, data, headers={"Content-Encoding": label})
 
     @route("/lang")
     def _lang(h, path, q):

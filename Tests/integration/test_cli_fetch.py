@@ -122,12 +122,33 @@ def test_gzip_content_encoding(server, fetch):
     assert res.one["title"] == "Gzip Page"
 
 
-def test_brotli_content_encoding(server, fetch):
+def test_only_the_codings_linkpeek_decodes_are_asked_for(server, fetch):
+    """linkpeek undoes gzip and deflate itself, as far as it reads; curl would decode br and zstd
+    too, but in full: they are not asked for."""
+    res = fetch("--no-subresources", server.url("/accept-encoding"))
+    assert res.returncode == 0, res.describe()
+    assert res.one["title"] == "gzip, deflate"
+
+
+@pytest.mark.parametrize("coding", ["gzip", "gzip-members", "zlib", "raw"])
+def test_gzip_and_deflate_pages(server, fetch, coding):
+    res = fetch("--no-subresources", server.url(f"/coded?c={coding}"))
+    assert res.returncode == 0, res.describe()
+    assert res.one["title"] == "Coded Page", res.describe()
+    assert res.one["summary"] == "An Open Graph description.", res.describe()
+
+
+@pytest.mark.parametrize("query", ["c=br", "c=zstd", "c=compress", "c=gzip&damage=1", "c=raw&damage=1"])
+def test_an_unknown_or_damaged_coding_is_an_error(server, fetch, query):
+    res = fetch("--no-subresources", server.url(f"/coded?{query}"))
+    assert_error(res.one, kind="failed", res=res)
+
+
+def test_brotli_sent_unasked_is_an_unknown_coding(server, fetch):
     if not brotli_available():
         pytest.skip("no brotli encoder (python brotli module or brotli CLI) on this machine")
     res = fetch("--no-subresources", server.url("/br"))
-    assert res.returncode == 0, res.describe()
-    assert res.one["title"] == "Brotli Page"
+    assert_error(res.one, kind="failed", res=res)
 
 
 def test_default_user_agent_says_bot(server, fetch):
