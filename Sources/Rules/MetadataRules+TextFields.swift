@@ -151,15 +151,19 @@ extension MetadataRules {
             let names = authorNames(credit).filter(plausible)
             if !names.isEmpty { declared = Picked(value: names, source: "parsely-page") }
         }
+        // Set when JSON-LD credits organisations only (`jsonLDCredits`).
+        var organisation = false
         if declared == nil {
             jsonLD: for key in ["author", "creator"] {
                 for node in page.jsonLD.contentNodes {
                     var names: [String] = []
-                    for name in page.jsonLD.names(node[key]).flatMap(authorNames) where plausible(name) && !names.contains(name) {
+                    let credits = jsonLDCredits(node[key], in: page.jsonLD)
+                    for name in credits.names.flatMap(authorNames) where plausible(name) && !names.contains(name) {
                         names.append(name)
                     }
                     if !names.isEmpty {
                         declared = Picked(value: names, source: "json-ld:\(key)")
+                        organisation = credits.organisationsOnly
                         break jsonLD
                     }
                 }
@@ -169,16 +173,18 @@ extension MetadataRules {
             var names: [String] = []
             for name in page.bestPlacedProperties(named: "author", between: personProperties, { property -> [String]? in
                 // The person's own `itemprop=name`, not the whole item's text or its link.
-                let names = authorNames(page.nestedName(in: property) ?? property.value).filter(plausible)
+                let names = authorNames(page.nestedName(in: property, between: personProperties) ?? property.value).filter(plausible)
                 return names.isEmpty ? nil : names
             }).joined() where !names.contains(name) {
                 names.append(name)
             }
             if !names.isEmpty { declared = Picked(value: names, source: "microdata:author") }
         }
-        if let declared, !declared.value.allSatisfy({ isGenericCredit($0, siteNames: siteNames) }) { return declared }
+        if let declared, !organisation, !declared.value.allSatisfy({ isGenericCredit($0, siteNames: siteNames) }) { return declared }
         if let picked = bylineAuthors(in: page) {
             let names = picked.value.filter(shown)
+            // A byline that shows the organisation JSON-LD credits confirms it.
+            if organisation, let declared, names == declared.value { return declared }
             if !names.isEmpty, declared == nil || !names.allSatisfy({ isGenericCredit($0, siteNames: siteNames) }) {
                 return Picked(value: names, source: picked.source)
             }
