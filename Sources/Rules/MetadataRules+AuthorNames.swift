@@ -303,6 +303,23 @@ extension MetadataRules {
         while let last = words.last, ["follow", "following", "updated", "published", "on", "at", "-", "–", "—"].contains(last.lowercased()) {
             words.removeLast()
         }
+        // A job title run on after the name, where markup parted them
+        // ("Jane Doe<br>Senior Reporter"): a rank before a role noun, last.
+        // Without a rank the words may be a desk's name ("Acme Business
+        // News Correspondent"), which stays whole.
+        if words.count >= 4, let last = words.last, roleNouns.contains(last.lowercased()) {
+            var cut = words.count - 1
+            while cut > 2, titleRankWords.contains(words[cut - 1].lowercased()) { cut -= 1 }
+            if cut < words.count - 1, isWrittenAsName(words[..<cut].joined(separator: " ")),
+               !words[..<cut].contains(where: { jobTitleWords.contains($0.lowercased()) }) {
+                words = Array(words[..<cut])
+            }
+        }
+        // A CJK title after the name ("山田太郎 記者", "홍길동 기자").
+        if let last = words.last, let title = cjkTitleSuffixes.first(where: { last.hasSuffix($0) }) {
+            let name = String(last.dropLast(title.count))
+            if name.isEmpty, words.count >= 2 { words.removeLast() } else if !name.isEmpty { words[words.count - 1] = name }
+        }
         // "Jane DoeFollow": a button's word glued to the name by markup
         // that puts no space between them.
         if let last = words.last, words.count >= 2 {
@@ -356,6 +373,15 @@ extension MetadataRules {
         if (2...4).contains(words.count), let last = words.last, roleNouns.contains(last) { return true }
         return !words.isEmpty && words.allSatisfy { jobTitleWords.contains($0) || ["of", "the", "for", "and", "at"].contains($0) }
     }
+
+    /// Ranks written before a role noun ("Senior Reporter", "Staff Writer").
+    static let titleRankWords: Set<String> = [
+        "senior", "chief", "staff", "deputy", "associate", "managing", "executive", "contributing", "special", "lead",
+    ]
+
+    /// Titles that CJK credits write after the name: reporter (記者,
+    /// 记者, 기자), correspondent (特派員, 특파원).
+    static let cjkTitleSuffixes = ["記者", "记者", "기자", "特派員", "특파원"]
 
     /// The nouns that end a job title whatever beat or desk comes before
     /// them; no name ends with them.

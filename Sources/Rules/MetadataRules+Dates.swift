@@ -188,7 +188,7 @@ extension MetadataRules {
     /// Words around a date that say nothing of it: "Published on", "at",
     /// "le", "de", "um … Uhr", "mis à jour le".
     static let dateLabels: Set<String> = [
-        "at", "on", "published", "updated", "posted", "modified", "reviewed", "last", "the", "of", "-", "|", "/", "–", "—", "·", "•",
+        "at", "on", "published", "updated", "posted", "modified", "reviewed", "last", "the", "of", "-", "|", "/", "//", "–", "—", "·", "•",
         "klo", "kl",
         "de", "del", "le", "um", "uhr", "à", "às", "den", "h", "om", "il", "alle", "em",
         "publié", "publiée", "mis", "jour", "publicado", "publicada", "actualizado", "atualizado", "veröffentlicht",

@@ -82,6 +82,18 @@ import Metadata
         #expect(!MetadataRules.isJobTitle("Jane Doe"))
     }
 
+    @Test func aRankedTitleRunOnAfterTheNameGoesButADesksNameStays() {
+        #expect(extractHTML(page("<address>By Jane Doe<br>Senior Reporter</address>")).author == "Jane Doe")
+        #expect(MetadataRules.authorNames("By Jane Doe Staff Writer") == ["Jane Doe"])
+        #expect(MetadataRules.authorNames("Acme Business News Correspondent") == ["Acme Business News Correspondent"])
+        #expect(MetadataRules.authorNames("Senior Science Writer") == ["Senior Science Writer"])
+    }
+
+    @Test(arguments: [("山田太郎 記者", "山田太郎"), ("山田太郎記者", "山田太郎"), ("홍길동 기자", "홍길동"), ("王小明 记者", "王小明")])
+    func aCJKReportersTitleAfterTheNameGoes(credit: String, name: String) {
+        #expect(MetadataRules.authorNames(credit) == [name])
+    }
+
     @Test func aMicrodataAuthorNamedInAMetaGivesThatName() {
         let html = page("""
             <div itemprop="author" itemscope itemtype="https://schema.org/Person"><meta itemprop="name" content="Jane Doe">\
