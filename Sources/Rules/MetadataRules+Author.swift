@@ -1,5 +1,6 @@
 import FoundationEssentials
 import JSON
+import TextTrimming
 
 /// What may stand as an author, and how several are written.
 extension MetadataRules {
@@ -94,5 +95,27 @@ extension MetadataRules {
     /// `NewsMediaOrganization`, `Corporation` …), not a person.
     static func isOrganisation(_ node: JSONLDGraph.Node) -> Bool {
         JSONLDGraph.types(of: node).contains { $0.hasSuffix("organization") || $0 == "corporation" }
+    }
+}
+
+extension MetadataRules {
+    /// A declared credit without the site's name the template glued to it
+    /// ("Jane Doe - Acme News", "Jane Doe | Acme News", or "Acme News" as a
+    /// second name after a comma), when a person is left: the site is the
+    /// publisher, not an author. `siteNames` are the names the page
+    /// declares for its site.
+    static func withoutSiteCredit(_ names: [String], siteNames: [String]) -> [String] {
+        let sites = Set(siteNames.map(foldedName).filter { !$0.isEmpty })
+        guard !sites.isEmpty else { return names }
+        let cut = names.map { name -> String in
+            for separator in [" - ", " – ", " — ", " | "] {
+                guard let range = name.ranges(of: separator).last else { continue }
+                let rest = String(name[..<range.lowerBound]).trimmedSpaces
+                if !rest.isEmpty, sites.contains(foldedName(String(name[range.upperBound...]))) { return rest }
+            }
+            return name
+        }
+        let people = cut.filter { !sites.contains(foldedName($0)) }
+        return people.isEmpty ? names : people
     }
 }

@@ -137,7 +137,9 @@ extension MetadataRules {
         metas: for key in ["article:author", "author", "dc.creator", "byl", "parsely-author", "sailthru.author"] {
             var names: [String] = []
             for meta in page.metaValues(key) {
-                for name in authorNames(meta.content) where plausible(name) && !names.contains(name) { names.append(name) }
+                for name in withoutSiteCredit(authorNames(meta.content), siteNames: siteNames) where plausible(name) && !names.contains(name) {
+                    names.append(name)
+                }
             }
             if !names.isEmpty {
                 declared = Picked(value: names, source: key)
@@ -294,7 +296,8 @@ extension MetadataRules {
     /// (`+Dates`), else as written when it holds a four-digit year.
     static func dateText(_ raw: String?, dayFirst: Bool = false) -> String? {
         guard let text = TextCleaner.clean(raw), hasYear(text) else { return nil }
-        return isoDate(text, dayFirst: dayFirst) ?? text
+        // A label or a relative time around the date ("Published 3 hours ago · March 9, 2021"): the date in it.
+        return isoDate(text, dayFirst: dayFirst) ?? dateInText(text, dayFirst: dayFirst) ?? text
     }
 
     static func hasYear(_ text: String) -> Bool {

@@ -195,6 +195,11 @@ extension MetadataRules {
             splits.append(TitleAffix(site: text(0..<first), rest: text((first + separator.count)..<bytes.count),
                                      isSuffix: false, evidence: .siteName, separator: written))
         }
+        // "見出し【ブランド新聞】": a name in lenticular brackets at the end.
+        if title.hasSuffix("】"), let open = title.lastIndex(of: "【") {
+            splits.append(TitleAffix(site: String(title[open...].dropFirst().dropLast()).trimmedSpaces,
+                                     rest: String(title[..<open]).trimmedSpaces, isSuffix: true, evidence: .siteName, separator: "【"))
+        }
         return splits.filter { !$0.site.isEmpty && !$0.rest.isEmpty && $0.site.count <= maximumSiteNameLength }
     }
 

@@ -94,6 +94,38 @@ import Metadata
         #expect(MetadataRules.authorNames(credit) == [name])
     }
 
+    @Test(arguments: ["Jane Doe - Acme News", "Jane Doe | Acme News", "Jane Doe, Acme News"])
+    func theSitesNameGluedToADeclaredAuthorGoes(credit: String) {
+        let head = "<meta name=\"author\" content=\"\(credit)\"><meta property=\"og:site_name\" content=\"Acme News\">"
+        #expect(extractHTML(page(head: head, "")).authors == ["Jane Doe"])
+    }
+
+    @Test func aDeclaredAuthorThatIsTheSiteAloneStays() {
+        let head = "<meta name=\"author\" content=\"Acme News\"><meta property=\"og:site_name\" content=\"Acme News\">"
+        #expect(extractHTML(page(head: head, "")).author == "Acme News")
+    }
+
+    @Test func aDeclaredDateWithALabelAroundItGivesTheDate() {
+        let head = "<meta property=\"article:published_time\" content=\"Published 3 hours ago · March 9, 2021\">"
+        #expect(extractHTML(page(head: head, "")).publishedTime == "2021-03-09")
+        // A value in no known form is still kept as written.
+        let other = "<meta property=\"article:published_time\" content=\"Spring 2021\">"
+        #expect(extractHTML(page(head: other, "")).publishedTime == "Spring 2021")
+    }
+
+    @Test func aCJKTitleLosesTheSiteInLenticularBracketsAtItsEnd() {
+        let html = """
+            <!doctype html><html lang="ja"><head><meta charset="utf-8"><title>市議会、港への路面電車延伸を可決【ブランド新聞】</title>\
+            <meta property="og:site_name" content="ブランド新聞"></head><body><h1>市議会、港への路面電車延伸を可決</h1></body></html>
+            """
+        #expect(extractHTML(html).title == "市議会、港への路面電車延伸を可決")
+        let kicker = """
+            <!doctype html><html lang="ja"><head><meta charset="utf-8"><title>市議会、港への路面電車延伸を可決【動画】</title>\
+            <meta property="og:site_name" content="ブランド新聞"></head><body><p>本文。</p></body></html>
+            """
+        #expect(extractHTML(kicker).title == "市議会、港への路面電車延伸を可決【動画】")
+    }
+
     @Test func aMicrodataAuthorNamedInAMetaGivesThatName() {
         let html = page("""
             <div itemprop="author" itemscope itemtype="https://schema.org/Person"><meta itemprop="name" content="Jane Doe">\
