@@ -1,4 +1,6 @@
 import FoundationEssentials
+import JSON
+import TextTrimming
 
 /// What may stand as an author, and how several are written.
 extension MetadataRules {
@@ -60,5 +62,60 @@ extension MetadataRules {
         let name = handle.hasPrefix("@") ? String(handle.dropFirst()) : handle
         guard !name.isEmpty, !name.contains(" "), !looksLikeURL(name) else { return nil }
         return Picked(value: name, source: "twitter:creator")
+    }
+}
+
+extension MetadataRules {
+    /// The names a JSON-LD `author` (or `creator`) credits, people first:
+    /// an Organization listed beside a Person (`[{"@type":
+    /// "Organization", …}, {"@type": "Person", …}]`, also through `@id`
+    /// references into `@graph`) is the publisher credited with the
+    /// writer, not a second author. Organisations alone are kept, marked
+    /// `organisationsOnly`: a visible byline that names a person wins over
+    /// them, as over a desk's credit.
+    static func jsonLDCredits(_ value: JSONValue?, in graph: JSONLDGraph) -> (names: [String], organisationsOnly: Bool) {
+        let elements: [JSONValue]
+        switch value {
+        case .array(let array)?: elements = array
+        case let value?: elements = [value]
+        case nil: return ([], false)
+        }
+        var people: [String] = [], organisations: [String] = []
+        for element in elements {
+            if case .object(let node) = element, isOrganisation(graph.dereference(node)) {
+                organisations += graph.names(element)
+            } else {
+                people += graph.names(element)
+            }
+        }
+        return people.isEmpty ? (organisations, !organisations.isEmpty) : (people, false)
+    }
+
+    /// A node typed as an organisation (`Organization`,
+    /// `NewsMediaOrganization`, `Corporation` …), not a person.
+    static func isOrganisation(_ node: JSONLDGraph.Node) -> Bool {
+        JSONLDGraph.types(of: node).contains { $0.hasSuffix("organization") || $0 == "corporation" }
+    }
+}
+
+extension MetadataRules {
+    /// A declared credit without the site's name the template glued to it
+    /// ("Jane Doe - Acme News", "Jane Doe | Acme News", or "Acme News" as a
+    /// second name after a comma), when a person is left: the site is the
+    /// publisher, not an author. `siteNames` are the names the page
+    /// declares for its site.
+    static func withoutSiteCredit(_ names: [String], siteNames: [String]) -> [String] {
+        let sites = Set(siteNames.map(foldedName).filter { !$0.isEmpty })
+        guard !sites.isEmpty else { return names }
+        let cut = names.map { name -> String in
+            for separator in [" - ", " – ", " — ", " | "] {
+                guard let range = name.ranges(of: separator).last else { continue }
+                let rest = String(name[..<range.lowerBound]).trimmedSpaces
+                if !rest.isEmpty, sites.contains(foldedName(String(name[range.upperBound...]))) { return rest }
+            }
+            return name
+        }
+        let people = cut.filter { !sites.contains(foldedName($0)) }
+        return people.isEmpty ? names : people
     }
 }

@@ -39,6 +39,52 @@ extension MetadataRules {
         "redactie", "redaktion", "redacción", "redaccion", "rédaction", "redazione", "redação", "redacao",
     ]
 
+    /// News agencies as credit lines write them after a reporter's name
+    /// ("By JANE DOE Associated Press", "Jane Doe / AFP", "Jane Doe
+    /// (Reuters)", "Anna Schmidt, dpa"): the wire the story came over, not
+    /// an author. The well-known wires of the corpus's languages; an
+    /// acronym of three letters or fewer matches only as written ("AP",
+    /// "dpa"), longer names in any case. Kept when it is the whole credit.
+    static let newsAgencies: [String] = [
+        "The Associated Press", "Associated Press", "AP", "Reuters", "AFP", "Agence France-Presse", "Bloomberg News", "Bloomberg",
+        "dpa", "DPA", "EFE", "Agencia EFE", "Europa Press", "ANSA", "Lusa", "ANP", "Belga", "APA", "Keystone-SDA", "NTB", "TT",
+        "Ritzau", "PA Media", "PA", "Press Association", "The Canadian Press", "Canadian Press", "AAP", "UPI", "Kyodo News",
+        "Kyodo", "Jiji Press", "Yonhap", "Xinhua", "PTI", "IANS", "ANI", "TASS", "Anadolu",
+    ]
+
+    /// `newsAgencies` as words, longest first, with whether each matches
+    /// in any case.
+    private static let agencyWords: [(words: [String], anyCase: Bool)] = newsAgencies
+        .map { ($0.split(separator: " ").map(String.init), $0.count > 3) }
+        .sorted { $0.words.count > $1.words.count }
+
+    /// True when `text` is a news agency's name alone (`newsAgencies`).
+    static func isNewsAgency(_ text: String) -> Bool {
+        let words = text.split(separator: " ").map { String($0).trimmingScalars { "()".unicodeScalars.contains($0) } }
+        return agencyWords.contains { agencyMatches($0, words[...]) }
+    }
+
+    private static func agencyMatches(_ agency: (words: [String], anyCase: Bool), _ words: ArraySlice<String>) -> Bool {
+        guard agency.words.count == words.count else { return false }
+        return zip(agency.words, words).allSatisfy { expected, word in
+            word == expected || agency.anyCase && word.lowercased() == expected.lowercased()
+        }
+    }
+
+    /// A name's words without an agency after them ("JANE DOE Associated
+    /// Press", "Jane Doe / AFP", "Jane Doe (AP)"), when two words of the
+    /// name are left.
+    private static func withoutTrailingAgency(_ words: [String]) -> [String] {
+        let bare = words.map { $0.trimmingScalars { "(),".unicodeScalars.contains($0) } }
+        for agency in agencyWords where agency.words.count + 2 <= words.count
+            && agencyMatches(agency, bare.suffix(agency.words.count)) {
+            var rest = Array(words.dropLast(agency.words.count))
+            while let last = rest.last, ["/", "|", "-", "–", "—", "·", "•"].contains(last) { rest.removeLast() }
+            if rest.count >= 2 { return rest }
+        }
+        return words
+    }
+
     /// Degrees written after a name ("Ann Lee, Ph.D."), letters only.
     static let degreeWords: Set<String> = ["phd", "md", "mba", "dphil", "msc", "rn"]
 
@@ -58,7 +104,7 @@ extension MetadataRules {
             return true
         }
         // An editorial desk in Japanese or Chinese ("アクメ編集部", "编辑部").
-        if ["編集部", "编辑部", "編輯部"].contains(where: { name.hasSuffix($0) }) { return true }
+        if ["編集部", "编辑部", "編輯部"].contains(where: { name.hasSuffix($0) }) || isNewsAgency(name) { return true }
         let words = ASCIIText.lowercasedLetterRuns(name) ?? name.lowercased().split { !$0.isLetter }.map(String.init)
         return !words.isEmpty && words.allSatisfy {
             jobTitleWords.contains($0) || ["the", "and", "of", "for", "la", "le", "l", "die", "de", "el", "a"].contains($0)
@@ -73,7 +119,7 @@ extension MetadataRules {
         text = withoutOtherRoles(text)
         text = withoutDatedLead(text)
         text = withoutBylinePrefix(text)
-        text = firstBylineSegment(text)
+        text = withoutTrailingDate(firstBylineSegment(text))
         var names: [String] = []
         for part in splitAuthors(text) {
             let name = withoutTrailingNoise(withoutBylinePrefix(part))
@@ -81,7 +127,9 @@ extension MetadataRules {
                   !names.contains(name), !isDateLabelOnly(name) else { continue }
             names.append(name)
         }
-        return withoutTitlesBesidePeople(names)
+        // An agency credited beside people ("Jane Doe, Associated Press") is their source.
+        let people = names.filter { !isNewsAgency($0) }
+        return withoutTitlesBesidePeople(people.isEmpty ? names : people)
     }
 
     /// Only the words that lead a date ("publié le" left of "Par Jean
@@ -108,7 +156,7 @@ extension MetadataRules {
             guard let next = rest.first else { continue }
             let isCJKPrefix = prefix.unicodeScalars.contains { $0.value >= 0x3000 }
             if next == " " || next == ":" || next == "：" || next == "\u{A0}" || next == "|" || next == "／" || isCJKPrefix {
-                return String(rest).trimmingScalars { String.isSpace($0) || ":：|/／".unicodeScalars.contains($0) }
+                return String(rest).trimmingScalars { String.isSpace($0) || ":：|/／・".unicodeScalars.contains($0) }
             }
             // "ByJane Doe": a capital right after "By" starts the name; after
             // "BY", a capital and a small letter ("BYJane Doe").
@@ -166,6 +214,7 @@ extension MetadataRules {
                 !part.isEmpty && !mayHold(part, separator) ? [part] : part.split(separator: separator).map(String.init)
             }
         }
+        parts = parts.flatMap(splitAtJapaneseAnd)
         parts = parts.map(withoutPlaceAfterName)
         let byComma = parts.flatMap { $0.split(separator: ",").map(String.init) }
             .map(\.trimmedSpaces).filter { !$0.isEmpty }
@@ -179,6 +228,30 @@ extension MetadataRules {
             }
         }
         return parts.map(\.trimmedSpaces).filter { !$0.isEmpty }
+    }
+
+    /// "山田太郎と鈴木花子" → two names: Japanese joins two people with と.
+    /// Only between kanji or katakana on both sides, each name two
+    /// characters or more: と inside a name is written among hiragana
+    /// ("さとみ").
+    private static func splitAtJapaneseAnd(_ part: String) -> [String] {
+        guard part.contains("と") else { return [part] }
+        let characters = Array(part)
+        var pieces: [String] = []
+        var start = 0
+        for index in characters.indices.dropFirst().dropLast() where characters[index] == "と" {
+            guard index - start >= 2, isKanjiOrKatakana(characters[index - 1]), isKanjiOrKatakana(characters[index + 1]) else { continue }
+            pieces.append(String(characters[start..<index]))
+            start = index + 1
+        }
+        guard !pieces.isEmpty, characters.count - start >= 2 else { return [part] }
+        pieces.append(String(characters[start...]))
+        return pieces
+    }
+
+    private static func isKanjiOrKatakana(_ character: Character) -> Bool {
+        guard let scalar = character.unicodeScalars.first else { return false }
+        return (0x4E00...0x9FFF).contains(scalar.value) || (0x30A0...0x30FF).contains(scalar.value) || (0x3400...0x4DBF).contains(scalar.value)
     }
 
     /// A full name followed by one-word parts after commas: those are the
@@ -218,6 +291,7 @@ extension MetadataRules {
         }), handle > 0 {
             words = Array(words[..<handle])
         }
+        words = withoutTrailingAgency(words)
         if let unit = words.indices.first(where: { $0 > 0 && timeUnitWords.contains(words[$0].lowercased()) && words[$0 - 1].allSatisfy(\.isASCIIDigit) }) {
             words = Array(words[..<(unit - 1)])
         }
@@ -228,6 +302,23 @@ extension MetadataRules {
         }
         while let last = words.last, ["follow", "following", "updated", "published", "on", "at", "-", "–", "—"].contains(last.lowercased()) {
             words.removeLast()
+        }
+        // A job title run on after the name, where markup parted them
+        // ("Jane Doe<br>Senior Reporter"): a rank before a role noun, last.
+        // Without a rank the words may be a desk's name ("Acme Business
+        // News Correspondent"), which stays whole.
+        if words.count >= 4, let last = words.last, roleNouns.contains(last.lowercased()) {
+            var cut = words.count - 1
+            while cut > 2, titleRankWords.contains(words[cut - 1].lowercased()) { cut -= 1 }
+            if cut < words.count - 1, isWrittenAsName(words[..<cut].joined(separator: " ")),
+               !words[..<cut].contains(where: { jobTitleWords.contains($0.lowercased()) }) {
+                words = Array(words[..<cut])
+            }
+        }
+        // A CJK title after the name ("山田太郎 記者", "홍길동 기자").
+        if let last = words.last, let title = cjkTitleSuffixes.first(where: { last.hasSuffix($0) }) {
+            let name = String(last.dropLast(title.count))
+            if name.isEmpty, words.count >= 2 { words.removeLast() } else if !name.isEmpty { words[words.count - 1] = name }
         }
         // "Jane DoeFollow": a button's word glued to the name by markup
         // that puts no space between them.
@@ -243,19 +334,59 @@ extension MetadataRules {
         return result.trimmingScalars { String.isSpace($0) || "-–—•|·,:".unicodeScalars.contains($0) }
     }
 
-    /// Where a date starts among a name's words ("Ann Lee March 9, 2021"):
-    /// the first word from which the rest reads as a date.
+    /// Where a date starts among a name's words ("Ann Lee March 9, 2021",
+    /// "Ann Lee on Tuesday, March 9, 2021 8:15 PM"): the first word that
+    /// can begin a date (a number, a month or weekday name, a label such as
+    /// "on") from which the rest reads as one. A name's own word never
+    /// starts it, though a CJK date reads through words before it.
     private static func firstDateWord(in words: [String]) -> Int? {
         guard words.count > 2, hasYear(words.joined(separator: " ")) else { return nil }
-        for start in 1..<words.count where isoDate(words[start...].joined(separator: " ")) != nil { return start }
+        for start in 1..<words.count where canBeginDate(words[start]) && isoDate(words[start...].joined(separator: " ")) != nil {
+            return start
+        }
         return nil
     }
 
-    /// True when every word is a job-title word ("Senior Editor", "Staff").
+    private static func canBeginDate(_ word: String) -> Bool {
+        let lower = word.lowercased().trimmingScalars { ",.:".unicodeScalars.contains($0) }
+        return word.first?.isNumber == true || MonthNames.number[lower] != nil
+            || isWeekday(lower) || dateLabels.contains(lower)
+    }
+
+    /// A credit line without the date after its names ("Ann Lee on
+    /// Tuesday, March 9, 2021 8:15 PM"), before the names are parted at
+    /// commas that belong to the date.
+    private static func withoutTrailingDate(_ text: String) -> String {
+        guard hasYear(text) else { return text }
+        let words = text.split(separator: " ").map(String.init)
+        guard let start = firstDateWord(in: words) else { return text }
+        return words[..<start].joined(separator: " ")
+    }
+
+    /// True when every word is a job-title word ("Senior Editor", "Staff"),
+    /// or a beat or desk comes before a role noun ("Transport
+    /// Correspondent", "Political Editor", "Chief Science Writer").
     static func isJobTitle(_ text: String) -> Bool {
         let words = ASCIIText.lowercasedLetterRuns(text) ?? text.lowercased().split { !$0.isLetter }.map(String.init)
         // A degree written with dots ("Ph.D.") is one word.
         if degreeWords.contains(words.joined()) { return true }
+        if (2...4).contains(words.count), let last = words.last, roleNouns.contains(last) { return true }
         return !words.isEmpty && words.allSatisfy { jobTitleWords.contains($0) || ["of", "the", "for", "and", "at"].contains($0) }
     }
+
+    /// Ranks written before a role noun ("Senior Reporter", "Staff Writer").
+    static let titleRankWords: Set<String> = [
+        "senior", "chief", "staff", "deputy", "associate", "managing", "executive", "contributing", "special", "lead",
+    ]
+
+    /// Titles that CJK credits write after the name: reporter (記者,
+    /// 记者, 기자), correspondent (特派員, 특파원).
+    static let cjkTitleSuffixes = ["記者", "记者", "기자", "特派員", "특파원"]
+
+    /// The nouns that end a job title whatever beat or desk comes before
+    /// them; no name ends with them.
+    static let roleNouns: Set<String> = [
+        "editor", "correspondent", "reporter", "writer", "columnist", "critic", "journalist", "producer", "photographer",
+        "contributor", "analyst", "intern",
+    ]
 }

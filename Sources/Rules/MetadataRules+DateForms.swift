@@ -90,15 +90,27 @@ extension MetadataRules {
     }
 
     /// The text without parenthesised parts: `Date.toString`'s zone name
-    /// ("(Eastern Standard Time)"), "(updated)".
+    /// ("(Eastern Standard Time)"), "(updated)". A zone abbreviation in
+    /// parentheses stays, as a word ("8:15 AM (EST)" → "8:15 AM EST").
     static func withoutParentheses(_ text: String) -> String {
         guard text.contains("(") else { return text }
         var output = ""
         var depth = 0
+        var inner = ""
         for character in text {
-            if character == "(" { depth += 1; continue }
-            if character == ")" { depth = max(0, depth - 1); continue }
-            if depth == 0 { output.append(character) }
+            if character == "(" {
+                depth += 1
+                inner = ""
+                continue
+            }
+            if character == ")" {
+                if depth == 1, (2...5).contains(inner.count), inner.allSatisfy({ $0.isASCII && $0.isUppercase }) {
+                    output += " " + inner
+                }
+                depth = max(0, depth - 1)
+                continue
+            }
+            if depth == 0 { output.append(character) } else { inner.append(character) }
         }
         return output
     }

@@ -8,13 +8,15 @@ import HTMLHead
 extension MetadataRules {
     /// The date a byline shows in its text ("By Ann Lee · May 3, 2016,
     /// 2:58 p.m.", "Posted on 3 May 2016 by Ann"): the longest run of words
-    /// that reads as a whole date. Only bylines are read: elsewhere a date
-    /// in the text is as likely an event's as the page's. Of several, the
-    /// best-placed (`BodyPlace`), as for `<time>`.
+    /// that reads as a whole date. Only bylines are read — marked ones, and
+    /// credit lines that start with a byline prefix and name people (`<p
+    /// class="meta">By Ann Lee on March 9, 2021</p>`, an `<address>`):
+    /// elsewhere a date in the text is as likely an event's as the page's.
+    /// Of several, the best-placed (`BodyPlace`), as for `<time>`.
     static func datelineDate(in page: PageIndex) -> (place: BodyPlace, value: Picked<String>)? {
         let dayFirst = writesDayFirst(page)
         return bestPlaced(in: page) { _, element in
-            guard isMarkedByline(element), let text = TextCleaner.clean(element.text), hasYear(text),
+            guard isMarkedByline(element) || isLabelledByline(element), let text = TextCleaner.clean(element.text), hasYear(text),
                   let date = dateInText(text, dayFirst: dayFirst) else { return nil }
             return Picked(value: date, source: "dateline")
         }
@@ -184,12 +186,12 @@ extension MetadataRules {
     }
 
     /// Words around a date that say nothing of it: "Published on", "at",
-    /// "le", "de", "um … Uhr".
+    /// "le", "de", "um … Uhr", "mis à jour le".
     static let dateLabels: Set<String> = [
-        "at", "on", "published", "updated", "posted", "modified", "reviewed", "last", "the", "of", "-", "|", "/", "–", "—", "·", "•",
+        "at", "on", "published", "updated", "posted", "modified", "reviewed", "last", "the", "of", "-", "|", "/", "//", "–", "—", "·", "•",
         "klo", "kl",
         "de", "del", "le", "um", "uhr", "à", "às", "den", "h", "om", "il", "alle", "em",
-        "publié", "publiée", "publicado", "publicada", "actualizado", "atualizado", "veröffentlicht",
+        "publié", "publiée", "mis", "jour", "publicado", "publicada", "actualizado", "atualizado", "veröffentlicht",
         "aktualisiert", "pubblicato", "aggiornato", "gepubliceerd", "bijgewerkt",
     ]
 
@@ -271,7 +273,7 @@ extension MetadataRules {
         (2...5).contains(token.count) && token.allSatisfy { $0.isASCII && $0.isUppercase }
     }
 
-    private static func isWeekday(_ token: String) -> Bool {
+    static func isWeekday(_ token: String) -> Bool {
         let lower = token.lowercased()
         return ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].contains { lower.hasPrefix($0) } && token.count <= 9
             || MonthNames.otherWeekdays.contains(lower.hasSuffix(".") ? String(lower.dropLast()) : lower)

@@ -137,7 +137,9 @@ extension MetadataRules {
         metas: for key in ["article:author", "author", "dc.creator", "byl", "parsely-author", "sailthru.author"] {
             var names: [String] = []
             for meta in page.metaValues(key) {
-                for name in authorNames(meta.content) where plausible(name) && !names.contains(name) { names.append(name) }
+                for name in withoutSiteCredit(authorNames(meta.content), siteNames: siteNames) where plausible(name) && !names.contains(name) {
+                    names.append(name)
+                }
             }
             if !names.isEmpty {
                 declared = Picked(value: names, source: key)
@@ -151,15 +153,19 @@ extension MetadataRules {
             let names = authorNames(credit).filter(plausible)
             if !names.isEmpty { declared = Picked(value: names, source: "parsely-page") }
         }
+        // Set when JSON-LD credits organisations only (`jsonLDCredits`).
+        var organisation = false
         if declared == nil {
             jsonLD: for key in ["author", "creator"] {
                 for node in page.jsonLD.contentNodes {
                     var names: [String] = []
-                    for name in page.jsonLD.names(node[key]).flatMap(authorNames) where plausible(name) && !names.contains(name) {
+                    let credits = jsonLDCredits(node[key], in: page.jsonLD)
+                    for name in credits.names.flatMap(authorNames) where plausible(name) && !names.contains(name) {
                         names.append(name)
                     }
                     if !names.isEmpty {
                         declared = Picked(value: names, source: "json-ld:\(key)")
+                        organisation = credits.organisationsOnly
                         break jsonLD
                     }
                 }
@@ -169,16 +175,18 @@ extension MetadataRules {
             var names: [String] = []
             for name in page.bestPlacedProperties(named: "author", between: personProperties, { property -> [String]? in
                 // The person's own `itemprop=name`, not the whole item's text or its link.
-                let names = authorNames(page.nestedName(in: property) ?? property.value).filter(plausible)
+                let names = authorNames(page.nestedName(in: property, between: personProperties) ?? property.value).filter(plausible)
                 return names.isEmpty ? nil : names
             }).joined() where !names.contains(name) {
                 names.append(name)
             }
             if !names.isEmpty { declared = Picked(value: names, source: "microdata:author") }
         }
-        if let declared, !declared.value.allSatisfy({ isGenericCredit($0, siteNames: siteNames) }) { return declared }
+        if let declared, !organisation, !declared.value.allSatisfy({ isGenericCredit($0, siteNames: siteNames) }) { return declared }
         if let picked = bylineAuthors(in: page) {
             let names = picked.value.filter(shown)
+            // A byline that shows the organisation JSON-LD credits confirms it.
+            if organisation, let declared, names == declared.value { return declared }
             if !names.isEmpty, declared == nil || !names.allSatisfy({ isGenericCredit($0, siteNames: siteNames) }) {
                 return Picked(value: names, source: picked.source)
             }
@@ -288,7 +296,8 @@ extension MetadataRules {
     /// (`+Dates`), else as written when it holds a four-digit year.
     static func dateText(_ raw: String?, dayFirst: Bool = false) -> String? {
         guard let text = TextCleaner.clean(raw), hasYear(text) else { return nil }
-        return isoDate(text, dayFirst: dayFirst) ?? text
+        // A label or a relative time around the date ("Published 3 hours ago · March 9, 2021"): the date in it.
+        return isoDate(text, dayFirst: dayFirst) ?? dateInText(text, dayFirst: dayFirst) ?? text
     }
 
     static func hasYear(_ text: String) -> Bool {

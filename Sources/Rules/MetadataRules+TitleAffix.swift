@@ -27,6 +27,7 @@ extension MetadataRules {
     /// are not full-width need spaces around them ("Spider-Man", "10:30",
     /// "AC/DC" stay whole); the full-width ones are separators by themselves,
     /// and so is `_`, which prose never writes ("Headline_Brand").
+    /// CJK titles also write "|" and "-" unspaced (`cjkTitleSeparators`).
     /// A separator alone never splits: the part must be shown to be the
     /// site's name (`titleAffix`).
     static let titleSeparators = [
@@ -183,9 +184,10 @@ extension MetadataRules {
     static func titleSplits(_ title: String) -> [TitleAffix] {
         let bytes = Array(title.utf8)
         var splits: [TitleAffix] = []
-        for separator in titleSeparatorBytes {
-            guard let first = firstOffset(of: separator, in: bytes) else { continue }
-            let last = lastOffset(of: separator, in: bytes) ?? first
+        for (index, separator) in titleSeparatorBytes.enumerated() {
+            let beside = index >= titleSeparators.count
+            guard let first = firstOffset(of: separator, in: bytes, besideCJK: beside) else { continue }
+            let last = lastOffset(of: separator, in: bytes, besideCJK: beside) ?? first
             let text = { (range: Range<Int>) in String(decoding: bytes[range], as: UTF8.self).trimmedSpaces }
             let written = String(decoding: separator, as: UTF8.self)
             splits.append(TitleAffix(site: text((last + separator.count)..<bytes.count), rest: text(0..<last),
@@ -193,25 +195,45 @@ extension MetadataRules {
             splits.append(TitleAffix(site: text(0..<first), rest: text((first + separator.count)..<bytes.count),
                                      isSuffix: false, evidence: .siteName, separator: written))
         }
+        // "見出し【ブランド新聞】": a name in lenticular brackets at the end.
+        if title.hasSuffix("】"), let open = title.lastIndex(of: "【") {
+            splits.append(TitleAffix(site: String(title[open...].dropFirst().dropLast()).trimmedSpaces,
+                                     rest: String(title[..<open]).trimmedSpaces, isSuffix: true, evidence: .siteName, separator: "【"))
+        }
         return splits.filter { !$0.site.isEmpty && !$0.rest.isEmpty && $0.site.count <= maximumSiteNameLength }
     }
 
-    private static let titleSeparatorBytes = titleSeparators.map { Array($0.utf8) }
+    /// Separators that CJK titles write without spaces ("見出し|ブランド",
+    /// "見出し-ブランド"): separators only with a non-ASCII character right
+    /// beside them, so "AC|DC" and "Spider-Man" stay whole.
+    static let cjkTitleSeparators = ["|", "-"]
 
-    private static func firstOffset(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+    private static let titleSeparatorBytes = (titleSeparators + cjkTitleSeparators).map { Array($0.utf8) }
+
+    private static func firstOffset(of needle: [UInt8], in bytes: [UInt8], besideCJK: Bool = false) -> Int? {
         guard needle.count <= bytes.count else { return nil }
         for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
-            if bytes[start..<(start + needle.count)].elementsEqual(needle) { return start }
+            if bytes[start..<(start + needle.count)].elementsEqual(needle), !besideCJK || isBesideNonASCII(start, needle.count, bytes) {
+                return start
+            }
         }
         return nil
     }
 
-    private static func lastOffset(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+    private static func lastOffset(of needle: [UInt8], in bytes: [UInt8], besideCJK: Bool = false) -> Int? {
         guard needle.count <= bytes.count else { return nil }
         for start in stride(from: bytes.count - needle.count, through: 0, by: -1) where bytes[start] == needle[0] {
-            if bytes[start..<(start + needle.count)].elementsEqual(needle) { return start }
+            if bytes[start..<(start + needle.count)].elementsEqual(needle), !besideCJK || isBesideNonASCII(start, needle.count, bytes) {
+                return start
+            }
         }
         return nil
+    }
+
+    /// True when a byte of a multi-byte character touches the separator
+    /// at `start` on either side.
+    private static func isBesideNonASCII(_ start: Int, _ count: Int, _ bytes: [UInt8]) -> Bool {
+        (start > 0 && bytes[start - 1] >= 0x80) || (start + count < bytes.count && bytes[start + count] >= 0x80)
     }
 
     /// True when `part` and `name` agree word for word on all the words of

@@ -151,13 +151,19 @@ struct PageIndex {
 
     /// The `name` property nested in the property `outer` (`itemprop=name`
     /// inside `itemprop=author`): the first `name` soon after it whose text
-    /// the outer element's text holds; nil when there is none.
-    func nestedName(in outer: Property) -> String? {
+    /// the outer element's text holds, or a `<meta itemprop="name"
+    /// content="…">` (no text of its own) right inside it, before any
+    /// property but the person's own (`between`); nil when there is none.
+    func nestedName(in outer: Property, between: Set<String> = []) -> String? {
         guard let outerText = TextCleaner.clean(outer.text) else { return nil }
         for position in propertiesByName["name"] ?? [] where properties[position].order > outer.order {
             let property = properties[position]
             guard property.order - outer.order <= PageIndex.nestedPropertyReach,
-                  let name = TextCleaner.clean(property.value), outerText.contains(name) else { return nil }
+                  let name = TextCleaner.clean(property.value) else { return nil }
+            if outerText.contains(name) { return name }
+            guard TextCleaner.clean(property.text) == nil,
+                  properties[..<position].reversed().prefix(while: { $0.order > outer.order }).allSatisfy({ between.contains($0.name) })
+            else { return nil }
             return name
         }
         return nil

@@ -115,6 +115,11 @@ import Testing
         // Year, month and day as numbers with dots and spaces, as Korean pages write them.
         ("2021. 6. 5.", "2021-06-05"),
         ("2021. 6. 5. 14:30", "2021-06-05T14:30:00"),
+        // "Mis à jour le" (updated) before a French date.
+        ("mis à jour le 9 mars 2021 à 08h15", "2021-03-09T08:15:00"),
+        // A zone in parentheses, a double slash between date and time.
+        ("March 9, 2021 8:15 AM (EST)", "2021-03-09T08:15:00-05:00"),
+        ("Tue 09 Mar 2021 // 08:15 GMT", "2021-03-09T08:15:00Z"),
     ]
 
     @Test func twoDatesRunTogetherMakeNone() {

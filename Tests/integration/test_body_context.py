@@ -77,6 +77,15 @@ SHAPES = {
                    "Ann Lee", None),
     "bare-time": ('<div class="c9a"><time>March 9, 2021</time> <time>4 months ago</time></div>', None, "2021-03-09"),
     "date-div": ('<div class="article-date">March 9, 2021</div><span class="ago">4 months ago</span>', None, "2021-03-09"),
+    # A credit line with the date after the name, in a paragraph or an <address>.
+    "credit-on-date": ('<p class="meta">By Ann Lee on Tuesday, March 9, 2021 8:15 PM</p>', "Ann Lee", "2021-03-09T20:15:00"),
+    "address-date": ('<address>By Ann Lee<br>9 March 2021, 08:15 GMT</address>', "Ann Lee", "2021-03-09T08:15:00Z"),
+    # A wire agency after the name.
+    "agency": ('<p class="d41">By ANN LEE Associated Press</p>', "ANN LEE", None),
+    # A microdata author named only in a <meta> inside the item.
+    "microdata-meta": ('<div itemprop="author" itemscope itemtype="https://schema.org/Person">'
+                       '<meta itemprop="name" content="Ann Lee"><a href="/people/ann-lee" itemprop="url">View profile</a></div>',
+                       "Ann Lee", None),
 }
 
 
