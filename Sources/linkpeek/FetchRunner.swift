@@ -65,6 +65,9 @@ struct FetchRunner {
         var nextToPrint = 0
         var started = 0
         let images = printer.showsImages
+        // Loads one at a time (`--concurrency 1`) write their cache entries together too.
+        engine.beginBatch()
+        defer { engine.endBatch() }
         await withTaskGroup(of: (Int, String, Result<FetchedPreview, FetchError>, CardImage?).self) { group in
             func startNext() -> Bool {
                 guard let url = urls.next() else { return false }
