@@ -65,6 +65,24 @@ struct FetchRunner {
         var nextToPrint = 0
         var started = 0
         let images = printer.showsImages
+        // Loads one at a time (`--concurrency 1`) write their cache entries together too.
+        engine.beginBatch()
+        defer { engine.endBatch() }
+        if concurrency == 1 {
+            // One at a time: fetched in this task, with no child task to
+            // start and no waiting parent to wake for each URL.
+            while let url = urls.next() {
+                started += 1
+                let outcome = await Self.fetchOne(url, engine: engine, options: options)
+                let image = await Self.cardImage(for: outcome, engine: engine, wanted: images)
+                if case .failure = outcome { failures += 1 }
+                progress.clear()
+                printer.emitFetched(outcome, url: url, image: image)
+                nextToPrint += 1
+                progress.show(done: nextToPrint, failed: failures, started: started)
+            }
+            return failures
+        }
         await withTaskGroup(of: (Int, String, Result<FetchedPreview, FetchError>, CardImage?).self) { group in
             func startNext() -> Bool {
                 guard let url = urls.next() else { return false }

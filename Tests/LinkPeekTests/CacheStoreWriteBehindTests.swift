@@ -150,6 +150,32 @@ extension CacheStoreTests {
         gate.signal()
     }
 
+    @Test func aBatchQueuesLoadsThatRunOneAtATime() async throws {
+        // The command's `--concurrency 1`: one load at a time, inside a batch.
+        let store = writingBehind()
+        let other = makeStore()
+        store.beginBatch()
+        for name in ["a", "b"] {
+            store.beginLoad()
+            #expect(await put(name, key: name, in: store))
+            store.endLoad()
+        }
+        #expect(other.entry("a") == nil && other.entry("b") == nil)
+        #expect(title(store.entry("b")) == "b")
+        store.endBatch()
+        #expect(try await eventuallyReads("a", in: other))
+        #expect(title(other.entry("b")) == "b")
+    }
+
+    @Test func aLoadAloneOutsideABatchIsWrittenAtOnce() async throws {
+        let store = writingBehind()
+        let other = makeStore()
+        store.beginLoad()
+        #expect(await put("a", key: "a", in: store))
+        #expect(title(other.entry("a")) == "a")
+        store.endLoad()
+    }
+
     @Test func aStoreThatDoesNotWriteBehindAnswersWhatIsOnDisk() async throws {
         let store = inABurst(makeStore())
         let other = makeStore()

@@ -146,6 +146,22 @@ def test_fetch_timeout(lp, server):
     assert e.message == "Metadata fetch timed out."
 
 
+def test_a_shared_fetch_keeps_each_callers_deadline(lp, server):
+    # Two fetches of one held page share its transfer: the one with a 1 s
+    # timeout is answered "timedOut" on its own deadline while the page is
+    # still held; the other, with the default, gets the page once it is let go.
+    run = uniq()
+    url = server.url(f"/held?key=d{run}&title=d")
+    patient = lp.fetch_async(url, provider_id=f"p{run}", fetch_subresources=False)
+    wait_held(server, f"d{run}")
+    hasty = lp.fetch_async(url, provider_id=f"h{run}", fetch_subresources=False, timeout=1)
+    e = error_of(hasty, 20)
+    assert (e.code, e.kind) == (-32005, "timedOut"), e.data
+    assert not patient.done(), "the patient fetch was answered while its page was held"
+    server.release(f"d{run}")
+    assert patient.result(timeout=20)["title"] == "d"
+
+
 # ------------------------------------------------------------------ concurrency and cancellation
 
 def test_200_concurrent_fetches_half_cancelled(make_client, servers):

@@ -90,6 +90,21 @@ extension CacheStore {
         state.withLock { $0.loads += 1 }
     }
 
+    /// Notes that a batch of loads started (the command's URLs, one after
+    /// another or a few at once); `endBatch` when the last is done. A batch
+    /// counts as one more load: while it runs, a store that `writesBehind`
+    /// queues even the `put` of a load that runs alone, so that loads one at
+    /// a time share a transaction as overlapping ones do, and the caller's
+    /// answer does not wait for a commit of its own.
+    func beginBatch() {
+        beginLoad()
+    }
+
+    /// Notes that a batch ended: what it queued is written now (on the write queue).
+    func endBatch() {
+        endLoad()
+    }
+
     /// Notes that a load ended; the last one of a burst writes what is queued.
     func endLoad() {
         let flush = state.withLock { state -> Bool in

@@ -62,7 +62,7 @@ public final class CacheStore: Sendable {
         /// Which queue the next `put` joins, and the last few whose write failed (`put`'s answer).
         var queueGeneration = 0
         var failedGenerations: [Int] = []
-        /// Loads running in this process (`beginLoad`).
+        /// Loads running in this process (`beginLoad`), a running batch (`beginBatch`) counted as one.
         var loads = 0
         var writesSincePruneCheck = 0
         var pruning = false

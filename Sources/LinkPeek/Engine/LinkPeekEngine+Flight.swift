@@ -15,13 +15,12 @@ extension LinkPeekEngine {
         // Clamped: the library takes any Double, and a Duration from 1e20 s traps.
         let timeout = Self.clampedTimeout(options.timeout ?? settings.timeout)
         let waiter = coalescer.makeWaiterID()
-        // Each caller keeps its own deadline, even while sharing a transfer.
-        let timer = Task { [coalescer] in
-            // Safe: `timeout` is clamped to (0, 3600], so the product fits Int64.
-            try await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
-            coalescer.leave(waiter: waiter, with: .timedOut)
-        }
-        defer { timer.cancel() }
+        // Each caller keeps its own deadline, even while sharing a transfer
+        // (watched with every other caller's: `DeadlineWatch`).
+        // Safe: `timeout` is clamped to (0, 3600], so the product fits Int64.
+        let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
+        deadlines.add(waiter, deadline: deadline) { [coalescer] in coalescer.leave(waiter: waiter, with: .timedOut) }
+        defer { deadlines.remove(waiter) }
         let flight = FlightKey(page: key, fetchSubresources: options.fetchSubresources)
         let demand = FlightDemand(partials: options.reportsPartialResults, data: options.includeData, progress: progress)
         let outcome = await coalescer.run(key: flight, waiter: waiter, demand: demand, events: events) { flight in

@@ -14,6 +14,8 @@ public final class LinkPeekEngine: MetadataService {
     public let cache: PreviewCache
     let policy: AddressPolicy
     let coalescer: Coalescer<FlightKey, LoadedPreview>
+    /// The deadlines of the callers waiting on the coalescer's flights.
+    let deadlines = DeadlineWatch()
     /// Keys with a `staleWhileRevalidate` refresh running, so a hover storm starts one.
     let refreshing = Mutex<Set<String>>([])
     /// Sources and variants for `media(url:transform:timeout:)`: a memory
@@ -96,6 +98,17 @@ public final class LinkPeekEngine: MetadataService {
     }
 
     public func flush() { cache.store.flush() }
+
+    /// Marks a batch of fetches (the command's URLs): from `beginBatch` to
+    /// `endBatch`, an engine whose settings write the cache behind
+    /// (`Settings.cacheWritesBehind`) queues what each load stores even while
+    /// it runs alone, and writes the queue in one transaction at its bounds,
+    /// its delay or the batch's end, as it does for loads that overlap: one
+    /// fetch at a time neither waits for a commit of its own nor pays for one.
+    /// `shutdown` writes what is left.
+    public func beginBatch() { cache.store.beginBatch() }
+
+    public func endBatch() { cache.store.endBatch() }
 
     /// A tape that cannot be opened is a warning: the run goes on without it.
     private static func openTape(at path: String, logger: Logger, _ open: (String) throws -> Tape) -> Tape? {
