@@ -108,3 +108,39 @@ def test_shapes_a_template_writes_without_markers(name, server, fetch, run_cli, 
         m = res.one
         assert m.get("author") == author, res.describe()
         assert m.get("publishedTime") == date, res.describe()
+
+
+# The same shapes on a page that is no article and whose head gives the
+# title, summary and image (not the author or date): `fetch` holds its body
+# unparsed until a raw sign of a missing field shows. A label alone in its
+# element ("By", "Written by", "Published:") is such a sign; without it the
+# byline or date was found by `parse` and missed by `fetch`.
+LONE_LABELS = {
+    "label-sibling": ('<div class="x7f3a"><span>By </span><span>Ann Lee</span></div>', "Ann Lee", None),
+    "label-link": ('<div class="x7f3a"><span>\n  Written by\n</span> <a href="/people/ann-lee">Ann Lee</a></div>',
+                   "Ann Lee", None),
+    "label-date": ('<p class="q1"><span>Published:</span> <span>March 9, 2021</span></p>', None, "2021-03-09"),
+}
+
+
+def plain_page(header: str) -> bytes:
+    return f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tram line</title>
+<meta property="og:description" content="Declared."><meta property="og:image" content="/img/og.png"></head><body>
+<nav><p>{NAV}</p></nav>{PAD}<main><div class="a81f3"><h1 class="b2c9d">Tram line</h1>{header}</div>
+<div class="f00d1"><p>{PROSE}</p></div></main>{PAD}</body></html>""".encode()
+
+
+@pytest.mark.parametrize("name", sorted(LONE_LABELS))
+def test_a_lone_label_on_a_page_that_is_no_article(name, server, fetch, run_cli, tmp_path):
+    header, author, date = LONE_LABELS[name]
+    body = plain_page(header)
+    page = tmp_path / "page.html"
+    page.write_bytes(body)
+    server.add_route(f"/body-context/lone/{name}", serve(body))
+    for res in (run_cli("parse", "--url", "https://news.example/a/1", str(page)),
+                fetch("--no-subresources", server.url(f"/body-context/lone/{name}"))):
+        assert res.returncode == 0, res.describe()
+        m = res.one
+        assert m.get("author") == author, res.describe()
+        assert m.get("publishedTime") == date, res.describe()
+        assert m["summary"] == "Declared."
