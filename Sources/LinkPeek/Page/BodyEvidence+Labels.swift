@@ -23,7 +23,8 @@ extension BodyEvidence {
     /// (ASCII letters in either case).
     struct LoneLabels {
         let words: [[UInt8]]
-        private let first: [Bool]
+        /// Which bytes may begin a label.
+        let first: [Bool]
 
         init(_ labels: [String]) {
             words = labels.map { Array($0.utf8) }.filter { !$0.isEmpty }
@@ -35,8 +36,6 @@ extension BodyEvidence {
             }
             self.first = first
         }
-
-        func mayBegin(_ byte: UInt8) -> Bool { first[Int(byte)] }
 
         /// The most bytes a sign spans: `>`, white space, the longest
         /// label, white space and colons, `<`.
@@ -62,26 +61,30 @@ extension BodyEvidence {
         }
     }
 
-    /// A lone label whose `>` lies at or after `start`.
+    /// A lone label whose `>` lies at or after `start`. Most `>`s end a
+    /// tag that another tag or white space follows: they cost a `memchr`
+    /// step and a look at the next bytes through a pointer, no more.
     static func loneLabel(in buffer: UnsafeBufferPointer<UInt8>, from start: Int, labels: LoneLabels) -> Bool {
         guard let base = buffer.baseAddress else { return false }
-        var index = start
-        while index < buffer.count {
-            guard let found = memchr(base + index, Int32(UInt8(ascii: ">")), buffer.count - index) else { return false }
-            index = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found)) + 1
-            if labelFollows(in: buffer, at: index, labels: labels) { return true }
+        let count = buffer.count
+        return labels.first.withUnsafeBufferPointer { first in
+            var index = start
+            while index < count {
+                guard let found = memchr(base + index, Int32(UInt8(ascii: ">")), count - index) else { return false }
+                index = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found)) + 1
+                var at = index
+                let spaceEnd = min(count, index + labelSpaceBytes)
+                while at < spaceEnd, isSpace(base[at]) { at += 1 }
+                guard at < count, first[Int(base[at])] else { continue }
+                if labelFollows(in: buffer, at: at, words: labels.words) { return true }
+            }
+            return false
         }
-        return false
     }
 
-    /// True when the text at `index` (just after a `>`) is a label alone
-    /// up to the next `<`.
-    private static func labelFollows(in buffer: UnsafeBufferPointer<UInt8>, at index: Int, labels: LoneLabels) -> Bool {
-        var at = index
-        let spaceEnd = min(buffer.count, index + labelSpaceBytes)
-        while at < spaceEnd, isSpace(buffer[at]) { at += 1 }
-        guard at < buffer.count, labels.mayBegin(buffer[at]) else { return false }
-        for word in labels.words where at + word.count <= buffer.count {
+    /// True when the text at `at` is one of `words`, alone up to the next `<`.
+    private static func labelFollows(in buffer: UnsafeBufferPointer<UInt8>, at: Int, words: [[UInt8]]) -> Bool {
+        for word in words where at + word.count <= buffer.count {
             guard word.indices.allSatisfy({ ASCIIByte.lowercased(buffer[at + $0]) == word[$0] }) else { continue }
             if closesAfterSpace(in: buffer, at: at + word.count) { return true }
         }
@@ -119,6 +122,7 @@ extension BodyEvidence {
         index + bytes.count <= buffer.count && bytes.indices.allSatisfy { buffer[index + $0] == bytes[$0] }
     }
 
+    @inline(__always)
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: " ") || (byte >= 0x09 && byte <= 0x0D)
     }
