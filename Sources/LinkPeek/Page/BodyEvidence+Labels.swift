@@ -25,16 +25,22 @@ extension BodyEvidence {
         let words: [[UInt8]]
         /// Which bytes may begin a label.
         let first: [Bool]
+        /// The labels by their first byte (lowercase): a byte that begins
+        /// some label is compared with those only.
+        let byFirst: [[[UInt8]]]
 
         init(_ labels: [String]) {
             words = labels.map { Array($0.utf8) }.filter { !$0.isEmpty }
             var first = [Bool](repeating: false, count: 256)
+            var byFirst = [[[UInt8]]](repeating: [], count: 256)
             for word in words {
                 guard let byte = word.first else { continue }
                 first[Int(byte)] = true
+                byFirst[Int(byte)].append(word)
                 if byte >= UInt8(ascii: "a"), byte <= UInt8(ascii: "z") { first[Int(byte - 32)] = true }
             }
             self.first = first
+            self.byFirst = byFirst
         }
 
         /// The most bytes a sign spans: `>`, white space, the longest
@@ -76,7 +82,9 @@ extension BodyEvidence {
                 let spaceEnd = min(count, index + labelSpaceBytes)
                 while at < spaceEnd, isSpace(base[at]) { at += 1 }
                 guard at < count, first[Int(base[at])] else { continue }
-                if labelFollows(in: buffer, at: at, words: labels.words) { return true }
+                if labelFollows(in: buffer, at: at, words: labels.byFirst[Int(ASCIIByte.lowercased(base[at]))]) {
+                    return true
+                }
             }
             return false
         }
