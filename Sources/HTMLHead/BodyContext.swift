@@ -56,9 +56,13 @@ public struct BodyContext: Sendable, Hashable {
         /// text inside it out of every body record's text but a link's
         /// (a hidden `rel=author` link is written for machines, as microdata is).
         public static let hidden = Landmarks(rawValue: 1 << 13)
+        /// Inside `<noscript>`: what a page shows a reader without scripts,
+        /// such as the real `<img>` of a lazy-loaded picture whose visible
+        /// one holds a placeholder until a script swaps it.
+        public static let noscript = Landmarks(rawValue: 1 << 14)
 
         /// How many flags there are (each bit below `1 << count` is one).
-        static let count = 14
+        static let count = 15
     }
 
     /// The landmarks the element is inside (its own included: an `<article>`

@@ -103,6 +103,7 @@ struct BodyContextTracker {
         case .aside: return .aside
         case .form: return .form
         case .dialog: return .dialog
+        case .noscript: return .noscript
         default: return []
         }
     }

@@ -8,8 +8,13 @@
 /// child blocks. A wrapper — a `<div>` whose first child block comes before
 /// any text of its own — is given up at once, so that the tag gate can go
 /// back to dropping text; so is a block without a `<br>` or too short to be
-/// prose (`FallbackLimits.textBlockCharacters`), at its end. A block closes
-/// at `FallbackLimits.textBytes`. A few are kept (`textBlocks`); blocks given
+/// prose (`FallbackLimits.textBlockCharacters`), at its end. A child block
+/// the page hides (`hidden`, `aria-hidden`, `display: none`: a "listen to
+/// this article" widget) is left out like any other, even before the
+/// block's own text: it is no wrapper a reader sees. A block closes
+/// at `FallbackLimits.textBytes`. A block records how many elements
+/// recorded after it lie inside it (`HTMLElement.recordedInside`): a `<p>`
+/// after its own lines, which come first. A few are kept (`textBlocks`); blocks given
 /// up while an element recorded inside them is still capturing stay as
 /// records without text, and after `textBlockMisses` of those no more are
 /// tried.
@@ -44,9 +49,10 @@ extension ElementCollector {
             if name == .br {
                 guard !bodyContext.isInside(.hidden), captures[position].bytes.count < captures[position].limit else { continue }
                 captures[position].bytes.append(ElementCollector.lineEnd)
-            } else if captures[position].hasOwnText {
+            } else if captures[position].hasOwnText || bodyContext.isInside(.hidden) {
                 captures[position].skippedBlockDepth = depth
-                if captures[position].bytes.count < captures[position].limit, captures[position].bytes.last != ElementCollector.space {
+                if captures[position].hasOwnText, captures[position].bytes.count < captures[position].limit,
+                   captures[position].bytes.last != ElementCollector.space {
                     captures[position].bytes.append(ElementCollector.space)
                 }
             } else {
@@ -59,24 +65,38 @@ extension ElementCollector {
     func closeFullTextBlocks() {
         for position in captures.indices.reversed()
         where captures[position].kind == .textBlock && captures[position].bytes.count >= captures[position].limit {
-            finishTextBlock(captures.remove(at: position))
+            let capture = captures.remove(at: position)
+            if finishTextBlock(capture) { fullTextBlock = (capture.index, capture.depth) }
         }
     }
 
-    /// Keeps a text block that has a `<br>` and is long enough; gives up the rest.
-    func finishTextBlock(_ capture: Capture) {
+    /// An element ends while a text block closed at its limit waits for
+    /// its `<div>`'s end: at that end, what was recorded since is inside it.
+    func endFullTextBlock() {
+        guard let block = fullTextBlock, depth <= block.depth else { return }
+        fullTextBlock = nil
+        guard block.index < document.elements.count else { return }
+        document.elements[block.index].recordedInside = document.elements.count - 1 - block.index
+    }
+
+    /// Keeps a text block that has a `<br>` and is long enough (and says
+    /// so); gives up the rest.
+    @discardableResult
+    func finishTextBlock(_ capture: Capture) -> Bool {
         guard capture.bytes.contains(ElementCollector.lineEnd) else {
             discardTextBlock(capture)
-            return
+            return false
         }
         let text = ElementCollector.text(of: capture)
         guard text.count >= limits.fallbacks.textBlockCharacters else {
             discardTextBlock(capture)
-            return
+            return false
         }
         fallbackCounts[.textBlock] += 1
         recordedBytes += text.utf8.count
         document.elements[capture.index].text = text
+        document.elements[capture.index].recordedInside = document.elements.count - 1 - capture.index
+        return true
     }
 
     /// Gives a text block up: its record goes unless an open capture holds
@@ -84,6 +104,7 @@ extension ElementCollector {
     /// as a miss).
     private func discardTextBlock(_ capture: Capture) {
         if !captures.contains(where: { $0.index > capture.index }) {
+            if let block = fullTextBlock, block.index > capture.index { fullTextBlock = (block.index - 1, block.depth) }
             document.elements.remove(at: capture.index)
             elementCount -= 1
             recordedBytes -= ElementCollector.divisionName.utf8.count

@@ -87,6 +87,10 @@ final class ElementCollector {
     private var jsonLDBlocks = 0
     /// Text blocks given up on although recorded (see `ElementCollector+TextBlock`).
     var textBlockMisses = 0
+    /// A text block closed at its byte limit while its `<div>` is still
+    /// open: where it was recorded and the `<div>`'s depth, to count what
+    /// is recorded inside it until that ends (`recordedInside`).
+    var fullTextBlock: (index: Int, depth: Int)?
     /// The innermost element, while it has had neither text nor a child:
     /// its first text may start with a label (`BodyRecords.labels`).
     var labelCandidate: LabelCandidate?
@@ -252,6 +256,7 @@ final class ElementCollector {
     /// The end of an element whose name does not matter here (see `needsEndTagName`).
     func endUnnamed() {
         labelCandidate = nil
+        if fullTextBlock != nil { endFullTextBlock() }
         bodyContext.close(depth: depth)
         depth = max(0, depth - 1)
     }
@@ -268,6 +273,7 @@ final class ElementCollector {
             if carriesLabel(&capture) { captures.append(capture) } else { finish(capture) }
         }
         endCarriedLabel()
+        if fullTextBlock != nil { endFullTextBlock() }
         switch name {
         case .head:
             document.headComplete = true

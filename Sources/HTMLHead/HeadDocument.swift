@@ -76,6 +76,10 @@ public struct HTMLElement: Sendable, Equatable {
     /// Where a body element sat: the landmarks around it and its depth
     /// (`BodyContext`); empty for head elements.
     public var context: BodyContext
+    /// For a text block (`ElementCollector+TextBlock`): how many of the
+    /// elements recorded after it lie inside it (a `<p>` after its own
+    /// lines); 0 for every other element.
+    public var recordedInside = 0
 
     /// One attribute: its lowercased name and its value.
     public struct Attribute: Sendable, Equatable {

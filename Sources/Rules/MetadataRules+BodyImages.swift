@@ -20,15 +20,47 @@ extension MetadataRules {
     ]
 
     /// Body `<img>` candidates that pass the filters, in page order.
+    ///
+    /// A lazy-loaded picture is often written twice: an `<img>` whose `src`
+    /// is a placeholder (an inline pixel, a grey `.gif`) that a script
+    /// replaces, and right after it a `<noscript>` holding the real `<img>`
+    /// for readers without scripts. When the visible one names no URL of a
+    /// lazy loader (`data-src` and the like, which are the real one), the
+    /// `<noscript>` one next to it stands for it, in its place on the page.
     static func bodyImageCandidates(in page: PageIndex) -> [MediaCandidate] {
-        page.fallbacks.compactMap { element, order in
-            guard element.name == "img", let url = bodyImageURL(element, resolver: page.resolver),
-                  isContentImage(element, url: url) else { return nil }
-            let resource = MediaResource(url: url, width: pixels(element["width"]), height: pixels(element["height"]),
-                                         alt: TextCleaner.clean(element["alt"]))
-            return MediaCandidate(resource: resource, source: "body img", order: order)
+        var candidates: [MediaCandidate] = []
+        // The last visible `<img>` recorded, while nothing else was recorded after it.
+        var visible: (element: HTMLElement, order: Int, candidate: Int?)?
+        for (element, order) in page.fallbacks {
+            let previous = visible
+            visible = nil
+            guard element.name == "img" else { continue }
+            let candidate = bodyImageCandidate(element, order: order, resolver: page.resolver)
+            if element.context.isInside(.noscript), let previous, previous.order + 1 == order,
+               lazyLoaderURL(previous.element, resolver: page.resolver) == nil, var real = candidate {
+                real.order = previous.order
+                real.resource.width = real.resource.width ?? pixels(previous.element["width"])
+                real.resource.height = real.resource.height ?? pixels(previous.element["height"])
+                real.resource.alt = real.resource.alt ?? TextCleaner.clean(previous.element["alt"])
+                if let at = previous.candidate { candidates[at] = real } else { candidates.append(real) }
+                continue
+            }
+            if let candidate { candidates.append(candidate) }
+            if !element.context.isInside(.noscript) {
+                visible = (element, order, candidate == nil ? nil : candidates.count - 1)
+            }
         }
+        return candidates
     }
+
+    /// The candidate one body `<img>` gives, when it passes the filters.
+    private static func bodyImageCandidate(_ element: HTMLElement, order: Int, resolver: URLResolver) -> MediaCandidate? {
+        guard let url = bodyImageURL(element, resolver: resolver), isContentImage(element, url: url) else { return nil }
+        let resource = MediaResource(url: url, width: pixels(element["width"]), height: pixels(element["height"]),
+                                     alt: TextCleaner.clean(element["alt"]))
+        return MediaCandidate(resource: resource, source: "body img", order: order)
+    }
+
 
     /// The image's web URL: where lazy loaders keep the real one (they
     /// swap it into `src`, which holds a placeholder until then: inline, or
@@ -36,14 +68,20 @@ extension MetadataRules {
     /// A lazy loader's `data-srcset` or `data-lazy-srcset` counts as such a place; a `srcset`
     /// only when `src` gives nothing. Of a set, the widest candidate.
     static func bodyImageURL(_ image: HTMLElement, resolver: URLResolver) -> String? {
+        if let url = lazyLoaderURL(image, resolver: resolver) { return url }
+        if let url = resolver.resolveWeb(image["src"]) { return url }
+        return widestCandidate(image["srcset"]).flatMap(resolver.resolveWeb)
+    }
+
+    /// The web URL a lazy loader keeps for the image, if any.
+    static func lazyLoaderURL(_ image: HTMLElement, resolver: URLResolver) -> String? {
         for attribute in ["data-src", "data-lazy-src", "data-original"] {
             if let url = resolver.resolveWeb(image[attribute]) { return url }
         }
         for attribute in ["data-srcset", "data-lazy-srcset"] {
             if let url = widestCandidate(image[attribute]).flatMap(resolver.resolveWeb) { return url }
         }
-        if let url = resolver.resolveWeb(image["src"]) { return url }
-        return widestCandidate(image["srcset"]).flatMap(resolver.resolveWeb)
+        return nil
     }
 
     /// The URL of a `srcset`'s widest candidate ("a.jpg 400w, b.jpg

@@ -57,8 +57,11 @@ extension MetadataRules {
     /// What label runs start with (`BodyRecords.labels`): credit prefixes
     /// that rarely start prose, and the date labels `labelledDate` reads.
     /// Not "Di", "Av" or "文": too many sentences and words start so.
-    static let runLabels = ["by", "written by", "posted by", "par", "por", "von", "door", "作者", "著者"]
-        + publishedDateLabels + updatedDateLabels
+    static let runLabels = bylineRunLabels + dateRunLabels
+    /// The credit prefixes among them, …
+    package static let bylineRunLabels = ["by", "written by", "posted by", "par", "por", "von", "door", "作者", "著者"]
+    /// … and the date labels.
+    package static let dateRunLabels = publishedDateLabels + updatedDateLabels
 
     /// What the scanner should record from a page's body for these rules.
     public static let bodyRecords = BodyRecords(

@@ -25,17 +25,36 @@ extension MetadataRules {
     /// byline, ended at a sentence boundary. Paragraphs in navigation, an
     /// aside, a form or a footer are never taken (`nonSummaryLandmarks`), and
     /// the lead article's first one wins over one before it elsewhere (a
-    /// promotion or a site blurb above the article).
+    /// promotion or a site blurb above the article). A text block that
+    /// holds that paragraph after lines of its own (`<div>Lead<br>…<p>…</p>
+    /// </div>`) is read first, as a reader reads it.
     static func firstParagraph(in page: PageIndex) -> Picked<String>? {
-        let found = bestPlaced(in: page, within: .lead) { _, element -> String? in
+        var paragraph: Int?
+        let found = bestPlaced(in: page, within: .lead) { position, element -> String? in
             guard element.name == "p", !isMarkedByline(element), !element.context.isInside(nonSummaryLandmarks),
                   let text = TextCleaner.clean(element.text), ASCIIText.hasCharacters(text, atLeast: minimumSummaryLength),
                   !isNotice(text)
             else { return nil }
+            paragraph = position
             return text
         }
-        if let found { return Picked(value: summaryPrefix(found.value), source: "first paragraph") }
+        if let found, let paragraph {
+            if let lead = textBlock(holding: paragraph, in: page) { return lead }
+            return Picked(value: summaryPrefix(found.value), source: "first paragraph")
+        }
         return leadTextBlock(in: page)
+    }
+
+    /// The lead of a text block that holds the paragraph at `position` (of
+    /// `page.fallbacks`) after lines of its own, when it reads as one.
+    static func textBlock(holding position: Int, in page: PageIndex) -> Picked<String>? {
+        let order = page.fallbacks[position].order
+        for (element, blockOrder) in page.fallbacks[..<position] where element.recordedInside > 0 {
+            guard blockOrder < order, order <= blockOrder + element.recordedInside,
+                  let text = textBlockLead(element) else { continue }
+            return Picked(value: summaryPrefix(text), source: "text block")
+        }
+        return nil
     }
 
     /// Lines shorter than this are a menu's or a list's, not prose's.
@@ -47,15 +66,18 @@ extension MetadataRules {
     /// a paragraph, and not mostly short lines (navigation written with
     /// `<br>`s). Read only when no paragraph serves.
     static func leadTextBlock(in page: PageIndex) -> Picked<String>? {
-        let found = bestPlaced(in: page, within: .lead) { _, element -> String? in
-            guard element.name == "div", element.attributeList.isEmpty, let raw = element.text, raw.contains("\n"),
-                  !element.context.isInside(nonSummaryLandmarks) else { return nil }
-            let lines = raw.split(separator: "\n").compactMap { TextCleaner.clean(String($0)) }
-            guard !isShortLines(lines), let text = TextCleaner.clean(lines.joined(separator: " ")),
-                  text.count >= minimumSummaryLength, !isNotice(text) else { return nil }
-            return text
-        }
+        let found = bestPlaced(in: page, within: .lead) { _, element in textBlockLead(element) }
         return found.map { Picked(value: summaryPrefix($0.value), source: "text block") }
+    }
+
+    /// A text block's lines as one text, when they read as a lead.
+    static func textBlockLead(_ element: HTMLElement) -> String? {
+        guard element.name == "div", element.attributeList.isEmpty, let raw = element.text, raw.contains("\n"),
+              !element.context.isInside(nonSummaryLandmarks) else { return nil }
+        let lines = raw.split(separator: "\n").compactMap { TextCleaner.clean(String($0)) }
+        guard !isShortLines(lines), let text = TextCleaner.clean(lines.joined(separator: " ")),
+              text.count >= minimumSummaryLength, !isNotice(text) else { return nil }
+        return text
     }
 
     /// Mostly short lines and none as long as a summary: a menu, not prose.

@@ -90,6 +90,14 @@ import Testing
         for shown in ["ariaFalse", "notNone", "shown", "after"] { #expect(found[shown] == [], "\(shown)") }
     }
 
+    @Test func noscriptHoldsWhatReadersWithoutScriptsSee() {
+        let found = timeLandmarks("""
+            <body><figure><noscript>\(time("inside"))</noscript>\(time("after"))</figure>
+            """)
+        #expect(found["inside"] == [.noscript])
+        #expect(found["after"] == [])
+    }
+
     /// Screen-reader-only utility classes hide what they hold from the
     /// screen: a whole class token, in any case.
     @Test func screenReaderOnlyClassesHide() {

@@ -69,6 +69,62 @@ import Testing
         }
     }
 
+    private func found(_ html: String, lacking missing: DeclaredFields, chunk: Int = .max) -> Bool {
+        var evidence = BodyEvidence()
+        evidence.lookFor(lacking: DeclaredFields.everything.subtracting(missing))
+        var held: [UInt8] = []
+        let bytes = Array(html.utf8)
+        while held.count < bytes.count {
+            held += bytes[held.count..<min(bytes.count, held.count + chunk)]
+            if evidence.search(held) { return true }
+        }
+        return false
+    }
+
+    /// A byline or date label alone in its element (hashed class names, no
+    /// marker) is a sign of the field the page left out, in any chunking.
+    @Test func aLoneLabelIsASignOfWhatIsMissing() {
+        let bylines = [
+            "<div class=\"x7f3a\"><span>By </span><span>Ann Lee</span></div>",
+            "<div class=\"q\"><span>\n    Written by\n  </span> <a href=\"/people/ann\">Ann Lee</a></div>",
+            "<p class=\"c1\">By <a href=\"/people/ann\">Ann Lee</a></p>",
+            "<span>BY&nbsp;</span><b>Ann Lee</b>",
+            "<span>Por:</span> <span>Ana Ruiz</span>",
+            "<span>作者：</span><span>李安</span>",
+        ]
+        let dates = [
+            "<p class=\"q1\"><span>Published:</span> <span>March 9, 2021</span></p>",
+            "<dl><dt>公開：</dt><dd>2021年3月9日</dd></dl>",
+            "<span>Last updated</span><span>9 March 2021</span>",
+        ]
+        for html in bylines {
+            for chunk in [1, 2, 3, 5, 7, 64, Int.max] {
+                #expect(found(html, lacking: .author, chunk: chunk), "\(html) in chunks of \(chunk)")
+            }
+            #expect(!found(html, lacking: .published), "\(html): a byline is no sign of a date")
+            #expect(!found(html, lacking: []), "\(html): nothing missing")
+        }
+        for html in dates {
+            for chunk in [1, 2, 3, 5, 7, 64, Int.max] {
+                #expect(found(html, lacking: .published, chunk: chunk), "\(html) in chunks of \(chunk)")
+            }
+            #expect(!found(html, lacking: .author), "\(html): a date label is no sign of a byline")
+        }
+    }
+
+    /// A label that starts prose or a word, or sits in an attribute, is none.
+    @Test func labelsThatStartTextAreNoSign() {
+        for html in [
+            "<p>By 2030, the line will reach the harbour.</p>",
+            "<span>Bystanders</span><span>Byte order</span>",
+            "<a title=\"By\">x</a><p>Published work of the council</p>",
+            "<p>Updated maps<br>are posted weekly</p>",
+            "<h2>Stand up</h2>",
+        ] {
+            #expect(!found(html, lacking: [.author, .published]), "\(html)")
+        }
+    }
+
     private func document(_ html: String) -> HeadDocument {
         let scanner = HeadScanner(contentType: "text/html; charset=utf-8", bodyRecords: MetadataRules.bodyRecords)
         scanner.feed(Array(html.utf8))

@@ -181,6 +181,38 @@ import Metadata
         #expect(extractHTML(html).image?.url == "https://example.com/img/lead.jpg")
     }
 
+    /// A lazy image written twice: a visible `<img>` holding a placeholder
+    /// (an inline pixel, a grey file) and the real one in the `<noscript>`
+    /// right after it. The `<noscript>` one is the lead image.
+    @Test(arguments: [
+        "<img src=\"data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==\" class=\"lazyload\" width=\"800\" height=\"450\" alt=\"Waves\">",
+        "<img src=\"/static/grey.gif\" class=\"js-lazy\" width=\"800\" height=\"450\" alt=\"Waves\">",
+        "<img class=\"lazy\" alt=\"Waves\">",
+    ])
+    func theNoscriptImageStandsForAPlaceholderBeforeIt(visible: String) {
+        let html = page("""
+            <figure>\(visible)<noscript><img src="/img/lead.jpg" alt="Waves on the shore"></noscript>
+            <figcaption>Waves on the shore</figcaption></figure>
+            """)
+        for chunk in [nil, 7] {
+            let image = extractHTML(html, chunk: chunk).image
+            #expect(image?.url == "https://example.com/img/lead.jpg", "\(visible)")
+        }
+    }
+
+    /// A tracking pixel in a `<noscript>` after an image, or an image whose
+    /// lazy loader names the real URL, keep the visible image.
+    @Test func aNoscriptPixelOrALoadersURLKeepsTheVisibleImage() {
+        let pixel = page("""
+            <figure><img src="/img/lead.jpg" alt="Waves"><noscript><img src="https://t.example/p?id=3" width="1" height="1"></noscript></figure>
+            """)
+        #expect(extractHTML(pixel).image?.url == "https://example.com/img/lead.jpg")
+        let loader = page("""
+            <figure><img src="/static/grey.gif" data-src="/img/lead.jpg" alt="Waves"><noscript><img src="/img/lead-small.jpg"></noscript></figure>
+            """)
+        #expect(extractHTML(loader).image?.url == "https://example.com/img/lead.jpg")
+    }
+
     @Test func anAuthorsPhotoInTheBylineIsNoLeadImage() {
         let html = page("""
             <div class="byline"><img src="/img/authors/jane-doe.jpg" alt="Jane Doe"> By Jane Doe</div>

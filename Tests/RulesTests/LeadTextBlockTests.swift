@@ -51,6 +51,47 @@ import Testing
         #expect(extractHTML(html).summary == paragraph)
     }
 
+    /// A hidden child block before the lines (a "listen to this article"
+    /// widget, a screen-reader note) is no wrapper: the lines after it are
+    /// the lead, and its own text stays out.
+    @Test(arguments: ["aria-hidden=\"true\"", "hidden", "style=\"display: none\""])
+    func aHiddenFirstChildDoesNotMakeTheDivAWrapper(hiding: String) {
+        let html = page("""
+            <div class="story"><div \(hiding)><div>Listen to this article</div><span>4 min</span></div>
+            \(lead)<br><br>\(second)</div>
+            """)
+        for chunk in [nil, 16, 5] {
+            let metadata = extractHTML(html, chunk: chunk)
+            #expect(metadata.summary == lead + " " + second, "\(hiding), chunk \(chunk ?? 0)")
+            #expect(metadata.sources?["summary"] == "text block")
+        }
+    }
+
+    /// A visible first child block still makes a wrapper.
+    @Test func aVisibleFirstChildBlockStillMakesAWrapper() {
+        let html = page("<div><div>Menu</div>\(lead)<br><br>\(second)</div>")
+        #expect(extractHTML(html).summary == nil)
+    }
+
+    /// Lines written straight in the `<div>`, then a `<p>` inside the same
+    /// `<div>`: the lines come first, and are the lead; a short one as
+    /// well as a lead past the block's byte limit.
+    @Test func theLinesBeforeAParagraphInTheSameDivAreTheLead() {
+        let paragraph = "A paragraph of the article that is long enough to be read as its summary by any reader of it."
+        let html = page("<div class=\"story\">\(lead)<br><br>\(second)<p>\(paragraph)</p><p>\(paragraph)</p></div>")
+        let long = String(repeating: lead + "<br>", count: 12)
+        let longHTML = page("<div class=\"story\">\(long)<br><br>\(second)<p>\(paragraph)</p></div>")
+        for chunk in [nil, 16, 5] {
+            let metadata = extractHTML(html, chunk: chunk)
+            #expect(metadata.summary == lead + " " + second, "chunk \(chunk ?? 0)")
+            #expect(metadata.sources?["summary"] == "text block")
+            let longMetadata = extractHTML(longHTML, chunk: chunk)
+            #expect(longMetadata.sources?["summary"] == "text block", "chunk \(chunk ?? 0)")
+            #expect(longMetadata.summary?.hasPrefix(lead) == true)
+        }
+        // A paragraph after the `<div>` ends still wins over it (above).
+    }
+
     @Test func navigationWrittenAsShortLinesIsNoSummary() {
         let html = page("""
             <div>Home<br>World news<br>Business<br>Technology<br>Science and health<br>Sport<br>Culture<br>

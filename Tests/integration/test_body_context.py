@@ -117,3 +117,81 @@ def test_shapes_a_template_writes_without_markers(name, server, fetch, run_cli, 
         m = res.one
         assert m.get("author") == author, res.describe()
         assert m.get("publishedTime") == date, res.describe()
+
+
+# The same shapes on a page that is no article and whose head gives the
+# title, summary and image (not the author or date): `fetch` holds its body
+# unparsed until a raw sign of a missing field shows. A label alone in its
+# element ("By", "Written by", "Published:") is such a sign; without it the
+# byline or date was found by `parse` and missed by `fetch`.
+LONE_LABELS = {
+    "label-sibling": ('<div class="x7f3a"><span>By </span><span>Ann Lee</span></div>', "Ann Lee", None),
+    "label-link": ('<div class="x7f3a"><span>\n  Written by\n</span> <a href="/people/ann-lee">Ann Lee</a></div>',
+                   "Ann Lee", None),
+    "label-date": ('<p class="q1"><span>Published:</span> <span>March 9, 2021</span></p>', None, "2021-03-09"),
+}
+
+
+def plain_page(header: str) -> bytes:
+    return f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tram line</title>
+<meta property="og:description" content="Declared."><meta property="og:image" content="/img/og.png"></head><body>
+<nav><p>{NAV}</p></nav>{PAD}<main><div class="a81f3"><h1 class="b2c9d">Tram line</h1>{header}</div>
+<div class="f00d1"><p>{PROSE}</p></div></main>{PAD}</body></html>""".encode()
+
+
+@pytest.mark.parametrize("name", sorted(LONE_LABELS))
+def test_a_lone_label_on_a_page_that_is_no_article(name, server, fetch, run_cli, tmp_path):
+    header, author, date = LONE_LABELS[name]
+    body = plain_page(header)
+    page = tmp_path / "page.html"
+    page.write_bytes(body)
+    server.add_route(f"/body-context/lone/{name}", serve(body))
+    for res in (run_cli("parse", "--url", "https://news.example/a/1", str(page)),
+                fetch("--no-subresources", server.url(f"/body-context/lone/{name}"))):
+        assert res.returncode == 0, res.describe()
+        m = res.one
+        assert m.get("author") == author, res.describe()
+        assert m.get("publishedTime") == date, res.describe()
+        assert m["summary"] == "Declared."
+
+
+# Lead images and lead text as templates write them, on a page that declares
+# neither (hashed class names): read alike by `parse` and by `fetch`.
+SECOND = "Commuters lined up before dawn to be among the first to ride it."
+PIXEL = "data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw=="
+LEADS = {
+    # A lazy image: a placeholder in the visible <img>, the real one in <noscript>.
+    "noscript-pixel": (f'<figure><img src="{PIXEL}" class="lazyload" width="800" height="450" alt="The tram">'
+                       '<noscript><img src="/media/tram.jpg" width="800" height="450" alt="The tram"></noscript></figure>'
+                       f"<p>{PROSE}</p>", "/media/tram.jpg", PROSE),
+    "noscript-grey": ('<figure><img src="/static/grey.gif" class="js-lazy" width="800" height="450" alt="The tram">'
+                      '<noscript><img src="/media/tram.jpg" alt="The tram"></noscript></figure>'
+                      f"<p>{PROSE}</p>", "/media/tram.jpg", PROSE),
+    # Lead lines in a <div> after a hidden widget, or before a <p> of the same <div>.
+    "hidden-first": (f'<div class="s7"><div aria-hidden="true"><button>Listen</button> 4 min</div>{PROSE}<br><br>'
+                     f"{SECOND}</div>", None, f"{PROSE} {SECOND}"),
+    "paragraph-after": (f'<div class="s7">{PROSE}<br><br>{SECOND}<p>A later paragraph of the story that is long '
+                        "enough to be read as its summary on its own.</p></div>", None, f"{PROSE} {SECOND}"),
+}
+
+
+def lead_page(lead: str) -> bytes:
+    return f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tram line</title></head><body>
+<nav><p>{NAV}</p></nav><main><div class="a81f3"><h1 class="b2c9d">Tram line</h1>{lead}</div></main>
+</body></html>""".encode()
+
+
+@pytest.mark.parametrize("name", sorted(LEADS))
+def test_lead_images_and_text_as_templates_write_them(name, server, fetch, run_cli, tmp_path):
+    lead, image, summary = LEADS[name]
+    body = lead_page(lead)
+    page = tmp_path / "page.html"
+    page.write_bytes(body)
+    server.add_route(f"/body-context/lead/{name}", serve(body))
+    for res, base in ((run_cli("parse", "--url", "https://news.example/a/1", str(page)), "https://news.example"),
+                      (fetch("--no-subresources", server.url(f"/body-context/lead/{name}")), server.url(""))):
+        assert res.returncode == 0, res.describe()
+        m = res.one
+        assert m.get("summary") == summary, res.describe()
+        if image:
+            assert m["image"]["url"] == base.rstrip("/") + image, res.describe()

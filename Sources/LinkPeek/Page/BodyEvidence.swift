@@ -8,8 +8,9 @@ import HTMLHead
 /// (`class="author"`, `rel=author`, `/author/ann`, a JSON `"author"`,
 /// `class="writer"`), microdata (`itemprop`), JSON-LD (`ld+json`), a
 /// `<time>`, a date attribute (`data-timestamp`, `data-time`,
-/// `data-origindate`), an `<audio>` or `<video>` player, or a link to an
-/// audio or video file.
+/// `data-origindate`), an `<audio>` or `<video>` player, a link to an
+/// audio or video file, or (when asked, `lookFor`) a byline or date label
+/// alone in its element (`BodyEvidence+Labels`).
 ///
 /// The fetch holds the body bytes after a head that gave the main fields and
 /// parses them only once one of these shows (`PageConsumer`): a page whose
@@ -22,6 +23,17 @@ import HTMLHead
 struct BodyEvidence {
     /// Where the next search starts, in the bytes given to `search`.
     private var searched = 0
+
+    /// The lone labels that are signs too (`lookFor`): none until asked.
+    private var labels: LoneLabels?
+
+    /// Makes the labels of what a page that declared `fields` lacks signs
+    /// too: a credit prefix while it gave no author, a date label while it
+    /// gave no date (`loneLabels`); none once it gave both, so that a page
+    /// whose head has them pays no more for its body than before.
+    mutating func lookFor(lacking fields: DeclaredFields) {
+        labels = Self.loneLabels(lacking: fields)
+    }
 
     static let markers: [[UInt8]] = {
         let bylines = (MetadataRules.bylineMarkers + Self.laterBylineWords).map { String($0.dropFirst()) }
@@ -85,7 +97,7 @@ struct BodyEvidence {
         searched = 0
     }
 
-    private static let longest = markers.map(\.count).max() ?? 1
+    private static let longest = max(markers.map(\.count).max() ?? 1, allLabels.longestSign)
 
     /// The markers that begin with a dot (the media file extensions, four
     /// or five bytes): found from each `.`, which `memchr` finds, and which
@@ -139,6 +151,7 @@ struct BodyEvidence {
         let start = max(0, searched - (Self.longest - 1))
         searched = bytes.count
         return bytes.withUnsafeBufferPointer { buffer in
+            if let labels, Self.loneLabel(in: buffer, from: start, labels: labels) { return true }
             guard Self.strided else {
                 return (start..<buffer.count).contains { Self.marker(in: buffer, at: $0) }
             }

@@ -111,6 +111,7 @@ extension PageConsumer {
         let chunkStart = bytesSeen - bytes.count
         guard end < bytesSeen else { return decision }
         var search = BodyEvidence()
+        search.lookFor(lacking: declaredSoFar)
         if search.search(Array(bytes[max(0, end - chunkStart)...])) {
             holding = false
             readingOn = true
@@ -136,6 +137,7 @@ extension PageConsumer {
             held.reserveCapacity(max(bytes.count, min(holdLimit, bodyScanBytes, Self.heldReserveBytes) + Self.holdSlackBytes))
         }
         held.append(contentsOf: bytes)
+        evidence.lookFor(lacking: declaredSoFar)
         guard evidence.search(held) else {
             let read = max(held.count, bodyBytesRead(scanner))
             return read >= holdLimit ? .stop : .settle
