@@ -96,6 +96,23 @@ public struct JSONWriter {
         bytes.append(byte)
     }
 
+    /// A fixed piece of JSON (a member's `"key":`, a literal), as it is.
+    public mutating func append(json text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// A member's key and colon, after a comma unless it is the first of
+    /// its object (`first` says so, and is cleared): for writers that give
+    /// their members in UTF-8 order of their keys themselves.
+    public mutating func member(_ key: StaticString, first: inout Bool) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        first = false
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
     private mutating func append(_ text: String) {
         bytes.append(contentsOf: text.utf8)
     }
