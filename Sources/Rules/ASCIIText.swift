@@ -123,6 +123,26 @@ enum ASCIIText {
         return false
     }
 
+    /// `text.contains(piece)`, the `Character` search (character by
+    /// character, canonically equivalent), which builds a searcher per call
+    /// (some 20,000 instructions, even on an empty text). Bytes give the
+    /// answer when both are ASCII and `piece` neither starts with LF nor
+    /// ends with CR (every ASCII character is one byte but CR LF, and no
+    /// other character is equivalent to ASCII in ASCII text); `mayHold`
+    /// rules it out elsewhere; what is left goes the `Character` way.
+    static func holds(_ text: String, _ piece: String) -> Bool {
+        var text = text, piece = piece
+        let decided: Bool? = piece.withUTF8 { needle in
+            guard let first = needle.first, let last = needle.last, first != 0x0A, last != 0x0D,
+                  !needle.contains(where: { $0 >= 0x80 }) else { return nil }
+            return text.withUTF8 { bytes in
+                bytes.contains(where: { $0 >= 0x80 }) ? nil : standsAsBytes(needle, in: bytes)
+            }
+        }
+        if let decided { return decided }
+        return mayHold(text, piece) && text.contains(piece)
+    }
+
     /// Whether UTF-8 `needle` holds a scalar canonically equivalent to an
     /// ASCII one (U+037E, U+1FEF, U+212A): then ASCII text may hold it.
     private static func standsForASCII(_ needle: UnsafeBufferPointer<UInt8>) -> Bool {

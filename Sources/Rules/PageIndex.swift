@@ -157,7 +157,7 @@ struct PageIndex {
         for position in propertiesByName["name"] ?? [] where properties[position].order > outer.order {
             let property = properties[position]
             guard property.order - outer.order <= PageIndex.nestedPropertyReach,
-                  let name = TextCleaner.clean(property.value), outerText.contains(name) else { return nil }
+                  let name = TextCleaner.clean(property.value), ASCIIText.holds(outerText, name) else { return nil }
             return name
         }
         return nil

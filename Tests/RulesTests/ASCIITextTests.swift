@@ -37,6 +37,28 @@ import Testing
         }
     }
 
+    /// `holds` is the rules' `contains` (the string-processing search,
+    /// `firstRange(of:) != nil`; Foundation's `contains` is another, which a
+    /// test file importing Foundation would pick), on ASCII and other
+    /// text: CR LF (one character), combining marks after a match, the
+    /// characters equivalent to ASCII ones (U+212A K, U+037E ;), empty
+    /// texts and pieces.
+    @Test func holdsIsContains() {
+        let texts = Self.texts + [
+            "a\r\nb", "x\r", "\ny", "cafe\u{301} noir", "Café", "\u{212A}elvin", "a\u{37E}b", "a;b", "東京 updated",
+            "post-updated modified", "display:none", "日本語 display:none", " ", "by Ann Lee and Bo Kim",
+        ]
+        let pieces = Self.needles + [
+            "", "\r", "\n", "\r\n", "a\r", "\nb", "b", "cafe", "café", "e", "Kelvin", "K", ";", "\u{212A}", "東京",
+            "updat", "modif", "display:none", "Ann Lee", " ", "Bo Kim",
+        ]
+        for text in texts {
+            for piece in pieces {
+                #expect(ASCIIText.holds(text, piece) == (text.firstRange(of: piece) != nil), "\(text.debugDescription) \(piece.debugDescription)")
+            }
+        }
+    }
+
     /// A character count as `count` gives it, on text with combining marks and CR LF too.
     @Test(arguments: ["", "abc", "e\u{301}e\u{301}e\u{301}", "a\r\nb", "日本語のテキスト", "👩‍👩‍👧 ok"])
     func hasCharactersIsCount(text: String) {
