@@ -246,6 +246,41 @@ enum ASCIIText {
         }
     }
 
+    /// Whether `text` has `count` ASCII digit characters in a row, decided
+    /// on bytes: false when no `count` digit bytes stand in a row (each
+    /// such character is one byte), true when they do in ASCII text; nil
+    /// when they do in other text (a combining mark may join the last).
+    static func hasDigitRun(_ text: String, of count: Int) -> Bool? {
+        var text = text
+        return text.withUTF8 { bytes in
+            var run = 0, found = false
+            for byte in bytes {
+                run = (byte &- UInt8(ascii: "0")) < 10 ? run + 1 : 0
+                if run == count {
+                    found = true
+                    break
+                }
+            }
+            guard found else { return false }
+            return bytes.contains(where: { $0 >= 0x80 }) ? nil : true
+        }
+    }
+
+    /// The ASCII digits and the letters of ASCII `text`, counted on bytes:
+    /// `filter(\.isASCIIDigit).count` and `filter(\.isLetter).count`
+    /// (in ASCII every character is one byte but CR LF, neither); nil for other text.
+    static func digitsAndLetters(_ text: String) -> (digits: Int, letters: Int)? {
+        var text = text
+        return text.withUTF8 { bytes in
+            var digits = 0, letters = 0
+            for byte in bytes {
+                if byte >= 0x80 { return nil }
+                if (byte &- UInt8(ascii: "0")) < 10 { digits += 1 } else if ASCIIByte.isLetter(byte) { letters += 1 }
+            }
+            return (digits, letters)
+        }
+    }
+
     /// An ASCII letter or digit (what `isLetter` or `isNumber` is true for
     /// among ASCII characters).
     static func isAlphanumeric(_ byte: UInt8) -> Bool {

@@ -59,6 +59,37 @@ import Testing
         }
     }
 
+    static let digitTexts = [
+        "", "2021", "202", "May 3, 2016", "1́999", "1999\u{301}", "19\u{301}99 2000", "No. 1234", "a\r\n2021", "٢٠٢١ 12",
+        "Ann Lee", "2021-03-09T08:15", "①②③④", "12 34", "東京 2021年", "x1234x", "12345",
+    ]
+
+    /// `hasDigitRun` is the character loop `hasYear` runs, where it answers.
+    @Test func digitRunIsTheCharacterRun() {
+        for text in Self.digitTexts {
+            var run = 0, found = false
+            for character in text {
+                run = character.isASCIIDigit ? run + 1 : 0
+                if run == 4 { found = true }
+            }
+            if let decided = ASCIIText.hasDigitRun(text, of: 4) { #expect(decided == found, "\(text.debugDescription)") }
+            #expect(MetadataRules.hasYear(text) == found, "\(text.debugDescription)")
+        }
+        #expect(ASCIIText.hasDigitRun("2021", of: 4) == true)
+        #expect(ASCIIText.hasDigitRun("Ann", of: 4) == false)
+    }
+
+    @Test func digitsAndLettersAreTheCharacterCounts() {
+        for text in Self.digitTexts + Self.texts {
+            guard let counts = ASCIIText.digitsAndLetters(text) else {
+                #expect(!ASCIIText.isASCII(text))
+                continue
+            }
+            #expect(counts.digits == text.filter(\.isASCIIDigit).count, "\(text.debugDescription)")
+            #expect(counts.letters == text.filter(\.isLetter).count, "\(text.debugDescription)")
+        }
+    }
+
     /// A character count as `count` gives it, on text with combining marks and CR LF too.
     @Test(arguments: ["", "abc", "e\u{301}e\u{301}e\u{301}", "a\r\nb", "日本語のテキスト", "👩‍👩‍👧 ok"])
     func hasCharactersIsCount(text: String) {
