@@ -54,7 +54,7 @@ public struct JSONWriter {
         _ members: [(key: String, value: Value)], _ value: (inout JSONWriter, Value) throws(Failure) -> Void
     ) throws(Failure) {
         bytes.append(UInt8(ascii: "{"))
-        let ordered = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        let ordered = members.sorted { Self.utf8Precedes($0.key, $1.key) }
         for (index, member) in ordered.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             write(string: member.key)
@@ -62,6 +62,19 @@ public struct JSONWriter {
             try value(&self, member.value)
         }
         bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// Whether `a`'s UTF-8 comes before `b`'s, byte by byte (a prefix
+    /// first): the order of an object's keys. On the buffers: the generic
+    /// `utf8.lexicographicallyPrecedes` cost some hundred instructions a byte.
+    public static func utf8Precedes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                for index in 0..<min(x.count, y.count) where x[index] != y[index] { return x[index] < y[index] }
+                return x.count < y.count
+            }
+        }
     }
 
     public mutating func write(string: String) {

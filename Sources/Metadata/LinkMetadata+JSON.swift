@@ -25,7 +25,7 @@ extension LinkMetadata {
         if let audio { writer.member("audio", first: &first); audio.write(to: &writer) }
         if let author { writer.member("author", first: &first); writer.write(string: author) }
         if let authorURL { writer.member("authorURL", first: &first); writer.write(string: authorURL) }
-        if let authors { writer.member("authors", first: &first); writer.writeArray(authors) { $0.write(string: $1) } }
+        if let authors { writer.member("authors", first: &first); write(authors, to: &writer) }
         if let bytesRead { writer.member("bytesRead", first: &first); writer.write(integer: bytesRead) }
         if let canonicalURL { writer.member("canonicalURL", first: &first); writer.write(string: canonicalURL) }
         if let expiresAt { writer.member("expiresAt", first: &first); writer.write(string: expiresAt) }
@@ -33,16 +33,24 @@ extension LinkMetadata {
         if let fetchedAt { writer.member("fetchedAt", first: &first); writer.write(string: fetchedAt) }
         if let fromCache { writer.member("fromCache", first: &first); writer.write(bool: fromCache) }
         if let icon { writer.member("icon", first: &first); icon.write(to: &writer) }
-        if let icons { writer.member("icons", first: &first); writer.writeArray(icons) { $1.write(to: &$0) } }
+        if let icons { writer.member("icons", first: &first); write(icons, to: &writer) }
         if let image { writer.member("image", first: &first); image.write(to: &writer) }
-        if let images { writer.member("images", first: &first); writer.writeArray(images) { $1.write(to: &$0) } }
+        if let images { writer.member("images", first: &first); write(images, to: &writer) }
         if let lang { writer.member("lang", first: &first); writer.write(string: lang) }
         if let locale { writer.member("locale", first: &first); writer.write(string: locale) }
         writer.member("originalURL", first: &first)
         writer.write(string: originalURL)
         if let publishedTime { writer.member("publishedTime", first: &first); writer.write(string: publishedTime) }
         if let rawTitle { writer.member("rawTitle", first: &first); writer.write(string: rawTitle) }
-        if let redirects { writer.member("redirects", first: &first); writer.writeArray(redirects) { $1.write(to: &$0) } }
+        if let redirects {
+            writer.member("redirects", first: &first)
+            writer.append(byte: UInt8(ascii: "["))
+            for (index, hop) in redirects.enumerated() {
+                if index > 0 { writer.append(byte: UInt8(ascii: ",")) }
+                hop.write(to: &writer)
+            }
+            writer.append(byte: UInt8(ascii: "]"))
+        }
         if let remoteVideoURL { writer.member("remoteVideoURL", first: &first); writer.write(string: remoteVideoURL) }
         if let richness { writer.member("richness", first: &first); writer.write(string: richness.rawValue) }
         if let savedAt { writer.member("savedAt", first: &first); writer.write(string: savedAt) }
@@ -50,11 +58,18 @@ extension LinkMetadata {
         if let siteName { writer.member("siteName", first: &first); writer.write(string: siteName) }
         if let sources {
             writer.member("sources", first: &first)
-            writer.writeObject(Array(sources)) { $0.write(string: $1) }
+            writer.append(byte: UInt8(ascii: "{"))
+            for (index, key) in sources.keys.sorted(by: JSONWriter.utf8Precedes).enumerated() {
+                if index > 0 { writer.append(byte: UInt8(ascii: ",")) }
+                writer.write(string: key)
+                writer.append(byte: UInt8(ascii: ":"))
+                writer.write(string: sources[key] ?? "")
+            }
+            writer.append(byte: UInt8(ascii: "}"))
         }
         if let stale { writer.member("stale", first: &first); writer.write(bool: stale) }
         if let summary { writer.member("summary", first: &first); writer.write(string: summary) }
-        if let tags { writer.member("tags", first: &first); writer.writeArray(tags) { $0.write(string: $1) } }
+        if let tags { writer.member("tags", first: &first); write(tags, to: &writer) }
         if let themeColor { writer.member("themeColor", first: &first); writer.write(string: themeColor) }
         if let title { writer.member("title", first: &first); writer.write(string: title) }
         if let truncated { writer.member("truncated", first: &first); writer.write(bool: truncated) }
@@ -62,6 +77,26 @@ extension LinkMetadata {
         if let url { writer.member("url", first: &first); writer.write(string: url) }
         if let video { writer.member("video", first: &first); video.write(to: &writer) }
         writer.append(byte: UInt8(ascii: "}"))
+    }
+
+    /// The loops written out here: `JSONWriter.writeArray`, generic across
+    /// the module boundary, ran unspecialised (16,000 instructions an array).
+    private func write(_ strings: [String], to writer: inout JSONWriter) {
+        writer.append(byte: UInt8(ascii: "["))
+        for (index, string) in strings.enumerated() {
+            if index > 0 { writer.append(byte: UInt8(ascii: ",")) }
+            writer.write(string: string)
+        }
+        writer.append(byte: UInt8(ascii: "]"))
+    }
+
+    private func write(_ resources: [MediaResource], to writer: inout JSONWriter) {
+        writer.append(byte: UInt8(ascii: "["))
+        for (index, resource) in resources.enumerated() {
+            if index > 0 { writer.append(byte: UInt8(ascii: ",")) }
+            resource.write(to: &writer)
+        }
+        writer.append(byte: UInt8(ascii: "]"))
     }
 }
 
