@@ -248,21 +248,24 @@ enum ASCIIText {
 
     /// Whether `text` has `count` ASCII digit characters in a row, decided
     /// on bytes: false when no `count` digit bytes stand in a row (each
-    /// such character is one byte), true when they do in ASCII text; nil
-    /// when they do in other text (a combining mark may join the last).
+    /// such character is one byte); true at the first such run with ASCII
+    /// (or nothing) on both sides, where every digit is a character of its
+    /// own; nil when a run has other text beside it (a combining mark after
+    /// the last digit, a prepended sign before the first, may join them).
     static func hasDigitRun(_ text: String, of count: Int) -> Bool? {
         var text = text
         return text.withUTF8 { bytes in
-            var run = 0, found = false
-            for byte in bytes {
-                run = (byte &- UInt8(ascii: "0")) < 10 ? run + 1 : 0
-                if run == count {
-                    found = true
-                    break
-                }
+            var run = 0, undecided = false
+            for index in 0..<bytes.count {
+                run = (bytes[index] &- UInt8(ascii: "0")) < 10 ? run + 1 : 0
+                guard run >= count else { continue }
+                let start = index + 1 - count
+                let before = start == 0 || bytes[start - 1] < 0x80
+                let after = index + 1 == bytes.count || bytes[index + 1] < 0x80
+                if before && after { return true }
+                undecided = true
             }
-            guard found else { return false }
-            return bytes.contains(where: { $0 >= 0x80 }) ? nil : true
+            return undecided ? nil : false
         }
     }
 
