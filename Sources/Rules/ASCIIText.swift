@@ -123,6 +123,26 @@ enum ASCIIText {
         return false
     }
 
+    /// `text.contains(piece)`, the `Character` search (character by
+    /// character, canonically equivalent), which builds a searcher per call
+    /// (some 20,000 instructions, even on an empty text). Bytes give the
+    /// answer when both are ASCII and `piece` neither starts with LF nor
+    /// ends with CR (every ASCII character is one byte but CR LF, and no
+    /// other character is equivalent to ASCII in ASCII text); `mayHold`
+    /// rules it out elsewhere; what is left goes the `Character` way.
+    static func holds(_ text: String, _ piece: String) -> Bool {
+        var text = text, piece = piece
+        let decided: Bool? = piece.withUTF8 { needle in
+            guard let first = needle.first, let last = needle.last, first != 0x0A, last != 0x0D,
+                  !needle.contains(where: { $0 >= 0x80 }) else { return nil }
+            return text.withUTF8 { bytes in
+                bytes.contains(where: { $0 >= 0x80 }) ? nil : standsAsBytes(needle, in: bytes)
+            }
+        }
+        if let decided { return decided }
+        return mayHold(text, piece) && text.contains(piece)
+    }
+
     /// Whether UTF-8 `needle` holds a scalar canonically equivalent to an
     /// ASCII one (U+037E, U+1FEF, U+212A): then ASCII text may hold it.
     private static func standsForASCII(_ needle: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -223,6 +243,44 @@ enum ASCIIText {
                 }
                 return false
             }
+        }
+    }
+
+    /// Whether `text` has `count` ASCII digit characters in a row, decided
+    /// on bytes: false when no `count` digit bytes stand in a row (each
+    /// such character is one byte); true at the first such run with ASCII
+    /// (or nothing) on both sides, where every digit is a character of its
+    /// own; nil when a run has other text beside it (a combining mark after
+    /// the last digit, a prepended sign before the first, may join them).
+    static func hasDigitRun(_ text: String, of count: Int) -> Bool? {
+        var text = text
+        return text.withUTF8 { bytes in
+            var run = 0, undecided = false
+            for index in 0..<bytes.count {
+                run = (bytes[index] &- UInt8(ascii: "0")) < 10 ? run + 1 : 0
+                guard run >= count else { continue }
+                let start = index + 1 - count
+                let before = start == 0 || bytes[start - 1] < 0x80
+                let after = index + 1 == bytes.count || bytes[index + 1] < 0x80
+                if before && after { return true }
+                undecided = true
+            }
+            return undecided ? nil : false
+        }
+    }
+
+    /// The ASCII digits and the letters of ASCII `text`, counted on bytes:
+    /// `filter(\.isASCIIDigit).count` and `filter(\.isLetter).count`
+    /// (in ASCII every character is one byte but CR LF, neither); nil for other text.
+    static func digitsAndLetters(_ text: String) -> (digits: Int, letters: Int)? {
+        var text = text
+        return text.withUTF8 { bytes in
+            var digits = 0, letters = 0
+            for byte in bytes {
+                if byte >= 0x80 { return nil }
+                if (byte &- UInt8(ascii: "0")) < 10 { digits += 1 } else if ASCIIByte.isLetter(byte) { letters += 1 }
+            }
+            return (digits, letters)
         }
     }
 

@@ -26,8 +26,8 @@ extension MetadataRules {
     /// A date or time rather than a name: mostly digits and date punctuation,
     /// or a month name with a year ("May 3, 2016").
     static func looksLikeDate(_ text: String) -> Bool {
-        let digits = text.filter(\.isASCIIDigit).count
-        let letters = text.filter(\.isLetter).count
+        let (digits, letters) = ASCIIText.digitsAndLetters(text)
+            ?? (text.filter(\.isASCIIDigit).count, text.filter(\.isLetter).count)
         if digits >= 4 && letters <= 3 { return true }
         guard hasYear(text) else { return false }
         let words = text.lowercased().split { !$0.isLetter }

@@ -122,7 +122,7 @@ extension MetadataRules {
     /// inline style: how tracking pixels in `<noscript>` keep out of sight.
     static func isHiddenByStyle(_ image: HTMLElement) -> Bool {
         let style = (image["style"] ?? "").lowercased().filter { !$0.isWhitespace }
-        if style.contains("display:none") || style.contains("visibility:hidden") { return true }
+        if ASCIIText.holds(style, "display:none") || ASCIIText.holds(style, "visibility:hidden") { return true }
         let classes = (image["class"] ?? "").lowercased().split(whereSeparator: \.isWhitespace)
         return classes.contains { $0 == "hidden" || $0.hasSuffix("-hidden") }
     }

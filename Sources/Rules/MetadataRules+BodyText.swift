@@ -67,12 +67,12 @@ extension MetadataRules {
         var found: [String] = []
         for (inner, _) in page.fallbacks[(position + 1)...] {
             guard let innerText = TextCleaner.clean(inner.text) else { continue }
-            guard text.contains(innerText) else { break }
+            guard ASCIIText.holds(text, innerText) else { break }
             guard isMarkedByline(inner) || linksToAuthorPage(inner) || (inner.name == "a" && hasRelAuthor(inner)) else { continue }
             for name in bylineNames(innerText) {
                 // A wrapper and the name inside it give the same name, or the wrapper's longer text.
-                found.removeAll { $0.contains(name) }
-                if !found.contains(where: { name.contains($0) }) { found.append(name) }
+                found.removeAll { ASCIIText.holds($0, name) }
+                if !found.contains(where: { ASCIIText.holds(name, $0) }) { found.append(name) }
             }
         }
         return found.isEmpty ? nil : found
@@ -216,7 +216,7 @@ extension MetadataRules {
     /// True when a token of the element's `class` names an update
     /// ("updated", "date-modified").
     static func namesUpdate(_ element: HTMLElement) -> Bool {
-        guard let value = element["class"]?.lowercased(), value.contains("updat") || value.contains("modif") else { return false }
+        guard let value = element["class"]?.lowercased(), ASCIIText.holds(value, "updat") || ASCIIText.holds(value, "modif") else { return false }
         return value.split { !$0.isLetter }.contains { $0.hasPrefix("update") || $0.hasPrefix("modif") }
     }
 
@@ -232,7 +232,7 @@ extension MetadataRules {
               fallbacks[position - 1].element.name != "time",
               let label = TextCleaner.clean(fallbacks[position - 1].element.text), label.count <= 120 else { return false }
         let text = TextCleaner.clean(fallbacks[position].element.text)
-        if let text, !label.contains(text) { return false }
+        if let text, !ASCIIText.holds(label, text) { return false }
         let lower = label.lowercased()
         return updatedDateLabels.contains { word in
             guard lower.hasPrefix(word) else { return false }

@@ -301,6 +301,9 @@ extension MetadataRules {
     }
 
     static func hasYear(_ text: String) -> Bool {
+        // Four digit characters in a row are four digit bytes in a row; in
+        // ASCII text the bytes are the characters (no digit joins another).
+        if let decided = ASCIIText.hasDigitRun(text, of: 4) { return decided }
         var digitRun = 0
         for character in text {
             digitRun = character.isASCIIDigit ? digitRun + 1 : 0

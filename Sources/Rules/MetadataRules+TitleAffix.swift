@@ -334,7 +334,7 @@ extension MetadataRules {
     private static func feedTitles(in page: PageIndex) -> [String] {
         page.links.compactMap { link in
             guard link.rels.contains("alternate"),
-                  let type = link.element["type"]?.lowercased(), type.contains("rss") || type.contains("atom") else { return nil }
+                  let type = link.element["type"]?.lowercased(), ASCIIText.holds(type, "rss") || ASCIIText.holds(type, "atom") else { return nil }
             return TextCleaner.clean(link.element["title"])
         }
     }

@@ -160,7 +160,7 @@ struct PageIndex {
             let property = properties[position]
             guard property.order - outer.order <= PageIndex.nestedPropertyReach,
                   let name = TextCleaner.clean(property.value) else { return nil }
-            if outerText.contains(name) { return name }
+            if ASCIIText.holds(outerText, name) { return name }
             guard TextCleaner.clean(property.text) == nil,
                   properties[..<position].reversed().prefix(while: { $0.order > outer.order }).allSatisfy({ between.contains($0.name) })
             else { return nil }

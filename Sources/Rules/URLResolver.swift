@@ -93,6 +93,9 @@ package struct URLResolver: Sendable {
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     static func browserEncoded(_ href: String, keepingHost: Bool = false) -> String {
+        // Most hrefs hold only bytes that stay: they are their own encoding (no copy).
+        var plain = href
+        if plain.withUTF8({ $0.allSatisfy { allowed[Int($0)] } }) { return href }
         var bytes: [UInt8] = []
         let utf8 = Array(href.utf8)
         bytes.reserveCapacity(utf8.count)

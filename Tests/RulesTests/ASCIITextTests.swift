@@ -37,6 +37,60 @@ import Testing
         }
     }
 
+    /// `holds` is the rules' `contains` (the string-processing search,
+    /// `firstRange(of:) != nil`; Foundation's `contains` is another, which a
+    /// test file importing Foundation would pick), on ASCII and other
+    /// text: CR LF (one character), combining marks after a match, the
+    /// characters equivalent to ASCII ones (U+212A K, U+037E ;), empty
+    /// texts and pieces.
+    @Test func holdsIsContains() {
+        let texts = Self.texts + [
+            "a\r\nb", "x\r", "\ny", "cafe\u{301} noir", "Café", "\u{212A}elvin", "a\u{37E}b", "a;b", "東京 updated",
+            "post-updated modified", "display:none", "日本語 display:none", " ", "by Ann Lee and Bo Kim",
+        ]
+        let pieces = Self.needles + [
+            "", "\r", "\n", "\r\n", "a\r", "\nb", "b", "cafe", "café", "e", "Kelvin", "K", ";", "\u{212A}", "東京",
+            "updat", "modif", "display:none", "Ann Lee", " ", "Bo Kim",
+        ]
+        for text in texts {
+            for piece in pieces {
+                #expect(ASCIIText.holds(text, piece) == (text.firstRange(of: piece) != nil), "\(text.debugDescription) \(piece.debugDescription)")
+            }
+        }
+    }
+
+    static let digitTexts = [
+        "", "2021", "202", "May 3, 2016", "1́999", "1999\u{301}", "19\u{301}99 2000", "No. 1234", "a\r\n2021", "٢٠٢١ 12",
+        "Ann Lee", "2021-03-09T08:15", "①②③④", "12 34", "東京 2021年", "x1234x", "12345", "\u{600}1999", "\u{600}19999",
+        "2021\u{301} 1999", "年2021", "2021年", "12345\u{301}",
+    ]
+
+    /// `hasDigitRun` is the character loop `hasYear` runs, where it answers.
+    @Test func digitRunIsTheCharacterRun() {
+        for text in Self.digitTexts {
+            var run = 0, found = false
+            for character in text {
+                run = character.isASCIIDigit ? run + 1 : 0
+                if run == 4 { found = true }
+            }
+            if let decided = ASCIIText.hasDigitRun(text, of: 4) { #expect(decided == found, "\(text.debugDescription)") }
+            #expect(MetadataRules.hasYear(text) == found, "\(text.debugDescription)")
+        }
+        #expect(ASCIIText.hasDigitRun("2021", of: 4) == true)
+        #expect(ASCIIText.hasDigitRun("Ann", of: 4) == false)
+    }
+
+    @Test func digitsAndLettersAreTheCharacterCounts() {
+        for text in Self.digitTexts + Self.texts {
+            guard let counts = ASCIIText.digitsAndLetters(text) else {
+                #expect(!ASCIIText.isASCII(text))
+                continue
+            }
+            #expect(counts.digits == text.filter(\.isASCIIDigit).count, "\(text.debugDescription)")
+            #expect(counts.letters == text.filter(\.isLetter).count, "\(text.debugDescription)")
+        }
+    }
+
     /// A character count as `count` gives it, on text with combining marks and CR LF too.
     @Test(arguments: ["", "abc", "e\u{301}e\u{301}e\u{301}", "a\r\nb", "日本語のテキスト", "👩‍👩‍👧 ok"])
     func hasCharactersIsCount(text: String) {

@@ -24,6 +24,25 @@ import Metadata
         #expect(escaped.image?.url == "https://example.com/a%20b.jpg")
     }
 
+    /// An href of bytes that all stay is returned as it is; any other byte
+    /// is dropped, turned or escaped as a browser does, with or without the host kept raw.
+    @Test(arguments: [
+        ("https://example.com/a/b?c=d&e=f#g", "https://example.com/a/b?c=d&e=f#g", "https://example.com/a/b?c=d&e=f#g"),
+        ("/img/a-b_c.~png;x=1,2*(3)!$'@[]", "/img/a-b_c.~png;x=1,2*(3)!$'@[]", "/img/a-b_c.~png;x=1,2*(3)!$'@[]"),
+        ("", "", ""),
+        ("a b", "a%20b", "a%20b"),
+        ("a\tb\nc\rd", "abcd", "abcd"),
+        ("a\\b", "a/b", "a/b"),
+        ("%41%zz%", "%41%25zz%25", "%41%25zz%25"),
+        ("a\"b<c>{d}|e^f`g", "a%22b%3Cc%3E%7Bd%7D%7Ce%5Ef%60g", "a%22b%3Cc%3E%7Bd%7D%7Ce%5Ef%60g"),
+        ("https://bücher.example/ü", "https://bücher.example/%C3%BC", "https://b%C3%BCcher.example/%C3%BC"),
+        ("\u{7F}\u{0}", "%7F%00", "%7F%00"),
+    ])
+    func browserEncodingKeepsOnlyWhatStays(href: String, keepingHost: String, encodingAll: String) {
+        #expect(URLResolver.browserEncoded(href, keepingHost: true) == keepingHost)
+        #expect(URLResolver.browserEncoded(href, keepingHost: false) == encodingAll)
+    }
+
     @Test func internationalHostsBecomePunycodeNotPercentEscapes() {
         let metadata = extract([Tag.meta(property: "og:image", "https://münchen.de/bild ä.jpg")])
         #expect(metadata.image?.url == "https://xn--mnchen-3ya.de/bild%20%C3%A4.jpg")
