@@ -227,6 +227,7 @@ let package = Package(
             dependencies: [
                 "Metadata",
                 "JSON",
+                "PureTestSupport",
             ]
         ),
 

@@ -1,3 +1,4 @@
+import LinkPeekTestSupport
 import Redis
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 struct ContentDecoderTests {
     /// A page-like text that compresses as HTML does (about 1:4).
     static let page: [UInt8] = {
-        var generator = SplitMix(seed: 29)
+        var generator = SeededGenerator(seed: 29)
         var text: [UInt8] = Array("<!DOCTYPE html><html><head><title>Decoder</title></head><body>".utf8)
         let words = ["alpha", "beta", "gamma", "delta", "<p>", "</p>", "epsilon", "zeta", "eta", "theta", "\n"]
         while text.count < 200_000 {
@@ -146,17 +147,4 @@ func gzip(_ bytes: [UInt8], withCRC: Bool = true) -> [UInt8] {
     for shift in stride(from: 0, to: 32, by: 8) { member.append(UInt8(truncatingIfNeeded: crc >> UInt32(shift))) }
     for shift in stride(from: 0, to: 32, by: 8) { member.append(UInt8(truncatingIfNeeded: size >> UInt32(shift))) }
     return member
-}
-
-/// A small deterministic generator for the test text.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

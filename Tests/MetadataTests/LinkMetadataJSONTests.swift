@@ -1,3 +1,4 @@
+import PureTestSupport
 import FoundationEssentials
 import JSON
 import Testing
@@ -8,62 +9,6 @@ import Testing
 /// must write what `WireJSON` writes for the value, byte for byte, with
 /// every field set and with any of them left out.
 @Suite struct LinkMetadataJSONTests {
-    private static let hostile: [String] = [
-        "", "plain", #"a "quoted" \ back\slash / slash"#,
-        String((0..<32).map { Character(Unicode.Scalar(UInt8($0))) }) + "\u{7F}",
-        "Café – 東京 👩‍👩‍👧 \u{2028}\u{2029} </script>",
-    ]
-
-    /// A preview with every field set, `text` in its strings.
-    private static func full(_ text: String) -> LinkMetadata {
-        var metadata = LinkMetadata(originalURL: "https://example.com/a?b=c&d=\(text)")
-        metadata.url = "https://example.com/final"
-        metadata.canonicalURL = text
-        metadata.title = text
-        metadata.rawTitle = text + " | Site"
-        metadata.summary = text
-        metadata.siteName = "Site"
-        metadata.type = "article"
-        metadata.lang = "en"
-        metadata.locale = "en_US"
-        var image = MediaResource(url: "https://example.com/i.png", type: "image/png", width: 1200, height: -1, alt: text)
-        image.bytes = Int.max
-        image.data = "iVBORw0KGgo="
-        image.thumbnail = MediaThumbnail(type: "image/webp", width: 64, height: 32, bytes: 0, data: "AAAA/+==")
-        metadata.image = image
-        metadata.images = [image, MediaResource(url: "https://example.com/j.jpg")]
-        metadata.icon = MediaResource(url: "https://example.com/favicon.ico", isUnverifiedFallback: true)
-        metadata.icons = []
-        metadata.video = MediaResource(url: "https://example.com/v.mp4", type: "video/mp4")
-        metadata.remoteVideoURL = "https://example.com/v.mp4"
-        metadata.audio = MediaResource(url: "https://example.com/a.mp3", width: Int.min)
-        metadata.author = text + ", Bo"
-        metadata.authors = [text, "Bo"]
-        metadata.authorURL = "https://example.com/ann"
-        metadata.publishedTime = "2024-05-01T10:00:00+02:00"
-        metadata.themeColor = "#fff"
-        metadata.richness = .image
-        metadata.redirects = [RedirectHop(url: "http://example.com/", status: 301), .refresh(url: text)]
-        // Keys that sort differently by bytes than by characters, and a non-ASCII one.
-        metadata.sources = ["title": "og:title", "Z": text, "a": "", "é": "x", "ö": "y", "~": "z", text + "!": "key"]
-        metadata.truncated = false
-        metadata.bytesRead = 0
-        metadata.fetchedAt = "2026-01-01T00:00:00Z"
-        metadata.expiresAt = "2026-01-02T00:00:00Z"
-        metadata.fromCache = true
-        metadata.stale = true
-        metadata.savedAt = "2026-01-01T00:00:00Z"
-        metadata.tags = [text, "b", ""]
-        metadata.failure = SavedFailure(kind: "http", reason: text, message: "Not Found", status: 404)
-        var site = SiteInfo(engine: "github", kind: "pullRequest")
-        site.state = "merged"
-        site.labels = [text]
-        site.number = 7
-        site.accepted = false
-        metadata.site = site
-        return metadata
-    }
-
     /// Clears one optional field of a preview or of its image: one per
     /// optional stored property (`everyOptionalFieldIsSetAndClearable`).
     private static let clearers: [@Sendable (inout LinkMetadata) -> Void] = [
@@ -104,7 +49,7 @@ import Testing
     /// A field added to `LinkMetadata` or `MediaResource` must be set in
     /// `full` and cleared in `clearers`, so that the tests below see it.
     @Test func everyOptionalFieldIsSetAndClearable() throws {
-        let metadata = Self.full("x")
+        let metadata = Previews.full("x")
         #expect(Self.nilChildren(of: metadata) == [])
         #expect(Self.nilChildren(of: try #require(metadata.image)) == [])
         #expect(Self.clearers.count == Self.optionalCount(of: metadata))
@@ -117,45 +62,32 @@ import Testing
     }
 
     @Test func aFullPreviewIsWrittenAsWireJSONWritesIt() throws {
-        for text in Self.hostile { try expectSame(Self.full(text)) }
+        for text in Previews.hostile { try expectSame(Previews.full(text)) }
         try expectSame(LinkMetadata(originalURL: ""))
     }
 
     @Test func eachFieldLeftOutIsWrittenAsWireJSONWritesIt() throws {
         for clear in Self.clearers {
-            var metadata = Self.full("é \"x\"")
+            var metadata = Previews.full("é \"x\"")
             clear(&metadata)
             try expectSame(metadata)
         }
         for clear in Self.imageClearers {
-            var metadata = Self.full("y")
+            var metadata = Previews.full("y")
             clear(&metadata.image!)
             try expectSame(metadata)
         }
     }
 
     @Test func anyFieldsLeftOutAreWrittenAsWireJSONWritesThem() throws {
-        var generator = SplitMix(seed: 29)
+        var generator = SeededGenerator(seed: 29)
         for round in 0..<300 {
-            var metadata = Self.full(Self.hostile[round % Self.hostile.count])
+            var metadata = Previews.full(Previews.hostile[round % Previews.hostile.count])
             for clear in Self.clearers where generator.next() & 1 == 0 { clear(&metadata) }
             if metadata.image != nil {
                 for clear in Self.imageClearers where generator.next() & 1 == 0 { clear(&metadata.image!) }
             }
             try expectSame(metadata)
         }
-    }
-}
-
-/// A small seeded generator, so that the rounds are the same on every run.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

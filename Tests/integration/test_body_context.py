@@ -41,6 +41,19 @@ def serve(body: bytes):
     return handler
 
 
+def parsed_and_fetched(body: bytes, route: str, server, fetch, run_cli, tmp_path) -> list:
+    """`parse` of the page as https://news.example/a/1, then `fetch` of it from the
+    test's server at `route`: both results, each checked to have succeeded."""
+    page = tmp_path / "page.html"
+    page.write_bytes(body)
+    server.add_route(route, serve(body))
+    results = [run_cli("parse", "--url", "https://news.example/a/1", str(page)),
+               fetch("--no-subresources", server.url(route))]
+    for res in results:
+        assert res.returncode == 0, res.describe()
+    return results
+
+
 def test_the_article_wins_over_a_related_list_before_it(server, fetch):
     body = page(declares_summary=True)
     assert 16 * 1024 < len(body) < 48 * 1024  # the article lies past the first 16 KiB of body, within the budget
@@ -108,12 +121,7 @@ def shape_page(header: str, related_dates: bool) -> bytes:
 def test_shapes_a_template_writes_without_markers(name, server, fetch, run_cli, tmp_path):
     header, author, date = SHAPES[name]
     body = shape_page(header, related_dates=date is not None)
-    page = tmp_path / "page.html"
-    page.write_bytes(body)
-    server.add_route(f"/body-context/shape/{name}", serve(body))
-    for res in (run_cli("parse", "--url", "https://news.example/a/1", str(page)),
-                fetch("--no-subresources", server.url(f"/body-context/shape/{name}"))):
-        assert res.returncode == 0, res.describe()
+    for res in parsed_and_fetched(body, f"/body-context/shape/{name}", server, fetch, run_cli, tmp_path):
         m = res.one
         assert m.get("author") == author, res.describe()
         assert m.get("publishedTime") == date, res.describe()
@@ -143,12 +151,7 @@ def plain_page(header: str) -> bytes:
 def test_a_lone_label_on_a_page_that_is_no_article(name, server, fetch, run_cli, tmp_path):
     header, author, date = LONE_LABELS[name]
     body = plain_page(header)
-    page = tmp_path / "page.html"
-    page.write_bytes(body)
-    server.add_route(f"/body-context/lone/{name}", serve(body))
-    for res in (run_cli("parse", "--url", "https://news.example/a/1", str(page)),
-                fetch("--no-subresources", server.url(f"/body-context/lone/{name}"))):
-        assert res.returncode == 0, res.describe()
+    for res in parsed_and_fetched(body, f"/body-context/lone/{name}", server, fetch, run_cli, tmp_path):
         m = res.one
         assert m.get("author") == author, res.describe()
         assert m.get("publishedTime") == date, res.describe()
@@ -185,12 +188,9 @@ def lead_page(lead: str) -> bytes:
 def test_lead_images_and_text_as_templates_write_them(name, server, fetch, run_cli, tmp_path):
     lead, image, summary = LEADS[name]
     body = lead_page(lead)
-    page = tmp_path / "page.html"
-    page.write_bytes(body)
-    server.add_route(f"/body-context/lead/{name}", serve(body))
-    for res, base in ((run_cli("parse", "--url", "https://news.example/a/1", str(page)), "https://news.example"),
-                      (fetch("--no-subresources", server.url(f"/body-context/lead/{name}")), server.url(""))):
-        assert res.returncode == 0, res.describe()
+    route = f"/body-context/lead/{name}"
+    results = parsed_and_fetched(body, route, server, fetch, run_cli, tmp_path)
+    for res, base in zip(results, ("https://news.example", server.url(""))):
         m = res.one
         assert m.get("summary") == summary, res.describe()
         if image:
